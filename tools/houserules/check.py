@@ -1,0 +1,168 @@
+"""``houserules check``: every consistency rule over the loaded knowledge base.
+
+Each ``_check_*`` function is a small generator of :class:`Problem`; ``run``
+loads the data, runs them all and returns every problem at once, sorted by
+file and line, so one bad file never hides the next.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+from .errors import Problem, display_path
+from .load import load
+from .model import Entry, KnowledgeBase
+from .schema import REF
+
+_REF = re.compile(REF)
+
+
+@dataclass
+class Report:
+    kb: KnowledgeBase
+    problems: list[Problem]
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "warning"]
+
+    def summary(self) -> str:
+        refs = sum(len(e.all_refs()) for e in self.kb.entries.values())
+        text = f"{len(self.kb.entries)} entries, {refs} references, {len(self.kb.games)} games"
+        if self.errors:
+            return f"{text}: {len(self.errors)} problems"
+        if self.warnings:
+            return f"ok: {text}, {len(self.warnings)} warnings"
+        return f"ok: {text}"
+
+
+def _problem(entry: Entry, path: tuple, problem: str, fix: str, severity: str = "error") -> Problem:
+    return Problem(display_path(entry.path), entry.doc.line(path), entry.ref, problem, fix, severity)
+
+
+def _check_references(kb: KnowledgeBase) -> Iterator[Problem]:
+    for entry in kb.entries.values():
+        refs = [(path, ref, "field") for path, ref in entry.field_refs()]
+        refs += [(path, ref, "text") for path, ref in entry.inline_refs()]
+        for path, ref, where in refs:
+            shown = f"[[{ref}]]" if where == "text" else f"'{ref}'"
+            if not _REF.match(ref):
+                yield _problem(entry, path, f"reference {shown} is not of the form game:id",
+                               "write it as game:id, e.g. [[betrayal:vault]]")
+            elif ref == entry.ref:
+                yield _problem(entry, path, f"the entry refers to itself ({shown})", "remove the self-reference")
+            elif ref not in kb.entries:
+                game = ref.split(":", 1)[0]
+                if game not in kb.games:
+                    yield _problem(entry, path, f"reference {shown} names unknown game '{game}'",
+                                   f"use one of: {', '.join(sorted(kb.games))}")
+                else:
+                    yield _problem(entry, path, f"reference {shown} does not resolve",
+                                   f"create rules_data/{game}/entries/{ref.split(':', 1)[1]}.yaml or fix the id")
+
+
+def _check_codes(kb: KnowledgeBase) -> Iterator[Problem]:
+    seen: dict[str, Entry] = {}
+    for entry in kb.entries.values():
+        game = kb.games[entry.game]
+        if not entry.code.startswith(game.code_prefix + "-"):
+            yield _problem(entry, ("code",), f"code '{entry.code}' does not start with the game's prefix "
+                           f"'{game.code_prefix}-'", f"use a code like {game.code_prefix}-{entry.code.split('-', 1)[-1]}")
+        if entry.code in seen:
+            other = seen[entry.code]
+            yield _problem(entry, ("code",), f"duplicate code '{entry.code}' (also {other.ref})",
+                           "give this entry a code of its own; codes are printed and cited")
+        else:
+            seen[entry.code] = entry
+
+
+def _check_sources(kb: KnowledgeBase) -> Iterator[Problem]:
+    for entry in kb.entries.values():
+        declared = kb.games[entry.game].source_ids
+        for path, source in entry.sources():
+            if source["doc"] not in declared:
+                yield _problem(entry, path + ("doc",), f"source document '{source['doc']}' is not declared by "
+                               f"game '{entry.game}'", f"add it to the sources of rules_data/{entry.game}/game.yaml "
+                               f"or use one of: {', '.join(sorted(declared))}")
+
+
+def _check_scope(kb: KnowledgeBase) -> Iterator[Problem]:
+    for entry in kb.entries.values():
+        game = kb.games[entry.game]
+        scope = entry.data.get("scope", {})
+        for key, listed in (("edition", "editions"), ("expansion", "expansions")):
+            allowed = [item["id"] for item in game.data.get(listed, [])]
+            if key in scope and scope[key] not in allowed:
+                yield _problem(entry, ("scope", key), f"{key} '{scope[key]}' is not declared by game "
+                               f"'{entry.game}'", f"use one of: {', '.join(allowed) or '(none declared)'}")
+
+
+def _check_contents(kb: KnowledgeBase) -> Iterator[Problem]:
+    """The game's contents list only its own, existing entries, each once."""
+    for game in kb.games.values():
+        counts = Counter(ref for section in game.contents for ref in section["entries"])
+        for i, section in enumerate(game.contents):
+            for j, ref in enumerate(section["entries"]):
+                line = game.line("contents", i, "entries", j)
+                where = display_path(game.path)
+                if ref not in kb.entries:
+                    yield Problem(where, line, game.id, f"contents list '{ref}', which does not exist",
+                                  "fix the reference or create the entry")
+                elif kb.entries[ref].game != game.id:
+                    yield Problem(where, line, game.id, f"contents list '{ref}' of another game",
+                                  "list it in that game's game.yaml")
+                elif counts[ref] > 1:
+                    yield Problem(where, line, game.id, f"contents list '{ref}' more than once", "keep it in one section")
+
+
+def _check_orphans(kb: KnowledgeBase) -> Iterator[Problem]:
+    listed = {ref for game in kb.games.values() for section in game.contents for ref in section["entries"]}
+    backlinks = kb.backlinks()
+    for entry in kb.entries.values():
+        if entry.origin == "shared" and entry.ref not in listed and not backlinks[entry.ref]:
+            yield _problem(entry, ("id",), "orphan entry: no game contents section lists it and no entry refers to it",
+                           f"add '{entry.ref}' to a contents section of rules_data/{entry.game}/game.yaml "
+                           "or refer to it from a related entry")
+
+
+def _check_coverage(kb: KnowledgeBase) -> Iterator[Problem]:
+    """Every section a game declares for a source document is cited by some entry."""
+    cited = {(e.game, s["doc"], s["ref"]) for e in kb.entries.values() for _, s in e.sources()}
+    for game in kb.games.values():
+        for i, source in enumerate(game.data.get("sources", [])):
+            for j, section in enumerate(source.get("sections", [])):
+                if (game.id, source["id"], section) not in cited:
+                    yield Problem(display_path(game.path), game.line("sources", i, "sections", j), game.id,
+                                  f"section '{section}' of {source['id']} is not cited by any entry",
+                                  f"cite it in an entry: sources: [{{doc: {source['id']}, ref: \"{section}\"}}]")
+
+
+CHECKS: list[Callable[[KnowledgeBase], Iterator[Problem]]] = [
+    _check_references,
+    _check_codes,
+    _check_sources,
+    _check_scope,
+    _check_contents,
+    _check_orphans,
+    _check_coverage,
+]
+
+
+def check_kb(kb: KnowledgeBase) -> list[Problem]:
+    """Every problem of an already loaded knowledge base."""
+    return [problem for check in CHECKS for problem in check(kb)]
+
+
+def run(data_dir: Path) -> Report:
+    """Load ``data_dir`` and run every check; problems sorted by file and line."""
+    loaded = load(data_dir)
+    problems = loaded.problems + check_kb(loaded.kb)
+    return Report(loaded.kb, sorted(set(problems), key=lambda p: (p.path, p.line, p.problem)))

@@ -1,0 +1,91 @@
+"""The ``houserules`` command line.
+
+Every command takes ``--data DIR`` (default ``rules_data/``) and exits non-zero
+on failure, printing problems as ``path:line: entry: problem — fix``. Mistakes
+in the data or the command line never produce a traceback.
+
+Commands register themselves in :data:`COMMANDS`: each is a function that adds
+its arguments to a sub-parser and returns the function to run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Callable
+
+from .errors import HouserulesError
+
+DEFAULT_DATA = Path("rules_data")
+Runner = Callable[[argparse.Namespace], int]
+
+
+def _cmd_check(parser: argparse.ArgumentParser) -> Runner:
+    parser.add_argument("--warnings-as-errors", action="store_true", help="fail on warnings too")
+
+    def run(args: argparse.Namespace) -> int:
+        from .check import run as run_check
+
+        report = run_check(args.data)
+        for problem in report.problems:
+            print(problem, file=sys.stderr if problem.severity == "error" else sys.stdout)
+        print(report.summary())
+        failed = report.errors or (args.warnings_as_errors and report.warnings)
+        return 1 if failed else 0
+
+    return run
+
+
+def _cmd_schema(parser: argparse.ArgumentParser) -> Runner:
+    parser.add_argument("--write", action="store_true", help="refresh the committed JSON Schema files")
+
+    def run(args: argparse.Namespace) -> int:
+        from .schema import SCHEMAS, committed_schema_path, schema_text
+
+        for name in SCHEMAS:
+            target = committed_schema_path(name)
+            if args.write:
+                Path(str(target)).write_text(schema_text(name), encoding="utf-8")
+                print(f"wrote {target}")
+            else:
+                print(schema_text(name), end="")
+        return 0
+
+    return run
+
+
+COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], Runner]]] = {
+    "check": ("validate schema, ids, references, sources and contents", _cmd_check),
+    "schema": ("print (or --write) the JSON Schemas of the data files", _cmd_schema),
+}
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Runner]]:
+    parser = argparse.ArgumentParser(prog="houserules", description="House-rules knowledge base for tabletop games.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    runners: dict[str, Runner] = {}
+    for name, (help_text, add) in COMMANDS.items():
+        command = sub.add_parser(name, help=help_text, description=help_text)
+        command.add_argument("--data", type=Path, default=DEFAULT_DATA, metavar="DIR",
+                             help="the data folder (default: rules_data/)")
+        runners[name] = add(command)
+    return parser, runners
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser, runners = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return runners[args.command](args)
+    except HouserulesError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        print(f"houserules {args.command}: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

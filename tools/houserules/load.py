@@ -1,0 +1,206 @@
+"""Read ``rules_data/`` into a :class:`KnowledgeBase`, collecting every problem.
+
+Layout::
+
+    rules_data/<game>/game.yaml          metadata, sources, contents
+    rules_data/<game>/glossary.yaml      optional: terms and their translations
+    rules_data/<game>/entries/<id>.yaml  one entry per file, named after its id
+
+A file that cannot be read or does not match its schema is reported and left
+out; the rest still loads, so one run shows every problem.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator
+
+import jsonschema
+
+from . import schema as schemas
+from .errors import Problem, display_path
+from .model import Entry, Game, Glossary, KnowledgeBase
+from .yamlload import Document, YamlError, load as load_yaml
+
+GAME_FILE = "game.yaml"
+GLOSSARY_FILE = "glossary.yaml"
+ENTRIES_DIR = "entries"
+
+
+@dataclass
+class LoadResult:
+    kb: KnowledgeBase
+    problems: list[Problem] = field(default_factory=list)
+
+
+@lru_cache(maxsize=None)
+def _validator(name: str) -> jsonschema.protocols.Validator:
+    schema = schemas.SCHEMAS[name]()
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema)
+
+
+def _field_name(path: tuple[Any, ...]) -> str:
+    return ".".join(str(p) for p in path) or "(top level)"
+
+
+def describe(error: jsonschema.ValidationError) -> tuple[tuple[Any, ...], str, str]:
+    """A schema error as (data path, problem, fix) in words a contributor can act on."""
+    path = tuple(error.absolute_path)
+    where = _field_name(path)
+    kind = error.validator
+    if kind == "required":
+        missing = error.message.split("'")[1]
+        owner = f" in {where}" if path else ""
+        return path, f"missing required field '{missing}'{owner}", f"add '{missing}:' (see CONTRIBUTING.md)"
+    if kind == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        extra = sorted(set(error.instance) - set(allowed))
+        name = extra[0] if extra else "?"
+        return path + (name,), f"unknown field '{_field_name(path + (name,))}'", \
+            f"remove it or use one of: {', '.join(allowed)}"
+    if kind == "type":
+        expected = error.validator_value
+        got = type(error.instance).__name__
+        return path, f"field '{where}' must be {_article(expected)}, not {got}", \
+            f"write '{where}' as {_article(expected)}"
+    if kind == "enum":
+        return path, f"field '{where}' has {error.instance!r}, which is not allowed", \
+            f"use one of: {', '.join(map(str, error.validator_value))}"
+    if kind == "pattern":
+        return path, f"field '{where}' value {error.instance!r} has the wrong form", \
+            f"match the pattern {error.validator_value}"
+    if kind in {"minLength", "minItems", "minProperties"}:
+        return path, f"field '{where}' is empty", f"fill in '{where}' or remove it"
+    if kind == "maxLength":
+        return path, f"field '{where}' is longer than {error.validator_value} characters", "shorten it"
+    if kind == "uniqueItems":
+        return path, f"field '{where}' lists the same item twice", "remove the repeat"
+    if kind == "propertyNames":
+        return path, f"field '{where}' has a key that is not allowed", error.message
+    return path, f"field '{where}': {error.message}", "fix the value (see the JSON Schema)"
+
+
+def _article(expected: Any) -> str:
+    names = {"string": "a text", "object": "a mapping", "array": "a list", "integer": "a whole number",
+             "boolean": "true or false", "number": "a number", "null": "empty"}
+    if isinstance(expected, list):
+        return " or ".join(names.get(e, e) for e in expected)
+    return names.get(expected, expected)
+
+
+def validate(doc: Document, schema_name: str, path: Path, label: str) -> list[Problem]:
+    """Schema problems of one document, in file order."""
+    problems = []
+    for error in _validator(schema_name).iter_errors(doc.data):
+        data_path, problem, fix = describe(error)
+        problems.append(Problem(display_path(path), doc.line(data_path), label, problem, fix))
+    return sorted(set(problems))
+
+
+def _read(path: Path, schema_name: str, label: str) -> tuple[Document | None, list[Problem]]:
+    try:
+        doc = load_yaml(path)
+    except YamlError as exc:
+        return None, [Problem(display_path(path), exc.line, label, exc.problem, exc.fix)]
+    except OSError as exc:
+        return None, [Problem(display_path(path), 1, label, f"cannot read file: {exc.strerror}", "check the file")]
+    if not isinstance(doc.data, dict):
+        kind = type(doc.data).__name__
+        return None, [Problem(display_path(path), 1, label, f"the file holds a {kind}, not a mapping of fields",
+                              "write the fields as 'name: value' lines")]
+    problems = validate(doc, schema_name, path, label)
+    return (None if problems else doc), problems
+
+
+def _stray(path: Path, where: str) -> Problem:
+    return Problem(display_path(path), 1, "-", f"unexpected file in {where}",
+                   "move it to rules_data/<game>/entries/<id>.yaml, or remove it")
+
+
+def load(data_dir: Path) -> LoadResult:
+    """Load every game and entry under ``data_dir``."""
+    result = LoadResult(KnowledgeBase())
+    if not data_dir.is_dir():
+        result.problems.append(Problem(display_path(data_dir), 1, "-", "data folder not found",
+                                       "pass --data DIR pointing at the rules_data folder"))
+        return result
+    for child in sorted(data_dir.iterdir()):
+        if child.name.startswith("."):
+            continue
+        if child.is_dir():
+            _load_game(child, result)
+        elif child.suffix in {".yaml", ".yml"}:
+            result.problems.append(_stray(child, "the data folder"))
+    return result
+
+
+def _load_game(folder: Path, result: LoadResult) -> None:
+    game_id = folder.name
+    game_file = folder / GAME_FILE
+    if not game_file.is_file():
+        for path in sorted(folder.rglob("*.y*ml")):
+            result.problems.append(Problem(
+                display_path(path), 1, f"{game_id}:{path.stem}", f"unknown game '{game_id}': {display_path(game_file)} is missing",
+                "add the game's game.yaml, or move the entry into a declared game's folder"))
+        return
+    doc, problems = _read(game_file, "game", game_id)
+    result.problems.extend(problems)
+    if doc is None:
+        return
+    game = Game(game_file, doc)
+    if game.id != game_id:
+        result.problems.append(Problem(display_path(game_file), game.line("id"), game_id,
+                                       f"game id '{game.id}' differs from its folder name '{game_id}'",
+                                       f"set 'id: {game_id}' or rename the folder"))
+        return
+    result.kb.games[game_id] = game
+    glossary_file = folder / GLOSSARY_FILE
+    if glossary_file.exists():
+        gdoc, problems = _read(glossary_file, "glossary", game_id)
+        result.problems.extend(problems)
+        if gdoc is not None:
+            game.glossary = Glossary(glossary_file, gdoc, game=game_id)
+    for child in sorted(folder.iterdir()):
+        if child.name in {GAME_FILE, GLOSSARY_FILE, ENTRIES_DIR} or child.name.startswith("."):
+            continue
+        result.problems.append(_stray(child, f"the folder of game '{game_id}'"))
+    load_entries(folder / ENTRIES_DIR, game_id, result)
+
+
+def load_entries(folder: Path, game_id: str, result: LoadResult, origin: str = "shared") -> None:
+    """Load ``folder/*.yaml`` as entries of ``game_id`` into ``result``."""
+    for path in _entry_files(folder, result):
+        label = f"{game_id}:{path.stem}"
+        doc, problems = _read(path, "entry", label)
+        result.problems.extend(problems)
+        if doc is None:
+            continue
+        entry = Entry(path, doc, game=game_id, origin=origin)
+        if entry.id != path.stem:
+            result.problems.append(Problem(display_path(path), entry.line("id"), label,
+                                           f"id '{entry.id}' differs from the file name '{path.name}'",
+                                           f"set 'id: {path.stem}' or rename the file to {entry.id}.yaml"))
+            continue
+        if entry.ref in result.kb.entries:
+            other = result.kb.entries[entry.ref]
+            result.problems.append(Problem(display_path(path), entry.line("id"), entry.ref,
+                                           f"duplicate id '{entry.id}' (also in {display_path(other.path)})",
+                                           "give one of them another id"))
+            continue
+        result.kb.entries[entry.ref] = entry
+
+
+def _entry_files(folder: Path, result: LoadResult) -> Iterator[Path]:
+    if not folder.is_dir():
+        return
+    for path in sorted(folder.iterdir()):
+        if path.name.startswith("."):
+            continue
+        if path.suffix == ".yaml" and path.is_file():
+            yield path
+        else:
+            result.problems.append(Problem(display_path(path), 1, "-", "only <id>.yaml files belong in entries/",
+                                           "rename it to <id>.yaml or move it out"))

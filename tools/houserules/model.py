@@ -1,0 +1,202 @@
+"""The loaded knowledge base: games, their glossaries and entries.
+
+Objects wrap the validated data of their file (``data``) and keep the file's
+path and line map, so every later check can point back at the exact line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from .yamlload import Document, Path_
+
+#: ``[[game:id]]`` inside any text field.
+INLINE_REF = re.compile(r"\[\[([^\[\]\n]*)\]\]")
+
+
+def text_fields(data: Any, path: Path_ = ()) -> Iterator[tuple[Path_, str]]:
+    """Every string in ``data`` with its path, depth first.
+
+    >>> list(text_fields({"a": ["x", {"b": "y"}]}))
+    [(('a', 0), 'x'), (('a', 1, 'b'), 'y')]
+    """
+    if isinstance(data, str):
+        yield path, data
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            yield from text_fields(value, path + (key,))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            yield from text_fields(value, path + (index,))
+
+
+@dataclass
+class Record:
+    """What every loaded file has in common."""
+
+    path: Path
+    doc: Document
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.doc.data
+
+    def line(self, *path: str | int) -> int:
+        return self.doc.line(tuple(path))
+
+
+@dataclass
+class Game(Record):
+    glossary: "Glossary | None" = None
+
+    @property
+    def id(self) -> str:
+        return self.data["id"]
+
+    @property
+    def name(self) -> dict[str, str]:
+        return self.data["name"]
+
+    @property
+    def code_prefix(self) -> str:
+        return self.data["code_prefix"]
+
+    @property
+    def source_ids(self) -> set[str]:
+        return {source["id"] for source in self.data.get("sources", [])}
+
+    def source(self, doc_id: str) -> dict[str, Any] | None:
+        return next((s for s in self.data.get("sources", []) if s["id"] == doc_id), None)
+
+    @property
+    def contents(self) -> list[dict[str, Any]]:
+        return self.data.get("contents", [])
+
+
+@dataclass
+class Glossary(Record):
+    game: str = ""
+
+    @property
+    def terms(self) -> list[dict[str, Any]]:
+        return self.data.get("terms", [])
+
+
+@dataclass
+class Entry(Record):
+    game: str = ""
+    #: Where the entry comes from: ``shared`` data, or a group's house-rule profile.
+    origin: str = "shared"
+
+    @property
+    def id(self) -> str:
+        return self.data["id"]
+
+    @property
+    def ref(self) -> str:
+        return f"{self.game}:{self.id}"
+
+    @property
+    def code(self) -> str:
+        return self.data["code"]
+
+    @property
+    def kind(self) -> str:
+        return self.data["kind"]
+
+    @property
+    def title(self) -> dict[str, str]:
+        return self.data["title"]
+
+    @property
+    def summary(self) -> dict[str, str]:
+        return self.data["summary"]
+
+    @property
+    def body(self) -> dict[str, str]:
+        return self.data.get("body", {})
+
+    @property
+    def aliases(self) -> list[str]:
+        return self.data.get("aliases", [])
+
+    @property
+    def applies_to(self) -> list[str]:
+        return self.data.get("applies_to", [])
+
+    @property
+    def see_also(self) -> list[str]:
+        return self.data.get("see_also", [])
+
+    @property
+    def errata(self) -> list[dict[str, Any]]:
+        return self.data.get("errata", [])
+
+    def field_refs(self) -> Iterator[tuple[Path_, str]]:
+        """References held in reference fields, with their paths."""
+        for name in ("applies_to", "see_also"):
+            for index, ref in enumerate(self.data.get(name, [])):
+                yield (name, index), ref
+        for index, erratum in enumerate(self.errata):
+            yield ("errata", index, "component"), erratum["component"]
+
+    def inline_refs(self) -> Iterator[tuple[Path_, str]]:
+        """``[[...]]`` references written inside any text field."""
+        for path, text in text_fields(self.data):
+            for match in INLINE_REF.finditer(text):
+                yield path, match.group(1).strip()
+
+    def all_refs(self) -> list[str]:
+        """Every reference of the entry, fields first, in order, without repeats."""
+        seen: dict[str, None] = {}
+        for _, ref in (*self.field_refs(), *self.inline_refs()):
+            seen.setdefault(ref, None)
+        return list(seen)
+
+    def sources(self) -> Iterator[tuple[Path_, dict[str, Any]]]:
+        """Every source citation in the entry, wherever it stands."""
+        for index, source in enumerate(self.data.get("sources", [])):
+            yield ("sources", index), source
+        for index, source in enumerate(self.data.get("completion", {}).get("sources", [])):
+            yield ("completion", "sources", index), source
+        for i, erratum in enumerate(self.errata):
+            for j, source in enumerate(erratum.get("sources", [])):
+                yield ("errata", i, "sources", j), source
+        for i, note in enumerate(self.data.get("translator_notes", [])):
+            yield ("translator_notes", i, "source"), note["source"]
+        for i, fact in enumerate(self.data.get("facts", [])):
+            if "source" in fact:
+                yield ("facts", i, "source"), fact["source"]
+
+
+@dataclass
+class KnowledgeBase:
+    """Every game and entry that loaded, indexed for lookups."""
+
+    games: dict[str, Game] = field(default_factory=dict)
+    entries: dict[str, Entry] = field(default_factory=dict)
+
+    def by_code(self) -> dict[str, Entry]:
+        return {entry.code: entry for entry in self.entries.values()}
+
+    def lookup(self, ref_or_code: str) -> Entry | None:
+        """An entry by ``game:id`` or by its code (case-insensitive)."""
+        if ref_or_code in self.entries:
+            return self.entries[ref_or_code]
+        wanted = ref_or_code.strip().upper()
+        return next((e for e in self.entries.values() if e.code == wanted), None)
+
+    def game_entries(self, game: str) -> list[Entry]:
+        return [e for e in self.entries.values() if e.game == game]
+
+    def backlinks(self) -> dict[str, list[str]]:
+        """For each entry, the entries that refer to it (in load order)."""
+        result: dict[str, list[str]] = {ref: [] for ref in self.entries}
+        for entry in self.entries.values():
+            for ref in entry.all_refs():
+                if ref in result and ref != entry.ref and entry.ref not in result[ref]:
+                    result[ref].append(entry.ref)
+        return result

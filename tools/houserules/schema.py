@@ -1,0 +1,251 @@
+"""JSON Schemas for the data files, built from :mod:`houserules.vocab`.
+
+The same schemas are committed under ``schema/`` for editors (the
+yaml-language-server reads them while people type); ``houserules schema
+--write`` refreshes them and a test fails when they drift.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+from . import vocab
+
+SCHEMA_DIR = "schema"
+SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+REF = r"^[a-z0-9]+(-[a-z0-9]+)*:[a-z0-9]+(-[a-z0-9]+)*$"
+CODE = r"^[A-Z]{2,4}-[A-Z0-9]{1,8}(-[A-Z0-9]{1,8})?$"
+DATE = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+
+
+def _enum(values: Any) -> dict[str, Any]:
+    return {"enum": list(values)}
+
+
+def _string(**extra: Any) -> dict[str, Any]:
+    return {"type": "string", "minLength": 1, **extra}
+
+
+def _strict(properties: dict[str, Any], required: list[str] | None = None, **extra: Any) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+    if required:
+        schema["required"] = required
+    schema.update(extra)
+    return schema
+
+
+def _common_defs() -> dict[str, Any]:
+    lang_props = {lang: {"$ref": "#/$defs/markdown"} for lang in vocab.LANGS}
+    return {
+        "markdown": _string(maxLength=20000),
+        "slug": _string(pattern=SLUG, maxLength=64),
+        "ref": _string(pattern=REF, maxLength=130),
+        "refs": {"type": "array", "items": {"$ref": "#/$defs/ref"}, "uniqueItems": True},
+        "date": _string(pattern=DATE),
+        "text": _strict(lang_props, ["zh"], description="Bilingual text: Chinese required, English optional."),
+        "text_both": _strict(lang_props, list(vocab.LANGS), description="Bilingual text with both languages."),
+        "source": _strict(
+            {
+                "doc": _string(description="A source id the game declares in game.yaml."),
+                "ref": _string(description="Ruling number, section heading or page in that document."),
+                "role": _enum(vocab.SOURCE_ROLES),
+                "note": {"$ref": "#/$defs/text"},
+            },
+            ["doc", "ref"],
+        ),
+        "sources": {"type": "array", "items": {"$ref": "#/$defs/source"}, "minItems": 1},
+    }
+
+
+def entry_schema() -> dict[str, Any]:
+    """The schema of one entry file (``rules_data/<game>/entries/<id>.yaml``)."""
+    defs = _common_defs()
+    defs["erratum"] = _strict(
+        {
+            "component": {"$ref": "#/$defs/ref"},
+            "lang": _enum(vocab.ERRATA_LANGS),
+            "edition": _string(description="Edition or print run the printed text appears in."),
+            "printed": _string(),
+            "corrected": _string(),
+            "source_en": _string(description="The original English text of the component."),
+            "status": _enum(vocab.ERRATA_STATUSES),
+            "date": {"$ref": "#/$defs/date"},
+            "note": {"$ref": "#/$defs/text"},
+            "sources": {"$ref": "#/$defs/sources"},
+        },
+        ["component", "lang", "printed", "corrected", "status", "date", "sources"],
+    )
+    defs["translator_note"] = _strict(
+        {
+            "source": {"$ref": "#/$defs/source"},
+            "quote": _string(description="The passage of the source document, verbatim."),
+            "problem": {"$ref": "#/$defs/text"},
+            "suggestion": _string(),
+            "confidence": _enum(vocab.CONFIDENCES),
+        },
+        ["source", "quote", "problem"],
+    )
+    defs["fact"] = _strict(
+        {
+            "label": {"$ref": "#/$defs/text_both"},
+            "value": {"$ref": "#/$defs/text"},
+            "confidence": _enum(vocab.CONFIDENCES),
+            "source": {"$ref": "#/$defs/source"},
+        },
+        ["label", "value"],
+    )
+    properties = {
+        "id": {"$ref": "#/$defs/slug"},
+        "code": _string(pattern=CODE, description="Short stable citation code, e.g. BH-A13."),
+        "kind": _enum(vocab.KINDS),
+        "title": {"$ref": "#/$defs/text_both"},
+        "aliases": {"type": "array", "items": _string(maxLength=200), "uniqueItems": True},
+        "summary": {"$ref": "#/$defs/text"},
+        "body": {"$ref": "#/$defs/text"},
+        "facts": {"type": "array", "items": {"$ref": "#/$defs/fact"}},
+        "applies_to": {"$ref": "#/$defs/refs"},
+        "see_also": {"$ref": "#/$defs/refs"},
+        "authority": _enum(vocab.AUTHORITIES),
+        "scope": _strict({"edition": _string(), "expansion": _string(), "note": {"$ref": "#/$defs/text"}}),
+        "confidence": _enum(vocab.CONFIDENCES),
+        "confidence_note": {"$ref": "#/$defs/text"},
+        "status": _enum(vocab.STATUSES),
+        "sources": {"$ref": "#/$defs/sources"},
+        "completion": _strict(
+            {"text": {"$ref": "#/$defs/text"}, "sources": {"$ref": "#/$defs/sources"}},
+            ["text", "sources"],
+            description="Text that completes a source cut off or silent; shown apart from the source's own words.",
+        ),
+        "errata": {"type": "array", "items": {"$ref": "#/$defs/erratum"}},
+        "translator_notes": {"type": "array", "items": {"$ref": "#/$defs/translator_note"}},
+        "translations": {
+            "type": "object",
+            "propertyNames": _enum(vocab.LANGS),
+            "additionalProperties": _strict(
+                {"from": _enum(vocab.LANGS), "source_hash": _string(pattern=r"^[0-9a-f]{12}$")},
+                ["from", "source_hash"],
+            ),
+        },
+        "history": {
+            "type": "array",
+            "items": _strict({"date": {"$ref": "#/$defs/date"}, "change": _string()}, ["date", "change"]),
+        },
+    }
+    required = ["id", "code", "kind", "title", "summary", "authority", "confidence", "sources"]
+    schema = _strict(properties, required)
+    schema["allOf"] = [
+        {
+            "if": {"properties": {"confidence": {"const": "uncertain"}}, "required": ["confidence"]},
+            "then": {"required": ["confidence_note"]},
+        }
+    ]
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://houserules.invalid/schema/entry.schema.json",
+        "title": "houserules entry",
+        **schema,
+        "$defs": defs,
+    }
+
+
+def game_schema() -> dict[str, Any]:
+    """The schema of ``rules_data/<game>/game.yaml``."""
+    defs = _common_defs()
+    named = _strict({"id": {"$ref": "#/$defs/slug"}, "name": {"$ref": "#/$defs/text_both"}}, ["id", "name"])
+    properties = {
+        "id": {"$ref": "#/$defs/slug"},
+        "code_prefix": _string(pattern=r"^[A-Z]{2,4}$"),
+        "name": {"$ref": "#/$defs/text_both"},
+        "aliases": {"type": "array", "items": _string(), "uniqueItems": True},
+        "publisher": _string(),
+        "designers": {"type": "array", "items": _string()},
+        "description": {"$ref": "#/$defs/text"},
+        "editions": {"type": "array", "items": named, "minItems": 1},
+        "expansions": {"type": "array", "items": named},
+        "licence": _strict(
+            {
+                "name": _string(),
+                "url": _string(pattern=r"^https://"),
+                "attribution": {"$ref": "#/$defs/text"},
+                "changes": {"$ref": "#/$defs/text"},
+            },
+            ["name", "attribution"],
+        ),
+        "sources": {
+            "type": "array",
+            "minItems": 1,
+            "items": _strict(
+                {
+                    "id": _string(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", maxLength=100),
+                    "title": {"$ref": "#/$defs/text_both"},
+                    "kind": _enum(vocab.SOURCE_KINDS),
+                    "lang": _string(),
+                    "url": _string(pattern=r"^https://"),
+                    "note": {"$ref": "#/$defs/text"},
+                    "sections": {
+                        "type": "array",
+                        "items": _string(),
+                        "uniqueItems": True,
+                        "description": "Rulings or section headings of the document; each must be cited by an entry.",
+                    },
+                },
+                ["id", "title", "kind"],
+            ),
+        },
+        "contents": {
+            "type": "array",
+            "items": _strict(
+                {
+                    "id": {"$ref": "#/$defs/slug"},
+                    "title": {"$ref": "#/$defs/text_both"},
+                    "entries": {"$ref": "#/$defs/refs"},
+                },
+                ["id", "title", "entries"],
+            ),
+        },
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://houserules.invalid/schema/game.schema.json",
+        "title": "houserules game",
+        **_strict(properties, ["id", "code_prefix", "name", "editions", "licence", "sources", "contents"]),
+        "$defs": defs,
+    }
+
+
+def glossary_schema() -> dict[str, Any]:
+    """The schema of ``rules_data/<game>/glossary.yaml``."""
+    defs = _common_defs()
+    term = _strict(
+        {
+            "id": {"$ref": "#/$defs/slug"},
+            "en": _string(),
+            "zh": _string(),
+            "variants": {"type": "array", "items": _string(), "uniqueItems": True},
+            "deprecated": {"type": "array", "items": _string(), "uniqueItems": True},
+            "note": {"$ref": "#/$defs/text"},
+            "entry": {"$ref": "#/$defs/ref"},
+        },
+        ["id", "en", "zh"],
+    )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://houserules.invalid/schema/glossary.schema.json",
+        "title": "houserules glossary",
+        **_strict({"terms": {"type": "array", "items": term}}, ["terms"]),
+        "$defs": defs,
+    }
+
+
+SCHEMAS = {"entry": entry_schema, "game": game_schema, "glossary": glossary_schema}
+
+
+def schema_text(name: str) -> str:
+    """The committed form of a schema: sorted keys, two-space indent, final newline."""
+    return json.dumps(SCHEMAS[name](), ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+def committed_schema_path(name: str):
+    return resources.files("houserules").joinpath(SCHEMA_DIR, f"{name}.schema.json")

@@ -1,0 +1,71 @@
+"""Controlled vocabularies: every closed list of values lives here, and only here.
+
+The JSON Schemas in ``schema/`` are generated against these lists at load time
+(see :func:`houserules.schema.entry_schema`), so a value added here is accepted
+everywhere at once.
+"""
+
+from __future__ import annotations
+
+#: What an entry is. A *ruling* answers a question about other entries; a *rule*
+#: explains a rule section; a *component* is a physical piece (a room tile, a
+#: card type); a *term* defines a word; a *house-rule* is a group's own rule.
+KINDS: dict[str, dict[str, str]] = {
+    "ruling": {"zh": "裁定", "en": "Ruling"},
+    "rule": {"zh": "规则", "en": "Rule"},
+    "component": {"zh": "配件", "en": "Component"},
+    "term": {"zh": "术语", "en": "Term"},
+    "house-rule": {"zh": "房规", "en": "House rule"},
+}
+
+#: Who stands behind the text of an entry.
+AUTHORITIES: dict[str, dict[str, str]] = {
+    "official": {"zh": "官方规则", "en": "Official rule"},
+    "faq": {"zh": "官方 FAQ", "en": "Official FAQ"},
+    "clarification": {"zh": "社区补充说明", "en": "Community clarification"},
+    "house-rule": {"zh": "房规", "en": "House rule"},
+    "translation-note": {"zh": "译注", "en": "Translation note"},
+}
+
+#: How sure the project is that an entry is right.
+CONFIDENCES: dict[str, dict[str, str]] = {
+    "confirmed": {"zh": "已确认", "en": "Confirmed"},
+    "uncertain": {"zh": "存疑", "en": "Uncertain"},
+}
+
+#: How complete an entry is.
+STATUSES: dict[str, dict[str, str]] = {
+    "complete": {"zh": "完整", "en": "Complete"},
+    "stub": {"zh": "待补充", "en": "Stub"},
+    "needs-review": {"zh": "待审核", "en": "Needs review"},
+}
+
+#: Where an erratum stands.
+ERRATA_STATUSES: dict[str, dict[str, str]] = {
+    "reported": {"zh": "已报告", "en": "Reported"},
+    "confirmed": {"zh": "已确认", "en": "Confirmed"},
+    "rejected": {"zh": "已驳回", "en": "Rejected"},
+}
+
+#: The kinds of source document a game may declare.
+SOURCE_KINDS: dict[str, dict[str, str]] = {
+    "seed": {"zh": "原始资料", "en": "Source document"},
+    "rulebook": {"zh": "规则书", "en": "Rulebook"},
+    "faq": {"zh": "官方 FAQ", "en": "Official FAQ"},
+    "srd": {"zh": "系统参考文档", "en": "System reference document"},
+    "fan": {"zh": "玩家资料", "en": "Fan material"},
+}
+
+#: What a citation contributes to an entry. ``completion`` marks text that fills
+#: a gap in another source (for example a ruling cut off mid-sentence).
+SOURCE_ROLES: dict[str, dict[str, str]] = {
+    "basis": {"zh": "依据", "en": "Basis"},
+    "completion": {"zh": "补全", "en": "Completion"},
+    "context": {"zh": "参考", "en": "Context"},
+}
+
+#: Languages of bilingual text fields, in display order (Chinese first).
+LANGS: tuple[str, ...] = ("zh", "en")
+
+#: Language tags an erratum may name (the language of the printed component).
+ERRATA_LANGS: tuple[str, ...] = ("zh-CN", "zh-TW", "en")

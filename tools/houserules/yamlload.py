@@ -1,0 +1,167 @@
+"""A strict YAML reader that remembers where every value came from.
+
+PyYAML's ``safe_load`` keeps the last of two duplicate keys without a word,
+expands anchors and merge keys, and turns ``2026-11-30`` into a date. Data
+files here are written by hand and read by people, so each of those is an
+error (or, for dates, a plain string), and every value keeps its line number
+for the messages of ``houserules check``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.events import AliasEvent
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+MAX_BYTES = 256 * 1024
+MAX_DEPTH = 32
+
+Path_ = tuple[str | int, ...]
+_SCALAR_TAGS = {
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:str",
+}
+
+
+class YamlError(Exception):
+    """A file that cannot be read as data; ``line`` is 1-based."""
+
+    def __init__(self, line: int, problem: str, fix: str):
+        super().__init__(problem)
+        self.line = line
+        self.problem = problem
+        self.fix = fix
+
+
+@dataclass
+class Document:
+    """Plain data (dicts, lists, str, int, float, bool, None) and the line of each value."""
+
+    data: Any
+    lines: dict[Path_, int] = field(default_factory=dict)
+
+    def line(self, path: Path_) -> int:
+        """The line of ``path`` or of its nearest ancestor that has one."""
+        while path:
+            if path in self.lines:
+                return self.lines[path]
+            path = path[:-1]
+        return self.lines.get((), 1)
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader that refuses anchors and aliases and leaves dates as strings."""
+
+    yaml_implicit_resolvers = {
+        first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node:  # type: ignore[override]
+        event = self.peek_event()
+        if self.check_event(AliasEvent):
+            raise YamlError(
+                event.start_mark.line + 1,
+                f"YAML alias '*{event.anchor}' is not allowed",
+                "write the value out in full; data files are read by people",
+            )
+        if getattr(event, "anchor", None):
+            raise YamlError(
+                event.start_mark.line + 1,
+                f"YAML anchor '&{event.anchor}' is not allowed",
+                "remove the anchor and write each value out in full",
+            )
+        return super().compose_node(parent, index)
+
+
+def read_text(path: Path) -> str:
+    """The file's text: UTF-8 (a byte-order mark is dropped), at most MAX_BYTES."""
+    raw = path.read_bytes()
+    if len(raw) > MAX_BYTES:
+        raise YamlError(1, f"file is {len(raw)} bytes, over the {MAX_BYTES}-byte limit", "split the entry or shorten it")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise YamlError(line, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})",
+                        "save the file as UTF-8") from None
+    return text.replace("\r\n", "\n")
+
+
+def parse(text: str) -> Document:
+    """Parse one YAML document strictly.
+
+    >>> parse("a: 1\\nb: [x, y]\\n").lines[("b", 1)]
+    2
+    """
+    loader = _Loader(text)
+    try:
+        try:
+            node = loader.get_single_node()
+        except yaml.composer.ComposerError as exc:
+            if "single document" in str(exc.problem or ""):
+                raise YamlError(exc.problem_mark.line + 1 if exc.problem_mark else 1,
+                                "the file holds more than one YAML document",
+                                "keep one entry per file and remove the '---' separator") from None
+            raise
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            raise YamlError(mark.line + 1 if mark else 1, f"malformed YAML: {exc.problem or exc.context}",
+                            "fix the YAML syntax (indentation, quotes, colons)") from None
+        except yaml.YAMLError as exc:  # reader errors (control characters) carry no mark
+            raise YamlError(1, f"malformed YAML: {exc}", "remove control characters from the file") from None
+        if node is None:
+            raise YamlError(1, "the file is empty", "write the entry, or delete the file")
+        doc = Document(None)
+        doc.data = _convert(loader, node, (), doc.lines, 0)
+        return doc
+    finally:
+        loader.dispose()
+
+
+def load(path: Path) -> Document:
+    """Read and parse ``path``; raises :class:`YamlError` with a line number."""
+    return parse(read_text(path))
+
+
+def _convert(loader: _Loader, node: Node, path: Path_, lines: dict[Path_, int], depth: int) -> Any:
+    lines.setdefault(path, node.start_mark.line + 1)
+    if depth > MAX_DEPTH:
+        raise YamlError(node.start_mark.line + 1, f"nesting deeper than {MAX_DEPTH} levels",
+                        "flatten the structure; no field needs that depth")
+    if isinstance(node, MappingNode):
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            line = key_node.start_mark.line + 1
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise YamlError(line, "YAML merge key '<<' is not allowed", "write the fields out in full")
+            if not isinstance(key_node, ScalarNode):
+                raise YamlError(line, "a mapping key must be a plain word", "use a field name as the key")
+            key = str(key_node.value)
+            if key in result:
+                first = lines[path + (key,)]
+                raise YamlError(line, f"duplicate key '{key}' (first on line {first})",
+                                "keep one of the two; YAML would silently drop the first")
+            lines[path + (key,)] = line
+            result[key] = _convert(loader, value_node, path + (key,), lines, depth + 1)
+        return result
+    if isinstance(node, SequenceNode):
+        items = []
+        for index, item in enumerate(node.value):
+            lines[path + (index,)] = item.start_mark.line + 1
+            items.append(_convert(loader, item, path + (index,), lines, depth + 1))
+        return items
+    if node.tag not in _SCALAR_TAGS:
+        raise YamlError(node.start_mark.line + 1, f"unsupported YAML tag '{node.tag}'",
+                        "remove the tag; values are plain text, numbers or true/false")
+    try:
+        return loader.construct_object(node, deep=True)
+    except (yaml.YAMLError, ValueError) as exc:
+        raise YamlError(node.start_mark.line + 1, f"unreadable value: {exc}", "quote the value") from None
