@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
+from . import vocab
 from .errors import Problem, display_path
 from .load import load
 from .model import Entry, KnowledgeBase
@@ -67,6 +68,13 @@ def _check_references(kb: KnowledgeBase) -> Iterator[Problem]:
                 else:
                     yield _problem(entry, path, f"reference {shown} does not resolve",
                                    f"create rules_data/{game}/entries/{ref.split(':', 1)[1]}.yaml or fix the id")
+
+
+def _check_ids(kb: KnowledgeBase) -> Iterator[Problem]:
+    for entry in kb.entries.values():
+        if entry.id in vocab.RESERVED_IDS:
+            yield _problem(entry, ("id",), f"id '{entry.id}' is reserved for a page of the game",
+                           f"choose another id (reserved: {', '.join(sorted(vocab.RESERVED_IDS))})")
 
 
 def _check_codes(kb: KnowledgeBase) -> Iterator[Problem]:
@@ -147,6 +155,7 @@ def _check_coverage(kb: KnowledgeBase) -> Iterator[Problem]:
 
 CHECKS: list[Callable[[KnowledgeBase], Iterator[Problem]]] = [
     _check_references,
+    _check_ids,
     _check_codes,
     _check_sources,
     _check_scope,

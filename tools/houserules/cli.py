@@ -55,8 +55,49 @@ def _cmd_schema(parser: argparse.ArgumentParser) -> Runner:
     return run
 
 
+def _cmd_build(parser: argparse.ArgumentParser) -> Runner:
+    parser.add_argument("-o", "--output", type=Path, default=Path("site"), metavar="DIR",
+                        help="where to write the site (default: site/)")
+
+    def run(args: argparse.Namespace) -> int:
+        from .build import build_site
+        from .check import run as run_check
+
+        report = run_check(args.data)
+        for problem in report.problems:
+            print(problem, file=sys.stderr)
+        if report.errors:
+            print(report.summary())
+            return 1
+        target = build_site(args.data, args.output)
+        print(f"built {target} ({report.summary()})")
+        return 0
+
+    return run
+
+
+def _cmd_serve(parser: argparse.ArgumentParser) -> Runner:
+    parser.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default: 8000)")
+
+    def run(args: argparse.Namespace) -> int:
+        import os
+
+        from mkdocs.commands.serve import serve
+
+        from .build import MKDOCS_YML
+
+        os.environ["HOUSERULES_DATA"] = str(args.data.resolve())
+        print(f"serving on http://127.0.0.1:{args.port}/ (rebuilds when rules_data/ changes; Ctrl-C stops)")
+        serve(str(MKDOCS_YML), dev_addr=f"127.0.0.1:{args.port}", livereload=True)
+        return 0
+
+    return run
+
+
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], Runner]]] = {
     "check": ("validate schema, ids, references, sources and contents", _cmd_check),
+    "build": ("check, then build the site, search index, export and printed FAQ into site/", _cmd_build),
+    "serve": ("live preview on 127.0.0.1 that rebuilds when the data changes", _cmd_serve),
     "schema": ("print (or --write) the JSON Schemas of the data files", _cmd_schema),
 }
 

@@ -69,3 +69,22 @@ LANGS: tuple[str, ...] = ("zh", "en")
 
 #: Language tags an erratum may name (the language of the printed component).
 ERRATA_LANGS: tuple[str, ...] = ("zh-CN", "zh-TW", "en")
+
+#: Entry ids that would collide with the pages each game folder has in the site.
+RESERVED_IDS: frozenset[str] = frozenset({"index", "errata", "glossary", "notes", "tags", "print", "api"})
+
+#: Labels of the sections of an entry page, Chinese first, with stable anchors.
+SECTIONS: dict[str, dict[str, str]] = {
+    "details": {"zh": "说明", "en": "Details"},
+    "completion": {"zh": "补全", "en": "Completion"},
+    "facts": {"zh": "资料", "en": "Facts"},
+    "errata": {"zh": "勘误", "en": "Errata"},
+    "applies-to": {"zh": "适用于", "en": "Applies to"},
+    "rulings": {"zh": "相关裁定与规则", "en": "Rulings that apply"},
+    "see-also": {"zh": "另见", "en": "See also"},
+    "referenced-by": {"zh": "被引用", "en": "Referenced by"},
+    "translator-notes": {"zh": "译注", "en": "Translator notes"},
+    "sources": {"zh": "出处", "en": "Sources"},
+    "aliases": {"zh": "别名", "en": "Aliases"},
+    "history": {"zh": "修订记录", "en": "History"},
+}

@@ -1,0 +1,86 @@
+"""``houserules build``: check, then write the whole site into a fresh folder and swap it in.
+
+The site is built into a temporary folder beside the target; only when every
+step succeeded does it replace the previous ``site/``. A failed or killed
+build leaves the previous site as it was, and a lock keeps two builds apart.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from .errors import HouserulesError
+
+ROOT = Path(__file__).resolve().parents[2]
+MKDOCS_YML = ROOT / "mkdocs.yml"
+os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+
+#: Extra steps run on the freshly built site folder before it is swapped in
+#: (search index, printed FAQ...). Each takes (site_dir, data_dir).
+POST_STEPS: list[Callable[[Path, Path], None]] = []
+
+
+@contextlib.contextmanager
+def build_lock(target: Path) -> Iterator[None]:
+    """Hold an exclusive lock for building ``target``; a second build fails at once."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    lock_path = target.parent / f".{target.name}.lock"
+    with open(lock_path, "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise HouserulesError(f"another build of {target} is running (lock {lock_path}); wait for it to finish") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def swap_in(new: Path, target: Path) -> None:
+    """Replace ``target`` by ``new`` with renames, so readers never see a half-written folder."""
+    old = None
+    if target.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{target.name}-old-", dir=target.parent))
+        old.rmdir()
+        target.rename(old)
+    new.rename(target)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def mkdocs_build(data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML) -> None:
+    """Run MkDocs (strict) on ``data_dir`` into ``site_dir``."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import MkDocsException
+
+    os.environ["HOUSERULES_DATA"] = str(data_dir.resolve())
+    try:
+        config = load_config(str(config_file), site_dir=str(site_dir), strict=True)
+        build(config)
+    except MkDocsException as exc:
+        raise HouserulesError(f"the site build failed: {exc}") from None
+    except SystemExit as exc:  # mkdocs aborts strict builds this way
+        raise HouserulesError(f"the site build failed (MkDocs exit {exc.code}); see the warnings above") from None
+
+
+def build_site(data_dir: Path, target: Path, steps: list[Callable[[Path, Path], None]] | None = None) -> Path:
+    """Build everything into ``target`` atomically and return it."""
+    target = target.resolve()
+    with build_lock(target):
+        work = Path(tempfile.mkdtemp(prefix=f".{target.name}-new-", dir=target.parent))
+        try:
+            mkdocs_build(data_dir, work)
+            for step in POST_STEPS if steps is None else steps:
+                step(work, data_dir)
+            swap_in(work, target)
+        except BaseException:
+            shutil.rmtree(work, ignore_errors=True)
+            raise
+    return target

@@ -1,0 +1,68 @@
+"""MkDocs hooks: load ``rules_data/`` once per build and generate the pages from it.
+
+Declared in ``mkdocs.yml`` under ``hooks:``. The data folder comes from the
+``HOUSERULES_DATA`` environment variable (set by ``houserules build --data``)
+or defaults to ``rules_data`` beside ``mkdocs.yml``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+
+from houserules.check import run as run_check
+from houserules.export import entries_json
+from houserules.pages import SiteRenderer
+
+DATA_ENV = "HOUSERULES_DATA"
+MARKERS = {
+    "<!-- houserules:games -->": lambda site, page: site.home_cards(page),
+    "<!-- houserules:licences -->": lambda site, page: site.licences(page),
+}
+_site: SiteRenderer | None = None
+
+
+def data_dir(config: MkDocsConfig) -> Path:
+    configured = Path(os.environ.get(DATA_ENV) or "rules_data")
+    return configured if configured.is_absolute() else Path(config.config_file_path).parent / configured
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    global _site
+    report = run_check(data_dir(config))
+    if report.errors:
+        details = "\n".join(str(p) for p in report.errors)
+        raise PluginError(f"the data has {len(report.errors)} problems; run 'houserules check':\n{details}")
+    _site = SiteRenderer(report.kb)
+    nav = [{"首页 Home": "index.md"}]
+    nav += [{f"{g.name['zh']} {g.name['en']}": f"{g.id}/index.md"} for g in report.kb.games.values()]
+    nav += [item for item in (config.nav or []) if "index.md" not in str(item)]
+    config.nav = nav
+    return config
+
+
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    assert _site is not None
+    for path, markdown in _site.pages().items():
+        files.append(File.generated(config, path, content=markdown))
+    return files
+
+
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    assert _site is not None
+    for marker, render in MARKERS.items():
+        if marker in markdown:
+            markdown = markdown.replace(marker, render(_site, page.file.url))
+    return markdown
+
+
+def on_post_build(config: MkDocsConfig) -> None:
+    assert _site is not None
+    api = Path(config.site_dir) / "api"
+    api.mkdir(parents=True, exist_ok=True)
+    (api / "entries.json").write_text(entries_json(_site.kb), encoding="utf-8")
