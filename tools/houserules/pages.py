@@ -235,30 +235,38 @@ class SiteRenderer:
     # -- game, home and tag pages ----------------------------------------------------------------
     def game_page(self, game: Game) -> str:
         page = f"{game.id}/index.html"
-        entries = self.kb.game_entries(game.id)
         out = [_front_matter(f"{game.name['zh']} {game.name['en']}", (game.data.get("description") or {}).get("zh", ""))]
         out.append(f"# {escape_md(game.name['zh'])}\n")
         out.append(f'<p class="hr-title-en" lang="en">{inline_html(game.name["en"])}</p>\n')
         if game.data.get("description"):
             out.append(self.bilingual(game.data["description"], page) + "\n")
         out.append(self.licence_box(game, page))
+        for anchor, title, refs in self.game_sections(game):
+            out.append(f"\n## {escape_md(title['zh'])} · {escape_md(title['en'])} {{ #{anchor} }}\n")
+            out.append(self.entry_table(refs, page))
+        out.append("\n## 资料来源 · Source documents { #sources }\n")
+        out.append(self.sources_list(game, page))
+        return "\n".join(out)
+
+    def game_sections(self, game: Game) -> list[tuple[str, dict[str, str], list[str]]]:
+        """The game's entries grouped as its page shows them: (anchor, title, refs).
+
+        The sections of ``contents`` first, then every other entry by kind, by code.
+        The printed FAQ uses the same grouping.
+        """
+        sections = []
         listed: set[str] = set()
         for section in game.contents:
             refs = [r for r in section["entries"] if r in self.kb.entries]
             listed.update(refs)
-            out.append(f"\n## {escape_md(section['title']['zh'])} · {escape_md(section['title']['en'])} "
-                       f"{{ #{section['id']} }}\n")
-            out.append(self.entry_table(refs, page))
-        rest = [e for e in entries if e.ref not in listed]
+            sections.append((section["id"], section["title"], refs))
         by_kind: dict[str, list[str]] = defaultdict(list)
-        for entry in rest:
-            by_kind[entry.kind].append(entry.ref)
+        for entry in self.kb.game_entries(game.id):
+            if entry.ref not in listed:
+                by_kind[entry.kind].append(entry.ref)
         for kind, refs in by_kind.items():
-            out.append(f"\n## {escape_md(_label(kind, vocab.KINDS))} {{ #more-{kind} }}\n")
-            out.append(self.entry_table(sorted(refs, key=lambda r: self.kb.entries[r].code), page))
-        out.append("\n## 资料来源 · Source documents { #sources }\n")
-        out.append(self.sources_list(game, page))
-        return "\n".join(out)
+            sections.append((f"more-{kind}", vocab.KINDS[kind], sorted(refs, key=lambda r: self.kb.entries[r].code)))
+        return sections
 
     def entry_table(self, refs: list[str], page: str) -> str:
         rows = []
