@@ -45,29 +45,32 @@ class Report:
         return f"ok: {text}"
 
 
-def _problem(entry: Entry, path: tuple, problem: str, fix: str, severity: str = "error") -> Problem:
-    return Problem(display_path(entry.path), entry.doc.line(path), entry.ref, problem, fix, severity)
+def _problem(entry: Entry, path: tuple, problem: str, fix: str, severity: str = "error",
+             line: int | None = None) -> Problem:
+    line = entry.doc.line(path) if line is None else line
+    return Problem(display_path(entry.path), line, entry.ref, problem, fix, severity)
 
 
 def _check_references(kb: KnowledgeBase) -> Iterator[Problem]:
     for entry in kb.entries.values():
-        refs = [(path, ref, "field") for path, ref in entry.field_refs()]
-        refs += [(path, ref, "text") for path, ref in entry.inline_refs()]
-        for path, ref, where in refs:
-            shown = f"[[{ref}]]" if where == "text" else f"'{ref}'"
+        refs = [(path, entry.doc.line(path), ref, f"'{ref}'") for path, ref in entry.field_refs()]
+        refs += [(path, line, ref, f"[[{ref}]]") for path, line, ref in entry.located_inline_refs()]
+        for path, line, ref, shown in refs:
             if not _REF.match(ref):
                 yield _problem(entry, path, f"reference {shown} is not of the form game:id",
-                               "write it as game:id, e.g. [[betrayal:vault]]")
+                               "write it as game:id, e.g. [[betrayal:vault]]", line=line)
             elif ref == entry.ref:
-                yield _problem(entry, path, f"the entry refers to itself ({shown})", "remove the self-reference")
+                yield _problem(entry, path, f"the entry refers to itself ({shown})", "remove the self-reference",
+                               line=line)
             elif ref not in kb.entries:
                 game = ref.split(":", 1)[0]
                 if game not in kb.games:
                     yield _problem(entry, path, f"reference {shown} names unknown game '{game}'",
-                                   f"use one of: {', '.join(sorted(kb.games))}")
+                                   f"use one of: {', '.join(sorted(kb.games))}", line=line)
                 else:
                     yield _problem(entry, path, f"reference {shown} does not resolve",
-                                   f"create rules_data/{game}/entries/{ref.split(':', 1)[1]}.yaml or fix the id")
+                                   f"create rules_data/{game}/entries/{ref.split(':', 1)[1]}.yaml or fix the id",
+                                   line=line)
 
 
 def _check_ids(kb: KnowledgeBase) -> Iterator[Problem]:

@@ -183,6 +183,11 @@ def load_entries(folder: Path, game_id: str, result: LoadResult, origin: str = "
             result.problems.append(Problem(display_path(path), entry.line("id"), label,
                                            f"id '{entry.id}' differs from the file name '{path.name}'",
                                            f"set 'id: {path.stem}' or rename the file to {entry.id}.yaml"))
+            twin = folder / f"{entry.id}.yaml"
+            if twin.is_file():
+                result.problems.append(Problem(display_path(path), entry.line("id"), label,
+                                               f"duplicate id '{entry.id}' (also in {display_path(twin)})",
+                                               "give each entry an id of its own"))
             continue
         if entry.ref in result.kb.entries:
             other = result.kb.entries[entry.ref]

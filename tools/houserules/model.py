@@ -145,9 +145,14 @@ class Entry(Record):
 
     def inline_refs(self) -> Iterator[tuple[Path_, str]]:
         """``[[...]]`` references written inside any text field."""
+        for path, _, ref in self.located_inline_refs():
+            yield path, ref
+
+    def located_inline_refs(self) -> Iterator[tuple[Path_, int, str]]:
+        """``[[...]]`` references with their field path and line in the file."""
         for path, text in text_fields(self.data):
             for match in INLINE_REF.finditer(text):
-                yield path, match.group(1).strip()
+                yield path, self.doc.text_line(path, match.start()), match.group(1).strip()
 
     def all_refs(self) -> list[str]:
         """Every reference of the entry, fields first, in order, without repeats."""

@@ -46,6 +46,8 @@ class Document:
 
     data: Any
     lines: dict[Path_, int] = field(default_factory=dict)
+    #: For block literals (``|``): the line where the text itself starts.
+    literal_starts: dict[Path_, int] = field(default_factory=dict)
 
     def line(self, path: Path_) -> int:
         """The line of ``path`` or of its nearest ancestor that has one."""
@@ -54,6 +56,19 @@ class Document:
                 return self.lines[path]
             path = path[:-1]
         return self.lines.get((), 1)
+
+    def text_line(self, path: Path_, offset: int) -> int:
+        """The line of character ``offset`` inside the string at ``path``.
+
+        Exact for block literals (``|``), where every line of text is a line of
+        the file; folded and quoted scalars fall back to the line of their key.
+        """
+        if path in self.literal_starts:
+            text = self.data
+            for key in path:
+                text = text[key]
+            return self.literal_starts[path] + text[:offset].count("\n")
+        return self.line(path)
 
 
 class _Loader(yaml.SafeLoader):
@@ -120,7 +135,7 @@ def parse(text: str) -> Document:
         if node is None:
             raise YamlError(1, "the file is empty", "write the entry, or delete the file")
         doc = Document(None)
-        doc.data = _convert(loader, node, (), doc.lines, 0)
+        doc.data = _convert(loader, node, (), doc, 0)
         return doc
     finally:
         loader.dispose()
@@ -131,7 +146,8 @@ def load(path: Path) -> Document:
     return parse(read_text(path))
 
 
-def _convert(loader: _Loader, node: Node, path: Path_, lines: dict[Path_, int], depth: int) -> Any:
+def _convert(loader: _Loader, node: Node, path: Path_, doc: Document, depth: int) -> Any:
+    lines = doc.lines
     lines.setdefault(path, node.start_mark.line + 1)
     if depth > MAX_DEPTH:
         raise YamlError(node.start_mark.line + 1, f"nesting deeper than {MAX_DEPTH} levels",
@@ -150,17 +166,19 @@ def _convert(loader: _Loader, node: Node, path: Path_, lines: dict[Path_, int], 
                 raise YamlError(line, f"duplicate key '{key}' (first on line {first})",
                                 "keep one of the two; YAML would silently drop the first")
             lines[path + (key,)] = line
-            result[key] = _convert(loader, value_node, path + (key,), lines, depth + 1)
+            result[key] = _convert(loader, value_node, path + (key,), doc, depth + 1)
         return result
     if isinstance(node, SequenceNode):
         items = []
         for index, item in enumerate(node.value):
             lines[path + (index,)] = item.start_mark.line + 1
-            items.append(_convert(loader, item, path + (index,), lines, depth + 1))
+            items.append(_convert(loader, item, path + (index,), doc, depth + 1))
         return items
     if node.tag not in _SCALAR_TAGS:
         raise YamlError(node.start_mark.line + 1, f"unsupported YAML tag '{node.tag}'",
                         "remove the tag; values are plain text, numbers or true/false")
+    if node.style == "|":
+        doc.literal_starts[path] = node.start_mark.line + 2
     try:
         return loader.construct_object(node, deep=True)
     except (yaml.YAMLError, ValueError) as exc:

@@ -1,0 +1,35 @@
+# houserules: one entry point for people, the pre-commit hook and CI.
+#   make serve   set everything up, build the site and serve it on http://127.0.0.1:8000/
+#   make test    set everything up and run the whole test suite
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+PORT   ?= 8000
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: setup serve build check test fuzz bench clean
+
+setup: $(STAMP)
+	@tools/setup-debian.sh
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	@touch $@
+
+build: setup
+	$(BIN)/houserules build
+
+serve: build
+	$(BIN)/houserules serve --port $(PORT)
+
+check: setup
+	$(BIN)/houserules check
+
+test: setup
+	$(BIN)/pytest
+
+clean:
+	rm -rf site .cache .pytest_cache

@@ -1,0 +1,172 @@
+"""``houserules check`` on deliberately broken data: exact messages and exit codes.
+
+Each case copies the known-good fixture (tests/fixtures/good), adds or replaces
+files, runs the command as a user would and compares every line it prints
+about problems. To refresh an expectation, run the case by hand
+(``houserules check --data DIR`` in the case's folder) and read the output.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import GOOD, run_cli
+
+E = "data/demo/entries"
+ENTRY = """id: {id}
+code: {code}
+kind: ruling
+title: {{zh: 标题, en: Title}}
+summary: {{zh: 一句话。}}
+authority: clarification
+confidence: confirmed
+sources:
+  - {{doc: seed.txt, ref: "【1】"}}
+see_also: [demo:tower]
+"""
+
+
+def entry(id: str = "extra", code: str = "DM-X1", **replace: str) -> str:
+    text = ENTRY.format(id=id, code=code)
+    for old, new in replace.items():
+        old = old.replace("_", " ") if old != "see_also" else old
+        text = text.replace(old, new)
+    return text
+
+
+CASES = [
+    # -- files that cannot be read as data --------------------------------------------------------
+    ("malformed-yaml", {f"{E}/extra.yaml": "id: extra\ntitle: {zh: 标题\ncode: DM-X1\n"},
+     [f"{E}/extra.yaml:3: demo:extra: malformed YAML: expected ',' or '}}', but got ':' — fix the YAML syntax (indentation, quotes, colons)"]),
+    ("yaml-alias", {f"{E}/extra.yaml": entry().replace("title: {zh: 标题, en: Title}", "title: &t {zh: 标题, en: Title}\naliases: *t")},
+     [f"{E}/extra.yaml:4: demo:extra: YAML anchor '&t' is not allowed — remove the anchor and write each value out in full"]),
+    ("yaml-alias-only", {f"{E}/extra.yaml": entry() + "aliases: *nothing\n"},
+     [f"{E}/extra.yaml:11: demo:extra: YAML alias '*nothing' is not allowed — write the value out in full; data files are read by people"]),
+    ("duplicate-key", {f"{E}/extra.yaml": entry() + "code: DM-X2\n"},
+     [f"{E}/extra.yaml:11: demo:extra: duplicate key 'code' (first on line 2) — keep one of the two; YAML would silently drop the first"]),
+    ("not-utf8", {f"{E}/extra.yaml": entry().replace("标题", "TITLE").encode("utf-8") + "title2: 标题\n".encode("gbk")},
+     [f"{E}/extra.yaml:11: demo:extra: not valid UTF-8 (byte 0xb1 at offset 216) — save the file as UTF-8"]),
+    ("empty-file", {f"{E}/extra.yaml": ""},
+     [f"{E}/extra.yaml:1: demo:extra: the file is empty — write the entry, or delete the file"]),
+    ("not-a-mapping", {f"{E}/extra.yaml": "- id: extra\n"},
+     [f"{E}/extra.yaml:1: demo:extra: the file holds a list, not a mapping of fields — write the fields as 'name: value' lines"]),
+]
+LOAD_FAILURES = {c[0] for c in CASES}
+CASES += [
+    # -- schema -----------------------------------------------------------------------------------------
+    ("wrong-type", {f"{E}/extra.yaml": entry().replace("see_also: [demo:tower]", "see_also: demo:tower")},
+     [f"{E}/extra.yaml:10: demo:extra: field 'see_also' must be a list, not str — write 'see_also' as a list"]),
+    ("missing-required", {f"{E}/extra.yaml": entry().replace("confidence: confirmed\n", "")},
+     [f"{E}/extra.yaml:1: demo:extra: missing required field 'confidence' — add 'confidence:' (see CONTRIBUTING.md)"]),
+    ("unknown-field", {f"{E}/extra.yaml": entry() + "colour: red\n"},
+     [f"{E}/extra.yaml:11: demo:extra: unknown field 'colour' — remove it or use one of: aliases, applies_to, authority, body, code, completion, confidence, confidence_note, errata, facts, history, id, kind, scope, see_also, sources, status, summary, title, translations, translator_notes"]),
+    ("bad-enum", {f"{E}/extra.yaml": entry().replace("kind: ruling", "kind: rulling")},
+     [f"{E}/extra.yaml:3: demo:extra: field 'kind' has 'rulling', which is not allowed — use one of: ruling, rule, component, term, house-rule"]),
+    ("uncertain-without-note", {f"{E}/extra.yaml": entry().replace("confidence: confirmed", "confidence: uncertain")},
+     [f"{E}/extra.yaml:1: demo:extra: missing required field 'confidence_note' — add 'confidence_note:' (see CONTRIBUTING.md)"]),
+    # -- identity ---------------------------------------------------------------------------------------
+    ("id-not-file-name", {f"{E}/extra.yaml": entry(id="other")},
+     [f"{E}/extra.yaml:1: demo:extra: id 'other' differs from the file name 'extra.yaml' — set 'id: extra' or rename the file to other.yaml"]),
+    ("duplicate-id", {f"{E}/tower-copy.yaml": entry(id="tower")},
+     [f"{E}/tower-copy.yaml:1: demo:tower-copy: duplicate id 'tower' (also in {E}/tower.yaml) — give each entry an id of its own",
+      f"{E}/tower-copy.yaml:1: demo:tower-copy: id 'tower' differs from the file name 'tower-copy.yaml' — set 'id: tower-copy' or rename the file to tower.yaml"]),
+    ("duplicate-code", {f"{E}/extra.yaml": entry(code="DM-R01")},
+     [f"{E}/tower.yaml:2: demo:tower: duplicate code 'DM-R01' (also demo:extra) — give this entry a code of its own; codes are printed and cited"]),
+    ("reserved-id", {f"{E}/errata.yaml": entry(id="errata")},
+     [f"{E}/errata.yaml:1: demo:errata: id 'errata' is reserved for a page of the game — choose another id (reserved: api, errata, glossary, index, notes, print, tags)"]),
+    # -- references -------------------------------------------------------------------------------------
+    ("unresolved-field-ref", {f"{E}/extra.yaml": entry().replace("[demo:tower]", "[demo:towr]")},
+     [f"{E}/extra.yaml:10: demo:extra: reference 'demo:towr' does not resolve — create rules_data/demo/entries/towr.yaml or fix the id"]),
+    ("unresolved-text-ref", {f"{E}/extra.yaml": entry() + "body:\n  zh: |\n    第一行\n    见 [[demo:nowhere]]。\n"},
+     [f"{E}/extra.yaml:14: demo:extra: reference [[demo:nowhere]] does not resolve — create rules_data/demo/entries/nowhere.yaml or fix the id"]),
+    ("malformed-text-ref", {f"{E}/extra.yaml": entry() + "body: {zh: '见 [[塔楼]]。'}\n"},
+     [f"{E}/extra.yaml:11: demo:extra: reference [[塔楼]] is not of the form game:id — write it as game:id, e.g. [[betrayal:vault]]"]),
+    ("self-reference", {f"{E}/extra.yaml": entry().replace("[demo:tower]", "[demo:tower, demo:extra]")},
+     [f"{E}/extra.yaml:10: demo:extra: the entry refers to itself ('demo:extra') — remove the self-reference"]),
+    ("unknown-game-ref", {f"{E}/extra.yaml": entry().replace("[demo:tower]", "[chess:castling]")},
+     [f"{E}/extra.yaml:10: demo:extra: reference 'chess:castling' names unknown game 'chess' — use one of: demo"]),
+    # -- games and sources ---------------------------------------------------------------------------
+    ("unknown-game", {"data/chess/entries/castling.yaml": entry(id="castling")},
+     ["data/chess/entries/castling.yaml:1: chess:castling: unknown game 'chess': data/chess/game.yaml is missing — add the game's game.yaml, or move the entry into a declared game's folder"]),
+    ("undeclared-source", {f"{E}/extra.yaml": entry().replace("doc: seed.txt", "doc: forum-post.txt")},
+     [f"{E}/extra.yaml:9: demo:extra: source document 'forum-post.txt' is not declared by game 'demo' — add it to the sources of rules_data/demo/game.yaml or use one of: rulebook, seed.txt"]),
+    ("undeclared-scope", {f"{E}/extra.yaml": entry() + "scope: {edition: 3e}\n"},
+     [f"{E}/extra.yaml:11: demo:extra: edition '3e' is not declared by game 'demo' — use one of: 1e"]),
+    ("orphan", {f"{E}/extra.yaml": entry()},
+     [f"{E}/extra.yaml:1: demo:extra: orphan entry: no game contents section lists it and no entry refers to it — add 'demo:extra' to a contents section of rules_data/demo/game.yaml or refer to it from a related entry"]),
+    ("stray-file", {f"{E}/notes.txt": "hello"},
+     [f"{E}/notes.txt:1: -: only <id>.yaml files belong in entries/ — rename it to <id>.yaml or move it out"]),
+]
+
+
+#: Cases whose entry fails the schema or identity checks and is therefore not loaded.
+NOT_KEPT = {"wrong-type", "missing-required", "unknown-field", "bad-enum", "uncertain-without-note",
+            "id-not-file-name", "duplicate-id"}
+
+
+def make_data(tmp_path: Path, files: dict[str, str | bytes], list_extra: bool = True) -> Path:
+    """The good fixture plus ``files``; added entries are listed in the game's contents."""
+    shutil.copytree(GOOD, tmp_path / "data")
+    if list_extra:
+        added = [f"demo:{Path(rel).stem}" for rel in files if rel.startswith(E) and rel.endswith(".yaml")]
+        game = tmp_path / "data/demo/game.yaml"
+        text = game.read_text(encoding="utf-8")
+        game.write_text(text.replace("demo:tower-errata]", ", ".join(["demo:tower-errata", *added]) + "]"),
+                        encoding="utf-8")
+    for rel, content in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return tmp_path
+
+
+def problems(output: str) -> list[str]:
+    return [line for line in output.splitlines() if line.startswith("data/")]
+
+
+def test_good_fixture_is_clean():
+    result = run_cli("check", "--data", str(GOOD))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "ok: 3 entries, 3 references, 1 games"
+
+
+@pytest.mark.parametrize("name, files, expected", CASES, ids=[c[0] for c in CASES])
+def test_broken_fixture_reports_exact_messages(tmp_path, name, files, expected):
+    make_data(tmp_path, files, list_extra=name not in LOAD_FAILURES | NOT_KEPT | {"orphan"})
+    result = run_cli("check", "--data", "data", cwd=tmp_path)
+    assert result.returncode == 1
+    assert problems(result.stderr) == expected
+    assert "Traceback" not in result.stderr
+    assert result.stdout.strip().endswith(f"{len(expected)} problems")
+
+
+def test_all_broken_files_are_reported_in_one_run(tmp_path):
+    """One bad file never hides the next: every case's file is reported in a single run."""
+    files: dict[str, str | bytes] = {}
+    expected_files: set[str] = set()
+    for name, case_files, case_expected in CASES:
+        if name in {"orphan", "unknown-game", "stray-file", "reserved-id", "duplicate-id"}:
+            continue
+        for rel, content in case_files.items():
+            if isinstance(content, str):
+                content = content.replace("id: extra", f"id: {name}").replace("DM-X1", f"DM-C{len(files)}")
+            files[rel.replace("/extra.yaml", f"/{name}.yaml")] = content
+        expected_files |= {m.split(":", 1)[0].replace("/extra.yaml", f"/{name}.yaml") for m in case_expected}
+    make_data(tmp_path, files, list_extra=False)
+    result = run_cli("check", "--data", "data", cwd=tmp_path)
+    assert result.returncode == 1
+    reported = problems(result.stderr)
+    assert expected_files <= {line.split(":", 1)[0] for line in reported}
+    assert reported == sorted(reported, key=lambda line: (line.split(":")[0], int(line.split(":")[1])))
+
+
+def test_missing_data_folder_is_a_clear_message(tmp_path):
+    result = run_cli("check", "--data", "nowhere", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "nowhere:1: -: data folder not found — pass --data DIR pointing at the rules_data folder" in result.stderr

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Install the Debian packages the build and the tests need, if any is missing:
+#   chromium            end-to-end tests of the site (headless)
+#   fonts-wqy-microhei  the CJK font embedded in the printed FAQ
+#   poppler-utils       pdftotext/pdffonts/pdftoppm: tests read the PDF back
+#   libharfbuzz-subset0 font subsetting for WeasyPrint
+#   libpango-1.0-0 libpangoft2-1.0-0  WeasyPrint's text layout
+set -euo pipefail
+packages=(chromium fonts-wqy-microhei poppler-utils libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0)
+missing=()
+for pkg in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "installing Debian packages: ${missing[*]}"
+if [ "$(id -u)" -eq 0 ]; then sudo=""; elif command -v sudo >/dev/null; then sudo="sudo"; else
+  echo "error: need root (or sudo) to install: ${missing[*]}" >&2; exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
