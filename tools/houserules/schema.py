@@ -239,7 +239,46 @@ def glossary_schema() -> dict[str, Any]:
     }
 
 
-SCHEMAS = {"entry": entry_schema, "game": game_schema, "glossary": glossary_schema}
+def profile_schema() -> dict[str, Any]:
+    """The schema of a group's house-rule profile (see ``examples/house-rules/``)."""
+    defs = _common_defs()
+    properties = {
+        "name": {"$ref": "#/$defs/text", "description": "The group's name, printed on the FAQ and on each of its house rules."},
+        "games": {"type": "array", "items": {"$ref": "#/$defs/slug"}, "minItems": 1, "uniqueItems": True,
+                  "description": "The games the group's FAQ covers."},
+        "include": _strict(
+            {
+                "all": {"enum": [True], "description": "Every shared entry of the games."},
+                "kinds": {"type": "array", "items": _enum(vocab.KINDS), "uniqueItems": True, "minItems": 1},
+                "refs": {"type": "array", "items": {"$ref": "#/$defs/ref"}, "uniqueItems": True, "minItems": 1},
+            },
+            minProperties=1,
+            description="Which shared entries to print beside the house rules: all, or by kind, or by game:id.",
+        ),
+        "entries": _string(description="Folder of the group's entries (<game>/<id>.yaml), relative to this file."),
+        "sources": {
+            "type": "array",
+            "items": _strict(
+                {
+                    "id": _string(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", maxLength=100),
+                    "title": {"$ref": "#/$defs/text_both"},
+                    "note": {"$ref": "#/$defs/text"},
+                },
+                ["id", "title"],
+            ),
+            "description": "The group's own documents (meeting notes...) its house rules may cite.",
+        },
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://houserules.invalid/schema/profile.schema.json",
+        "title": "houserules house-rule profile",
+        **_strict(properties, ["name", "games", "include", "entries"]),
+        "$defs": defs,
+    }
+
+
+SCHEMAS = {"entry": entry_schema, "game": game_schema, "glossary": glossary_schema, "profile": profile_schema}
 
 
 def schema_text(name: str) -> str:
