@@ -13,6 +13,7 @@ from collections import defaultdict
 from typing import Any, Iterable
 
 from . import vocab
+from .freshness import notice_html as freshness_notice
 from .model import Entry, Game, KnowledgeBase
 from .textrender import escape_md, inline_html, markdown_html, relative_url
 
@@ -49,8 +50,14 @@ def _label(key: str, table: dict[str, dict[str, str]] = vocab.SECTIONS) -> str:
     return f"{names['zh']} · {names['en']}"
 
 
+#: Sections that only repeat other entries' titles: kept out of the site search so that a
+#: query finds the entry itself, not every page that links to it.
+UNSEARCHED = {"applies-to", "rulings", "see-also", "referenced-by", "sources", "history"}
+
+
 def _heading(key: str) -> str:
-    return f"\n## {_label(key)} {{ #{key} }}\n"
+    exclude = " data-search-exclude" if key in UNSEARCHED else ""
+    return f"\n## {_label(key)} {{ #{key}{exclude} }}\n"
 
 
 def entry_tags(entry: Entry) -> list[str]:
@@ -92,16 +99,17 @@ class SiteRenderer:
         self.tags = tag_names(kb)
 
     # -- helpers -------------------------------------------------------------------------
-    def resolver(self, page: str):
+    def resolver(self, page: str, lang: str = "zh"):
+        """Links to entries, relative to ``page``, labelled with the title in ``lang``."""
         def resolve(ref: str) -> tuple[str, str] | None:
             target = self.kb.entries.get(ref)
             if target is None:
                 return None
-            return target.title["zh"], relative_url(entry_url(target), page)
+            return target.title[lang], relative_url(entry_url(target), page)
         return resolve
 
-    def md(self, text: str | None, page: str) -> str:
-        return markdown_html(text, self.resolver(page)) if text else ""
+    def md(self, text: str | None, page: str, lang: str = "zh") -> str:
+        return markdown_html(text, self.resolver(page, lang)) if text else ""
 
     def bilingual(self, text: dict[str, str] | None, page: str, css: str = "") -> str:
         """Chinese, then English, each marked with its language."""
@@ -110,7 +118,7 @@ class SiteRenderer:
         parts = []
         for lang in vocab.LANGS:
             if text.get(lang):
-                parts.append(f'<div class="hr-lang hr-lang--{lang}" lang="{lang}">{self.md(text[lang], page)}</div>')
+                parts.append(f'<div class="hr-lang hr-lang--{lang}" lang="{lang}">{self.md(text[lang], page, lang)}</div>')
         return f'<div class="{css}">' + "".join(parts) + "</div>" if css else "".join(parts)
 
     def link(self, ref: str, page: str, with_summary: bool = False) -> str:
@@ -147,15 +155,23 @@ class SiteRenderer:
         page = entry_url(entry)
         game = self.kb.games[entry.game]
         data = entry.data
-        out = [_front_matter(f"{entry.code} {entry.title['zh']}", entry.summary["zh"])]
-        out.append(f"# {escape_md(entry.code)} · {escape_md(entry.title['zh'])}\n")
-        out.append(f'<p class="hr-title-en" lang="en">{inline_html(entry.title["en"])}</p>\n')
+        # A component's page gathers every ruling about it, so it is the best landing
+        # page when someone types the component's name.
+        boost = {"search": {"boost": 2}} if entry.kind in {"component", "term"} else {}
+        out = [_front_matter(f"{entry.code} {entry.title['zh']}", entry.summary["zh"], **boost)]
+        # The English title sits in the heading so that site search weighs it as a title.
+        out.append(f"# {escape_md(entry.code)} · {escape_md(entry.title['zh'])} "
+                   f'<small class="hr-title-en" lang="en">{inline_html(entry.title["en"])}</small>\n')
         out.append(self.badges(entry, page))
+        if entry.aliases:
+            out.append('<p class="hr-aliases"><span class="hr-answer-label">别名 · Aliases</span> ' + " · ".join(
+                f"<span>{inline_html(a)}</span>" for a in entry.aliases) + "</p>\n")
         out.append('<div class="hr-answer"><p class="hr-answer-label">一句话答案 · Short answer</p>'
                    + self.bilingual(entry.summary, page) + "</div>\n")
         if data.get("confidence") == "uncertain":
             out.append('<div class="hr-warning"><p class="hr-answer-label">存疑 · Uncertain</p>'
                        + self.bilingual(data.get("confidence_note"), page) + "</div>\n")
+        out.append(freshness_notice(entry))
         if data.get("status") == "stub":
             out.append('<div class="hr-warning hr-warning--stub"><p>待补充：现有资料尚未涵盖此条目的完整内容。'
                        '<span lang="en">Stub: the sources do not cover this entry in full yet.</span></p></div>\n')
@@ -170,10 +186,9 @@ class SiteRenderer:
                        + self.bilingual(completion["text"], page) + f'<p class="hr-cite">{sources}</p></div>\n')
         if data.get("facts"):
             out.append(_heading("facts") + self.facts_table(entry, game, page))
-        errata = [(entry, e) for e in entry.errata] + [
-            pair for pair in self.errata_for.get(entry.ref, []) if pair[0] is not entry]
+        from .errata import errata_for_entry, errata_table  # the translators' view of errata
+        errata = errata_for_entry(self, entry)
         if errata:
-            from .errata import errata_table  # the translators' view of errata
             out.append(_heading("errata") + errata_table(self, errata, page))
         if entry.applies_to:
             out.append(_heading("applies-to") + self.link_list(entry.applies_to, page))
@@ -189,9 +204,6 @@ class SiteRenderer:
         out.append(_heading("sources") + "<ul class=\"hr-sources\">" + "".join(
             f"<li>{self.source_label(game, s)}</li>" for s in data["sources"]) + "</ul>\n")
         out.append(self.meta_block(entry, game))
-        if entry.aliases:
-            out.append(_heading("aliases") + '<p class="hr-aliases">' + " · ".join(
-                f"<span>{inline_html(a)}</span>" for a in entry.aliases) + "</p>\n")
         if data.get("history"):
             out.append(_heading("history") + "<ul class=\"hr-history\">" + "".join(
                 f"<li><time>{inline_html(h['date'])}</time> {inline_html(h['change'])}</li>"
@@ -211,7 +223,7 @@ class SiteRenderer:
         if scope:
             rows.append(("适用范围 · Scope", inline_html(" / ".join(names.get(v, v) for k, v in scope.items() if k != "note"))))
         cells = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
-        return f'<table class="hr-meta">{cells}</table>\n'
+        return f'<table class="hr-meta" data-search-exclude>{cells}</table>\n'
 
     def facts_table(self, entry: Entry, game: Game, page: str) -> str:
         rows = []
@@ -241,6 +253,8 @@ class SiteRenderer:
         if game.data.get("description"):
             out.append(self.bilingual(game.data["description"], page) + "\n")
         out.append(self.licence_box(game, page))
+        from .translators import game_links
+        out.append(game_links(game, page))
         for anchor, title, refs in self.game_sections(game):
             out.append(f"\n## {escape_md(title['zh'])} · {escape_md(title['en'])} {{ #{anchor} }}\n")
             out.append(self.entry_table(refs, page))
@@ -277,7 +291,7 @@ class SiteRenderer:
                         f'<td><a href="{url}">{inline_html(entry.title["zh"])}</a><br>'
                         f'<span class="hr-en" lang="en">{inline_html(entry.title["en"])}</span></td>'
                         f'<td>{self.md(entry.summary["zh"], page)}</td></tr>')
-        return ('<table class="hr-entries"><thead><tr><th>代码</th><th>条目</th><th>一句话答案</th></tr></thead>'
+        return ('<table class="hr-entries" data-search-exclude><thead><tr><th>代码</th><th>条目</th><th>一句话答案</th></tr></thead>'
                 f'<tbody>{"".join(rows)}</tbody></table>\n')
 
     def licence_box(self, game: Game, page: str) -> str:
@@ -328,13 +342,13 @@ class SiteRenderer:
         items = "".join(f'<li><a href="{inline_html(relative_url(f"tags/{t}.html", page))}">{inline_html(self.tags[t]["zh"])}'
                         f' <span lang="en">{inline_html(self.tags[t]["en"])}</span></a> ({n})</li>'
                         for t, n in sorted(counts.items()))
-        return _front_matter("标签 Tags") + "# 标签 · Tags\n\n" + f'<ul class="hr-tags">{items}</ul>\n'
+        return _front_matter("标签 Tags", search={"exclude": True}) + "# 标签 · Tags\n\n" + f'<ul class="hr-tags">{items}</ul>\n'
 
     def tag_page(self, tag: str) -> str:
         page = f"tags/{tag}.html"
         refs = [e.ref for e in self.kb.entries.values() if tag in entry_tags(e)]
         name = self.tags[tag]
-        return (_front_matter(f"{name['zh']} {name['en']}") + f"# {escape_md(name['zh'])} · {escape_md(name['en'])}\n\n"
+        return (_front_matter(f"{name['zh']} {name['en']}", search={"exclude": True}) + f"# {escape_md(name['zh'])} · {escape_md(name['en'])}\n\n"
                 + self.entry_table(refs, page))
 
     def pages(self) -> dict[str, str]:
@@ -343,5 +357,7 @@ class SiteRenderer:
         result.update({game_src(g.id): self.game_page(g) for g in self.kb.games.values()})
         used = {t for e in self.kb.entries.values() for t in entry_tags(e)}
         result["tags/index.md"] = self.tag_index()
+        from .translators import pages as translator_pages  # they import this module
+        result.update(translator_pages(self))
         result.update({tag_src(t): self.tag_page(t) for t in sorted(used)})
         return result

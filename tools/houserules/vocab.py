@@ -85,6 +85,15 @@ SECTIONS: dict[str, dict[str, str]] = {
     "referenced-by": {"zh": "被引用", "en": "Referenced by"},
     "translator-notes": {"zh": "译注", "en": "Translator notes"},
     "sources": {"zh": "出处", "en": "Sources"},
-    "aliases": {"zh": "别名", "en": "Aliases"},
     "history": {"zh": "修订记录", "en": "History"},
+}
+
+#: Why an entry is listed for review (``houserules export --what review``).
+REVIEW_REASONS: dict[str, dict[str, str]] = {
+    "confidence-uncertain": {"zh": "条目存疑", "en": "Entry uncertain"},
+    "status-stub": {"zh": "待补充", "en": "Stub"},
+    "status-needs-review": {"zh": "待审核", "en": "Needs review"},
+    "uncertain-fact": {"zh": "资料存疑", "en": "Uncertain fact"},
+    "uncertain-translator-note": {"zh": "译注存疑", "en": "Uncertain translator note"},
+    "stale-translation": {"zh": "译文可能过时", "en": "Translation may be out of date"},
 }
