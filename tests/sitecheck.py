@@ -1,0 +1,91 @@
+"""Helpers for tests of the built site: parse pages, resolve links, serve it on loopback."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import threading
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+
+class PageLinks(HTMLParser):
+    """Collects the ids of a page and every URL it links to or loads."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+        self.links: list[tuple[str, str, str]] = []  # (tag, attribute, url)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if values.get("id"):
+            self.ids.add(values["id"])
+        for attribute in ("href", "src"):
+            if values.get(attribute):
+                self.links.append((tag, attribute, values[attribute]))
+
+
+@functools.lru_cache(maxsize=None)
+def parse(path: Path) -> PageLinks:
+    parser = PageLinks()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser
+
+
+def broken_links(site: Path) -> list[str]:
+    """Every internal link or anchor in ``site`` that does not resolve."""
+    problems = []
+    for page in sorted(site.rglob("*.html")):
+        for tag, attribute, url in parse(page).links:
+            parts = urlsplit(url)
+            if parts.scheme or url.startswith("//"):
+                continue
+            if not parts.path:
+                target = page
+            elif parts.path.startswith("/"):  # 404.html links from the site root
+                target = site / unquote(parts.path).lstrip("/")
+            else:
+                target = (page.parent / unquote(parts.path)).resolve()
+            if target.is_dir():
+                target = target / "index.html"
+            name = f"{page.relative_to(site)}: {tag}[{attribute}]={url}"
+            if not target.exists():
+                problems.append(f"{name}: missing file")
+            elif parts.fragment and target.suffix == ".html" and unquote(parts.fragment) not in parse(target).ids:
+                problems.append(f"{name}: missing anchor")
+    return problems
+
+
+def external_resources(site: Path) -> list[str]:
+    """Resources (scripts, styles, images, fonts) a page would load from the network."""
+    found = []
+    for page in sorted(site.rglob("*.html")):
+        for tag, attribute, url in parse(page).links:
+            loads = tag in {"script", "img", "iframe", "source"} or (tag == "link" and attribute == "href"
+                                                                     and url.endswith((".css", ".js", ".woff2")))
+            if loads and (urlsplit(url).scheme or url.startswith("//")):
+                found.append(f"{page.relative_to(site)}: {tag} {url}")
+    return found
+
+
+@contextlib.contextmanager
+def serve(site: Path):
+    """Serve ``site`` on 127.0.0.1 at a free port for the duration of the block."""
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+        pass

@@ -1,0 +1,123 @@
+"""The built site in headless Chromium, served on 127.0.0.1 and opened from file://, as a reader uses it."""
+
+from __future__ import annotations
+
+from urllib.parse import quote, urlsplit
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from sitecheck import serve
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+# query, the entry whose page must come first — one group per way of asking
+SEARCHES = [
+    # Chinese title
+    ("魔梯", "BH-R20"),
+    ("豁免", "MR-R04"),
+    ("捕鼠夹", "MM-R18"),
+    # English title / words
+    ("Mystic Elevator", "BH-R20"),
+    ("Coal Chute", "BH-R15"),
+    ("grit", "MR-R17"),
+    ("knocked down", "MM-R24"),
+    # English prefix
+    ("eleva", "BH-R20"),
+    # alias (traditional characters, synonyms)
+    ("電梯", "BH-R20"),
+    ("电梯", "BH-R20"),
+    # code
+    ("BH-A13", "BH-A13"),
+    ("bh-r20", "BH-R20"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture(scope="module", params=["http", "file"])
+def base_url(request, built_site):
+    if request.param == "file":
+        yield built_site.as_uri()
+    else:
+        with serve(built_site) as url:
+            yield url
+
+
+@pytest.fixture
+def page(browser, base_url):
+    context = browser.new_context()
+    tab = context.new_page()
+    tab.requests = []
+    tab.on("request", lambda req: tab.requests.append(req.url))
+    yield tab
+    allowed = urlsplit(base_url).scheme
+    outside = [u for u in tab.requests if urlsplit(u).scheme not in {allowed, "data", "blob"}
+               or (allowed == "http" and not urlsplit(u).netloc.startswith("127.0.0.1"))]
+    context.close()
+    assert outside == [], "the site loaded something from outside"
+
+
+def first_results(page, base_url: str, query: str) -> list[str]:
+    page.goto(f"{base_url}/index.html?q={quote(query)}")
+    page.wait_for_selector(".md-search-result__item", timeout=15000)
+    titles = page.locator(".md-search-result__item .md-search-result__article h1").all_inner_texts()
+    return [t.replace("\u200b", "") for t in titles]
+
+
+@pytest.mark.parametrize("query, code", SEARCHES, ids=[q for q, _ in SEARCHES])
+def test_search_puts_the_expected_entry_first(page, base_url, query, code):
+    results = first_results(page, base_url, query)
+    assert results and results[0].startswith(f"{code} "), results[:3]
+
+
+def test_search_box_typing_works(page, base_url):
+    """Typing into the search box (keyup) shows results, as a reader would do it."""
+    page.goto(f"{base_url}/index.html")
+    page.locator("label.hr-search-cta").click()
+    box = page.locator("input.md-search__input")
+    box.fill("保险库")
+    box.press("End")
+    page.wait_for_selector(".md-search-result__item", timeout=15000)
+    first = page.locator(".md-search-result__item .md-search-result__article h1").first.inner_text()
+    assert "保险库" in first.replace("\u200b", "")
+
+
+def test_entry_page_shows_answer_and_backlinks(page, base_url):
+    page.goto(f"{base_url}/betrayal/collapsed-room.html")
+    answer = page.locator(".hr-answer")
+    assert answer.is_visible()
+    assert answer.inner_text().strip() != ""
+    page.goto(f"{base_url}/betrayal/basement-landing.html")
+    backlinks = page.locator("#referenced-by + ul.hr-links a")
+    assert backlinks.count() >= 2
+    backlinks.first.click()
+    page.wait_for_load_state()
+    assert page.locator(".hr-answer").is_visible()
+
+
+@pytest.mark.parametrize("path", ["index.html", "betrayal/index.html", "betrayal/mystic-elevator-ruling.html",
+                                  "mausritter/levels.html", "betrayal/errata.html"])
+def test_no_horizontal_overflow_on_a_phone(browser, base_url, path):
+    context = browser.new_context(viewport={"width": 375, "height": 740}, device_scale_factor=2, is_mobile=True)
+    tab = context.new_page()
+    tab.goto(f"{base_url}/{path}")
+    width = tab.evaluate("document.documentElement.scrollWidth")
+    context.close()
+    assert width <= 375
+
+
+def test_dark_scheme_is_available(page, base_url):
+    page.goto(f"{base_url}/index.html")
+    assert page.locator("[data-md-color-scheme]").count() >= 1
+    assert page.locator("label[for='__palette_1']").count() == 1

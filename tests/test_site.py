@@ -1,0 +1,98 @@
+"""The built site: a page per entry, links and anchors that resolve, nothing from the network, the JSON export."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import DATA, GOOD, run_cli
+from houserules.check import run as run_check
+from houserules.pages import entry_url
+from sitecheck import broken_links, external_resources
+
+KB = run_check(DATA).kb
+
+
+def test_every_entry_has_a_page(built_site):
+    missing = [ref for ref, entry in KB.entries.items() if not (built_site / entry_url(entry)).is_file()]
+    assert missing == []
+    page = (built_site / "betrayal/mystic-elevator-ruling.html").read_text(encoding="utf-8")
+    assert "BH-A13" in page and "hr-answer" in page
+
+
+def test_every_game_has_a_page_linked_from_home(built_site):
+    home = (built_site / "index.html").read_text(encoding="utf-8")
+    for game in KB.games.values():
+        assert (built_site / game.id / "index.html").is_file()
+        assert f'href="{game.id}/index.html"' in home
+
+
+def test_internal_links_and_anchors_resolve(built_site):
+    assert broken_links(built_site) == []
+
+
+def test_nothing_is_loaded_from_the_network(built_site):
+    assert external_resources(built_site) == []
+    assert (built_site / "assets/javascripts/iframe-worker-shim.js").is_file()
+    assert (built_site / "search/search_index.js").is_file()  # inlined index for file://
+
+
+def test_component_pages_list_the_rulings_that_apply(built_site):
+    page = (built_site / "betrayal/catacombs.html").read_text(encoding="utf-8")
+    rulings = [e for e in KB.entries.values() if "betrayal:catacombs" in e.applies_to]
+    assert len(rulings) >= 3
+    for ruling in rulings:
+        assert f'href="{ruling.id}.html"' in page
+    assert 'id="rulings"' in page
+
+
+def test_json_export_round_trips(built_site):
+    payload = json.loads((built_site / "api/entries.json").read_text(encoding="utf-8"))
+    exported = {record["id"]: record for record in payload["entries"]}
+    assert set(exported) == set(KB.entries)
+    for ref, entry in KB.entries.items():
+        record = exported[ref]
+        assert record["code"] == entry.code
+        assert record["title"] == entry.title
+        assert record["summary"] == entry.summary
+        assert record["body"] == entry.body
+        assert record["aliases"] == entry.aliases
+        assert [r["id"] for r in record["see_also"]] == entry.see_also
+        assert (built_site / record["url"]).is_file()
+    backlinks = KB.backlinks()
+    assert all([b["id"] for b in exported[ref]["backlinks"]] == backlinks[ref] for ref in KB.entries)
+
+
+def test_mausritter_attribution_is_on_its_pages(built_site):
+    for page in ("mausritter/index.html", "about.html"):
+        text = (built_site / page).read_text(encoding="utf-8")
+        assert "This work is based on Mausritter" in text
+        assert "https://creativecommons.org/licenses/by/4.0/" in text
+
+
+def test_search_index_segments_chinese(built_site):
+    index = json.loads((built_site / "search/search_index.json").read_text(encoding="utf-8"))
+    assert any("\u200b" in doc["title"] for doc in index["docs"])
+    assert not any(doc["location"].startswith("tags/") for doc in index["docs"])
+
+
+def test_failed_build_leaves_the_previous_site(tmp_path):
+    out = tmp_path / "site"
+    assert run_cli("build", "--data", str(GOOD), "-o", str(out)).returncode == 0
+    before = sorted(p.relative_to(out) for p in out.rglob("*"))
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "demo").mkdir()
+    (bad / "demo/game.yaml").write_text("id: demo\n", encoding="utf-8")
+    result = run_cli("build", "--data", str(bad), "-o", str(out))
+    assert result.returncode == 1
+    assert "missing required field" in result.stderr
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".site-new-")]
+
+
+def test_strict_build_has_no_warnings(tmp_path):
+    result = run_cli("build", "--data", str(GOOD), "-o", str(tmp_path / "site"))
+    assert result.returncode == 0
+    assert "WARNING" not in result.stderr, result.stderr
