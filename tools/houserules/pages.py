@@ -163,11 +163,11 @@ class SiteRenderer:
         out.append(f"# {escape_md(entry.code)} · {escape_md(entry.title['zh'])} "
                    f'<small class="hr-title-en" lang="en">{inline_html(entry.title["en"])}</small>\n')
         out.append(self.badges(entry, page))
+        out.append('<div class="hr-answer"><p class="hr-answer-label">一句话答案 · Short answer</p>'
+                   + self.bilingual(entry.summary, page) + "</div>\n")
         if entry.aliases:
             out.append('<p class="hr-aliases"><span class="hr-answer-label">别名 · Aliases</span> ' + " · ".join(
                 f"<span>{inline_html(a)}</span>" for a in entry.aliases) + "</p>\n")
-        out.append('<div class="hr-answer"><p class="hr-answer-label">一句话答案 · Short answer</p>'
-                   + self.bilingual(entry.summary, page) + "</div>\n")
         if data.get("confidence") == "uncertain":
             out.append('<div class="hr-warning"><p class="hr-answer-label">存疑 · Uncertain</p>'
                        + self.bilingual(data.get("confidence_note"), page) + "</div>\n")
@@ -239,7 +239,8 @@ class SiteRenderer:
         for note in entry.data["translator_notes"]:
             suggestion = (f'<p class="hr-suggestion">建议 · Suggestion: {inline_html(note["suggestion"])}</p>'
                           if note.get("suggestion") else "")
-            items.append(f'<li><blockquote lang="zh">{inline_html(note["quote"])}</blockquote>'
+            flag = '<p class="hr-flag">存疑 · Uncertain</p>' if note.get("confidence") == "uncertain" else ""
+            items.append(f'<li>{flag}<blockquote lang="zh">{inline_html(note["quote"])}</blockquote>'
                          f'{self.bilingual(note["problem"], page)}{suggestion}'
                          f'<p class="hr-cite">{self.source_label(game, note["source"])}</p></li>')
         return f'<ul class="hr-notes">{"".join(items)}</ul>\n'
