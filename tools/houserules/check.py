@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from . import vocab
+from . import freshness, glossary, vocab
 from .errors import Problem, display_path
 from .load import load
 from .model import Entry, KnowledgeBase
@@ -165,6 +165,8 @@ CHECKS: list[Callable[[KnowledgeBase], Iterator[Problem]]] = [
     _check_contents,
     _check_orphans,
     _check_coverage,
+    *glossary.CHECKS,
+    freshness.check_freshness,
 ]
 
 

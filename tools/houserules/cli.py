@@ -94,11 +94,65 @@ def _cmd_serve(parser: argparse.ArgumentParser) -> Runner:
     return run
 
 
+def _cmd_export(parser: argparse.ArgumentParser) -> Runner:
+    from .export import FORMATS, TABLES
+
+    parser.add_argument("--what", choices=list(TABLES), default="entries",
+                        help="entries, errata, glossary terms, or entries needing review (default: entries)")
+    parser.add_argument("--format", choices=FORMATS, default="json", help="default: json")
+    parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE instead of stdout")
+
+    def run(args: argparse.Namespace) -> int:
+        from .check import run as run_check
+        from .export import export
+
+        report = run_check(args.data)
+        for problem in report.errors:
+            print(problem, file=sys.stderr)
+        if report.errors:
+            print(f"not exported: {report.summary()}", file=sys.stderr)
+            return 1
+        data = export(report.kb, args.what, args.format)
+        if args.output is None:
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+        else:
+            args.output.write_bytes(data)
+            print(f"wrote {args.output} ({args.what}, {args.format})")
+        return 0
+
+    return run
+
+
+def _cmd_stamp(parser: argparse.ArgumentParser) -> Runner:
+    parser.add_argument("refs", nargs="+", metavar="REF", help="entry as game:id or code, e.g. betrayal:vault")
+    parser.add_argument("--lang", action="append", choices=["zh", "en"],
+                        help="the translation to stamp (repeatable; default: every translation of the entry)")
+
+    def run(args: argparse.Namespace) -> int:
+        from .freshness import stamp
+        from .load import load
+
+        kb = load(args.data).kb
+        for ref in args.refs:
+            entry = kb.lookup(ref)
+            if entry is None:
+                raise HouserulesError(f"no entry '{ref}' loaded from {args.data}; "
+                                      "run 'houserules check' if its file has problems")
+            for lang, value in stamp(entry, args.lang).items():
+                print(f"stamped {entry.ref}: translations.{lang}.source_hash = {value}")
+        return 0
+
+    return run
+
+
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], Runner]]] = {
     "check": ("validate schema, ids, references, sources and contents", _cmd_check),
     "build": ("check, then build the site, search index, export and printed FAQ into site/", _cmd_build),
     "serve": ("live preview on 127.0.0.1 that rebuilds when the data changes", _cmd_serve),
     "schema": ("print (or --write) the JSON Schemas of the data files", _cmd_schema),
+    "export": ("write entries, errata, the glossary or the review list as CSV or JSON", _cmd_export),
+    "stamp": ("record that an entry's translation matches its current source text", _cmd_stamp),
 }
 
 

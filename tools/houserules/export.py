@@ -1,10 +1,22 @@
-"""Machine exports of the knowledge base (the JSON contract of DESIGN.md)."""
+"""Machine exports of the knowledge base: the JSON API of the site and ``houserules export``.
+
+``entries_json`` is the full document of every entry (``site/api/entries.json``).
+``houserules export --what entries|errata|glossary|review --format csv|json``
+writes flat tables of text columns: the CSV (UTF-8 with a byte-order mark, so
+spreadsheet programs keep the Chinese) and the JSON carry the same records.
+"""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
-from typing import Any
+from typing import Any, Callable, Iterator
 
+from . import vocab
+from .errata import all_errata
+from .errors import display_path
+from .freshness import stale_translations
 from .model import Entry, KnowledgeBase
 from .pages import entry_url
 
@@ -49,6 +61,8 @@ def entry_record(entry: Entry, kb: KnowledgeBase, backlinks: dict[str, list[str]
         "confidence_note": data.get("confidence_note"),
         "status": data.get("status", "complete"),
         "history": data.get("history", []),
+        "translations": {lang: {**record, "stale": lang in stale_translations(entry)}
+                         for lang, record in data.get("translations", {}).items()},
         "origin": entry.origin,
         "url": entry_url(entry),
     }
@@ -65,3 +79,127 @@ def entries_json(kb: KnowledgeBase) -> str:
         "entries": [entry_record(e, kb, backlinks) for e in kb.entries.values()],
     }
     return json.dumps(payload, ensure_ascii=False, indent=1)
+
+
+# -- flat tables: houserules export ----------------------------------------------------------------
+#: Separator of list values (aliases, sources...) inside one cell.
+LIST_SEP = "; "
+Row = dict[str, str]
+
+
+def _join(items: Any) -> str:
+    return LIST_SEP.join(items)
+
+
+def _sources(sources: list[dict[str, Any]]) -> str:
+    return _join(f"{s['doc']} {s['ref']}" for s in sources)
+
+
+def entry_rows(kb: KnowledgeBase) -> Iterator[Row]:
+    """One row per entry: codes, titles, summaries and the labels a spreadsheet filters on."""
+    for entry in kb.entries.values():
+        data = entry.data
+        yield {"id": entry.ref, "code": entry.code, "game": entry.game, "kind": entry.kind,
+               "title_zh": entry.title["zh"], "title_en": entry.title["en"], "aliases": _join(entry.aliases),
+               "summary_zh": entry.summary["zh"], "summary_en": entry.summary.get("en", ""),
+               "authority": data["authority"], "confidence": data["confidence"],
+               "status": data.get("status", "complete"), "applies_to": _join(entry.applies_to),
+               "sources": _sources(data["sources"]), "url": entry_url(entry)}
+
+
+def errata_rows(kb: KnowledgeBase) -> Iterator[Row]:
+    """One row per erratum, with the component's names and the entry that records it."""
+    for entry, erratum in all_errata(kb):
+        component = kb.entries.get(erratum["component"])
+        note = erratum.get("note", {})
+        yield {"game": erratum["component"].split(":", 1)[0], "component": erratum["component"],
+               "component_code": component.code if component else "",
+               "component_zh": component.title["zh"] if component else "",
+               "component_en": component.title["en"] if component else "",
+               "lang": erratum["lang"], "edition": erratum.get("edition", ""), "printed": erratum["printed"],
+               "corrected": erratum["corrected"], "source_en": erratum.get("source_en", ""),
+               "status": erratum["status"], "date": erratum["date"], "sources": _sources(erratum["sources"]),
+               "note_zh": note.get("zh", ""), "note_en": note.get("en", ""),
+               "entry": entry.ref, "entry_code": entry.code, "url": entry_url(entry)}
+
+
+def glossary_rows(kb: KnowledgeBase) -> Iterator[Row]:
+    """One row per glossary term, game by game, in file order."""
+    for game in kb.games.values():
+        for term in game.glossary.terms if game.glossary else []:
+            note = term.get("note", {})
+            yield {"game": game.id, "id": term["id"], "en": term["en"], "zh": term["zh"],
+                   "variants": _join(term.get("variants", [])), "deprecated": _join(term.get("deprecated", [])),
+                   "note_zh": note.get("zh", ""), "note_en": note.get("en", ""), "entry": term.get("entry", "")}
+
+
+def _review_items(entry: Entry) -> Iterator[tuple[str, tuple, dict[str, str]]]:
+    """(reason, data path, detail) for each thing of an entry that needs a reviewer."""
+    data = entry.data
+    if data.get("confidence") == "uncertain":
+        yield "confidence-uncertain", ("confidence",), data.get("confidence_note", {})
+    status = data.get("status", "complete")
+    if status != "complete":
+        yield f"status-{status}", ("status",), {}
+    for i, fact in enumerate(data.get("facts", [])):
+        if fact.get("confidence") == "uncertain":
+            label, value = fact["label"], fact["value"]
+            english = f"{label['en']}: {value['en']}" if value.get("en") else label["en"]
+            yield "uncertain-fact", ("facts", i), {"zh": f"{label['zh']}：{value['zh']}", "en": english}
+    for i, note in enumerate(data.get("translator_notes", [])):
+        if note.get("confidence") == "uncertain":
+            yield "uncertain-translator-note", ("translator_notes", i), note["problem"]
+    for lang in stale_translations(entry):
+        source = data["translations"][lang]["from"]
+        yield "stale-translation", ("translations", lang), {
+            "zh": f"{lang} 译文据 {source} 原文翻译，原文其后有改动", "en": f"the {source} text changed since the {lang} translation"}
+
+
+def review_rows(kb: KnowledgeBase) -> Iterator[Row]:
+    """One row per reason an entry needs review: uncertain, stub, needs-review, uncertain facts, stale translations."""
+    for entry in kb.entries.values():
+        for reason, path, detail in _review_items(entry):
+            yield {"id": entry.ref, "code": entry.code, "game": entry.game,
+                   "title_zh": entry.title["zh"], "title_en": entry.title["en"],
+                   "reason": reason, "reason_zh": vocab.REVIEW_REASONS[reason]["zh"],
+                   "detail_zh": detail.get("zh", ""), "detail_en": detail.get("en", ""),
+                   "file": display_path(entry.path), "line": str(entry.line(*path)), "url": entry_url(entry)}
+
+
+#: What ``houserules export --what`` can write: the rows and their columns (fixed, even with no rows).
+TABLES: dict[str, tuple[Callable[[KnowledgeBase], Iterator[Row]], tuple[str, ...]]] = {
+    "entries": (entry_rows, ("id", "code", "game", "kind", "title_zh", "title_en", "aliases", "summary_zh",
+                             "summary_en", "authority", "confidence", "status", "applies_to", "sources", "url")),
+    "errata": (errata_rows, ("game", "component", "component_code", "component_zh", "component_en", "lang",
+                             "edition", "printed", "corrected", "source_en", "status", "date", "sources",
+                             "note_zh", "note_en", "entry", "entry_code", "url")),
+    "glossary": (glossary_rows, ("game", "id", "en", "zh", "variants", "deprecated", "note_zh", "note_en", "entry")),
+    "review": (review_rows, ("id", "code", "game", "title_zh", "title_en", "reason", "reason_zh",
+                             "detail_zh", "detail_en", "file", "line", "url")),
+}
+FORMATS = ("csv", "json")
+
+
+def rows(kb: KnowledgeBase, what: str) -> list[Row]:
+    return list(TABLES[what][0](kb))
+
+
+def to_csv(columns: tuple[str, ...], records: list[Row]) -> bytes:
+    """CSV that spreadsheet programs open with the Chinese intact: UTF-8 with a byte-order mark, CRLF rows."""
+    buffer = io.StringIO(newline="")
+    writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\r\n")
+    writer.writeheader()
+    writer.writerows(records)
+    return ("\ufeff" + buffer.getvalue()).encode("utf-8")
+
+
+def export(kb: KnowledgeBase, what: str, fmt: str) -> bytes:
+    """The bytes of one export. ``entries`` as JSON is the full API document; everything else is a flat table."""
+    if what == "entries" and fmt == "json":
+        return (entries_json(kb) + "\n").encode("utf-8")
+    columns = TABLES[what][1]
+    records = rows(kb, what)
+    if fmt == "csv":
+        return to_csv(columns, records)
+    payload = {"version": EXPORT_VERSION, "what": what, "columns": list(columns), "records": records}
+    return (json.dumps(payload, ensure_ascii=False, indent=1) + "\n").encode("utf-8")

@@ -18,6 +18,7 @@ from mkdocs.structure.pages import Page
 from houserules.check import run as run_check
 from houserules.export import entries_json
 from houserules.pages import SiteRenderer
+from houserules.translators import nav as translator_nav
 
 DATA_ENV = "HOUSERULES_DATA"
 MARKERS = {
@@ -41,6 +42,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     _site = SiteRenderer(report.kb)
     nav = [{"首页 Home": "index.md"}]
     nav += [{f"{g.name['zh']} {g.name['en']}": f"{g.id}/index.md"} for g in report.kb.games.values()]
+    nav += translator_nav(report.kb)
     nav += [item for item in (config.nav or []) if "index.md" not in str(item)]
     config.nav = nav
     return config

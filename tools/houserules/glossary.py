@@ -1,0 +1,208 @@
+"""The glossary of each game: its checks and its page.
+
+``rules_data/<game>/glossary.yaml`` lists terms: the English name (``en``),
+the preferred Chinese translation (``zh``), other accepted forms
+(``variants``), translations no longer to use (``deprecated``), a note and
+the entry explaining the term. ``houserules check`` enforces it:
+
+- an entry whose English title is a term's ``en`` (case-insensitive) must
+  have that term's ``zh`` as its Chinese title;
+- no Chinese text of an entry may use a deprecated translation, except the
+  fields that quote wrong text on purpose (an erratum's ``printed`` text, a
+  translator note's ``quote``) and the ``aliases`` that exist so people who
+  type an old name still find the entry;
+- the glossary itself has unique term ids, never deprecates a term's own
+  preferred form, and links only existing entries.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import Problem, display_path
+from .model import Entry, KnowledgeBase, text_fields
+from .pages import _front_matter, entry_url
+from .textrender import escape_md, inline_html, relative_url
+
+if TYPE_CHECKING:
+    from .model import Game
+    from .pages import SiteRenderer
+
+Term = dict[str, Any]
+#: A block scalar (``|``) starts its text on the next line, so a line within the text can be found.
+_LITERAL = re.compile(r":\s*\|[0-9+-]*\s*(#.*)?$")
+
+
+def terms(kb: KnowledgeBase, game: str) -> list[Term]:
+    glossary = kb.games[game].glossary if game in kb.games else None
+    return glossary.terms if glossary else []
+
+
+def chinese_fields(entry: Entry) -> Iterator[tuple[tuple, str]]:
+    """The Chinese text of an entry that the glossary governs, with the path of each field."""
+    for path, text in text_fields(entry.data):
+        if path[-1] == "zh":
+            yield path, text
+    for index, erratum in enumerate(entry.errata):
+        if erratum["lang"].startswith("zh"):  # ``printed`` quotes the wrong text on purpose
+            yield ("errata", index, "corrected"), erratum["corrected"]
+
+
+@lru_cache(maxsize=256)
+def _raw_lines(path: Path, mtime_ns: int) -> tuple[str, ...]:
+    return tuple(path.read_text(encoding="utf-8-sig").splitlines())
+
+
+def text_line(entry: Entry, path: tuple, offset: int) -> int:
+    """The file line of character ``offset`` of a text field (exact inside ``|`` blocks, else the field's line)."""
+    line = entry.line(*path)
+    raw = _raw_lines(entry.path, entry.path.stat().st_mtime_ns)
+    if 0 < line <= len(raw) and _LITERAL.search(raw[line - 1]):
+        return line + 1 + _value(entry.data, path)[:offset].count("\n")
+    return line
+
+
+def _value(data: Any, path: tuple) -> str:
+    for key in path:
+        data = data[key]
+    return data
+
+
+def _find(form: str, text: str) -> Iterator[tuple[int, int]]:
+    # Latin forms match whole words, case-insensitively; Chinese has no word boundaries.
+    if form.isascii():
+        pattern = re.compile(rf"(?<!\w){re.escape(form)}(?!\w)", re.IGNORECASE)
+    else:
+        pattern = re.compile(re.escape(form))
+    for match in pattern.finditer(text):
+        yield match.span()
+
+
+def _deprecated_uses(text: str, glossary: list[Term]) -> Iterator[tuple[Term, str, int]]:
+    """(term, deprecated form, offset of its first use) for each deprecated form a text uses.
+
+    A form inside an accepted form of any term (塔 inside 塔楼) is no use, nor is
+    a form inside a longer deprecated one (塔 inside 高塔: that one is reported).
+
+    >>> tower = {"id": "tower", "en": "Tower", "zh": "塔楼", "deprecated": ["高塔", "塔"]}
+    >>> [(form, offset) for _, form, offset in _deprecated_uses("塔楼旁的高塔，不是塔。", [tower])]
+    [('高塔', 4), ('塔', 9)]
+    """
+    accepted = [span for term in glossary for form in (term["zh"], *term.get("variants", []))
+                for span in _find(form, text)]
+    hits = [(start, end, term, form) for term in glossary for form in term.get("deprecated", [])
+            for start, end in _find(form, text) if not any(a <= start and end <= b for a, b in accepted)]
+    reported: set[tuple[str, str]] = set()
+    for start, end, term, form in sorted(hits, key=lambda hit: hit[0]):
+        inside = any(a <= start and end <= b and b - a > end - start for a, b, _, _ in hits)
+        if not inside and (term["id"], form) not in reported:
+            reported.add((term["id"], form))
+            yield term, form, start
+
+
+def _title_term(entry: Entry, glossary: list[Term]) -> Term | None:
+    english = entry.title["en"].casefold()
+    return next((term for term in glossary if term["en"].casefold() == english), None)
+
+
+def check_titles(kb: KnowledgeBase) -> Iterator[Problem]:
+    """An entry named after a term carries the term's preferred Chinese name."""
+    for entry in kb.entries.values():
+        term = _title_term(entry, terms(kb, entry.game))
+        if term and entry.title["zh"] != term["zh"]:
+            yield Problem(display_path(entry.path), entry.line("title"), entry.ref,
+                          f"title '{entry.title['zh']}' disagrees with the glossary: '{term['en']}' is "
+                          f"translated '{term['zh']}' (term '{term['id']}')",
+                          f"write title.zh: {term['zh']}, or change "
+                          f"{display_path(kb.games[entry.game].glossary.path)}")
+
+
+def check_deprecated(kb: KnowledgeBase) -> Iterator[Problem]:
+    """No Chinese text of an entry uses a deprecated translation of a term."""
+    for entry in kb.entries.values():
+        glossary = terms(kb, entry.game)
+        if not any(term.get("deprecated") for term in glossary):
+            continue
+        title_term = _title_term(entry, glossary)
+        for path, text in chinese_fields(entry):
+            for term, form, offset in _deprecated_uses(text, glossary):
+                if path == ("title", "zh") and term is title_term:
+                    continue  # check_titles already reports this title
+                yield Problem(display_path(entry.path), text_line(entry, path, offset), entry.ref,
+                              f"{'.'.join(map(str, path))} uses '{form}', a deprecated translation of "
+                              f"'{term['en']}' (term '{term['id']}')", f"write '{term['zh']}' instead")
+
+
+def check_glossary(kb: KnowledgeBase) -> Iterator[Problem]:
+    """Each glossary on its own: unique ids, deprecated forms that differ from the preferred one, entries that exist."""
+    for game in kb.games.values():
+        glossary = game.glossary
+        if glossary is None:
+            continue
+        where = display_path(glossary.path)
+        first_line: dict[str, int] = {}
+        for index, term in enumerate(glossary.terms):
+            if term["id"] in first_line:
+                yield Problem(where, glossary.line("terms", index, "id"), game.id,
+                              f"duplicate term id '{term['id']}' (first on line {first_line[term['id']]})",
+                              "give each term an id of its own")
+            first_line.setdefault(term["id"], glossary.line("terms", index, "id"))
+            deprecated = term.get("deprecated", [])
+            for j, form in enumerate(deprecated):
+                at = glossary.line("terms", index, "deprecated", j)
+                if form == term["zh"]:
+                    yield Problem(where, at, game.id, f"term '{term['id']}' deprecates its own preferred form '{form}'",
+                                  f"remove '{form}' from deprecated, or choose another zh")
+                elif form in term.get("variants", []):
+                    yield Problem(where, at, game.id, f"term '{term['id']}' lists '{form}' both as a variant and "
+                                  "as deprecated", "keep it in one of the two lists")
+            ref = term.get("entry")
+            if ref and ref not in kb.entries:
+                yield Problem(where, glossary.line("terms", index, "entry"), game.id,
+                              f"term '{term['id']}' links entry '{ref}', which does not exist",
+                              "fix the reference or create the entry")
+
+
+CHECKS = [check_glossary, check_titles, check_deprecated]
+
+
+# -- the glossary page -----------------------------------------------------------------------------
+def glossary_src(game: "Game") -> str:
+    return f"{game.id}/glossary.md"
+
+
+def glossary_page(site: "SiteRenderer", game: "Game") -> str:
+    """A table of every term of a game, sorted by English name, for translators to scan and search."""
+    page = f"{game.id}/glossary.html"
+    out = [_front_matter(f"术语表 Glossary · {game.name['zh']}", f"{game.name['zh']} 中英术语对照"),
+           f"# 术语表 · Glossary：{escape_md(game.name['zh'])}\n",
+           '<p>统一译名：标题与正文使用“中文”一栏的译法；“弃用”一栏的译法由 <code>houserules check</code> 报告。'
+           '<span lang="en">Preferred translations: titles and text use the Chinese column; '
+           '<code>houserules check</code> reports the deprecated forms.</span></p>\n']
+    glossary = terms(site.kb, game.id)
+    if not glossary:
+        out.append('<p class="hr-cite">暂无术语表。<span lang="en">No glossary yet.</span></p>\n')
+        return "\n".join(out)
+    rows = []
+    for term in sorted(glossary, key=lambda t: t["en"].casefold()):
+        variants = "、".join(inline_html(v) for v in term.get("variants", []))
+        deprecated = "、".join(f"<del>{inline_html(d)}</del>" for d in term.get("deprecated", []))
+        ref = term.get("entry")
+        if ref in site.kb.entries:
+            target = site.kb.entries[ref]
+            link = (f'<a href="{inline_html(relative_url(entry_url(target), page))}">'
+                    f'<code class="hr-code">{inline_html(target.code)}</code></a>')
+        else:
+            link = ""
+        rows.append(f'<tr id="term-{inline_html(term["id"])}"><td lang="en">{inline_html(term["en"])}</td>'
+                    f'<td lang="zh"><strong>{inline_html(term["zh"])}</strong></td><td lang="zh">{variants}</td>'
+                    f'<td class="hr-printed" lang="zh">{deprecated}</td>'
+                    f'<td>{site.bilingual(term.get("note"), page)}</td><td>{link}</td></tr>')
+    head = ("<tr><th>英文 English</th><th>中文 Chinese</th><th>其他写法 Variants</th><th>弃用 Deprecated</th>"
+            "<th>说明 Note</th><th>条目 Entry</th></tr>")
+    out.append(f'<table class="hr-glossary"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>\n')
+    return "\n".join(out)
