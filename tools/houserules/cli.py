@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Callable
 
 from .errors import HouserulesError
+from .searchcli import search_command, search_eval_command, show_command
 
 DEFAULT_DATA = Path("rules_data")
 Runner = Callable[[argparse.Namespace], int]
@@ -153,6 +154,9 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], Runner]]] = {
     "schema": ("print (or --write) the JSON Schemas of the data files", _cmd_schema),
     "export": ("write entries, errata, the glossary or the review list as CSV or JSON", _cmd_export),
     "stamp": ("record that an entry's translation matches its current source text", _cmd_stamp),
+    "search": ("ranked entries for words, titles, aliases, questions or codes", search_command),
+    "show": ("one entry in the terminal, by game:id or code", show_command),
+    "search-eval": ("hit@1, hit@3 and MRR of the search on the judged queries", search_eval_command),
 }
 
 

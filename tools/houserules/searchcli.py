@@ -1,0 +1,117 @@
+"""The lookup commands: ``houserules search``, ``show`` and ``search-eval``.
+
+Each function adds its arguments to a sub-parser and returns the function to
+run (the shape of :data:`houserules.cli.COMMANDS`). Imports happen inside the
+runners so that a query loads only what it needs (Whoosh and the analyzer, not
+the loader, MkDocs or jieba).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Callable
+
+from .errors import HouserulesError
+
+Runner = Callable[[argparse.Namespace], int]
+DEFAULT_JUDGEMENTS = Path("tests/search_judgements.yaml")
+
+
+def _positive(text: str) -> int:
+    value = int(text) if text.isdigit() else 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
+    return value
+
+
+def _report_data_problems(problems: list[str]) -> None:
+    # The index holds what loaded; say what did not, in `houserules check`'s words.
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if problems:
+        print(f"warning: {len(problems)} data problems; those files are left out of the search "
+              "(run 'houserules check')", file=sys.stderr)
+
+
+def search_command(parser: argparse.ArgumentParser) -> Runner:
+    parser.add_argument("query", nargs="+", help="words, a title, an alias, a question or a code")
+    parser.add_argument("--game", metavar="G", help="only entries of this game (its id)")
+    parser.add_argument("--kind", metavar="K", help="only entries of this kind (ruling, rule, component, ...)")
+    parser.add_argument("--limit", type=_positive, default=10, metavar="N", help="at most N hits (default: 10)")
+    parser.add_argument("--json", action="store_true", help="print a JSON array of hits")
+
+    def run(args: argparse.Namespace) -> int:
+        from . import vocab
+        from .search import open_index
+        from .terminal import clean, format_hits, terminal_columns
+
+        text = " ".join(args.query).strip()
+        if not text:
+            raise HouserulesError("empty query — type a word, a title, a code or a question, "
+                                  "e.g. houserules search 魔梯")
+        if args.kind and args.kind not in vocab.KINDS:
+            raise HouserulesError(f"unknown kind '{args.kind}' — use one of: {', '.join(vocab.KINDS)}")
+        with open_index(args.data) as index:
+            _report_data_problems(index.problems)
+            if args.game and args.game not in index.games:
+                raise HouserulesError(f"unknown game '{args.game}' — use one of: {', '.join(index.games)}")
+            hits = index.search(text, game=args.game, kind=args.kind, limit=args.limit)
+        if args.json:
+            print(json.dumps([hit.to_json() for hit in hits], ensure_ascii=False, indent=1))
+        elif hits:
+            print(format_hits(hits, terminal_columns()))
+        else:
+            print(f"no entries match {clean(text)!r}", file=sys.stderr)
+        return 0
+
+    return run
+
+
+def show_command(parser: argparse.ArgumentParser) -> Runner:
+    parser.add_argument("ref", help="an entry as game:id or its code (e.g. betrayal:vault or BH-R06)")
+
+    def run(args: argparse.Namespace) -> int:
+        from .load import load
+        from .pages import entry_url
+        from .terminal import clean, close_matches, format_entry, terminal_columns
+
+        result = load(args.data)
+        _report_data_problems([str(p) for p in result.problems if p.severity == "error"])
+        kb = result.kb
+        wanted = args.ref.strip()
+        entry = kb.lookup(wanted) or kb.lookup(wanted.lower())
+        if entry is None:
+            near = close_matches(wanted, kb)
+            hint = f" — did you mean: {'; '.join(near)}" if near else " — try 'houserules search WORDS'"
+            raise HouserulesError(f"no entry {clean(wanted)!r}{hint}")
+        print(format_entry(entry, kb, entry_url(entry), terminal_columns()))
+        return 0
+
+    return run
+
+
+def search_eval_command(parser: argparse.ArgumentParser) -> Runner:
+    parser.add_argument("--judgements", type=Path, default=DEFAULT_JUDGEMENTS, metavar="FILE",
+                        help=f"the judged queries (default: {DEFAULT_JUDGEMENTS})")
+    parser.add_argument("--json", action="store_true", help="print the scores as JSON")
+
+    def run(args: argparse.Namespace) -> int:
+        from .search import open_index
+        from .searcheval import check_refs, evaluate, read_judgements, report, scores
+
+        judgements = read_judgements(args.judgements)
+        with open_index(args.data) as index:
+            _report_data_problems(index.problems)
+            check_refs(judgements, index.refs(), args.judgements)
+            outcomes = evaluate(index, judgements)
+        table = scores(outcomes)
+        if args.json:
+            print(json.dumps(table, indent=1))
+        else:
+            print(report(table, [o for o in outcomes if o.rank != 1]))
+        return 0
+
+    return run

@@ -1,0 +1,240 @@
+"""Entries and search hits as terminal text: aligned by display width, never raw data.
+
+A terminal gives an East Asian wide character two columns, so padding and
+wrapping count display columns (``unicodedata.east_asian_width``), not
+characters. Data text is untrusted: control and format characters (escape
+sequences, bidirectional overrides) are removed before anything is printed.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import unicodedata
+from typing import Any, Iterable
+
+from . import vocab
+from .model import INLINE_REF
+
+#: Labels of the header fields of ``houserules show`` (the sections use vocab.SECTIONS).
+FIELDS: dict[str, dict[str, str]] = {
+    "game": {"zh": "游戏", "en": "Game"},
+    "kind": {"zh": "类型", "en": "Kind"},
+    "authority": {"zh": "依据", "en": "Authority"},
+    "confidence": {"zh": "可信度", "en": "Confidence"},
+    "page": {"zh": "网页", "en": "Page"},
+    "aliases": {"zh": "别名", "en": "Aliases"},
+    "summary": {"zh": "答案", "en": "Answer"},
+}
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
+_EMPHASIS = re.compile(r"\*\*|__|`")
+
+
+def clean(text: str) -> str:
+    """Text safe for a terminal: no control or format characters, tabs as spaces.
+
+    >>> clean("a\\x1b[31mb\\u202ec\\td\\r\\n")
+    'a[31mbc d\\n'
+    """
+    out = []
+    for char in text.replace("\t", " "):
+        if char == "\n" or unicodedata.category(char) not in {"Cc", "Cf", "Cs", "Co", "Zl", "Zp"}:
+            out.append(char)
+    return "".join(out)
+
+
+def char_width(char: str) -> int:
+    if unicodedata.combining(char):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in {"W", "F"} else 1
+
+
+def width(text: str) -> int:
+    """Columns ``text`` takes in a terminal.
+
+    >>> width("魔梯 BH-A13")
+    11
+    """
+    return sum(char_width(c) for c in text)
+
+
+def pad(text: str, columns: int) -> str:
+    """``text`` followed by spaces up to ``columns`` display columns."""
+    return text + " " * max(0, columns - width(text))
+
+
+def wrap(text: str, columns: int) -> list[str]:
+    """Lines of at most ``columns`` display columns: Chinese breaks anywhere, English at spaces.
+
+    >>> wrap("进入魔梯就必须运行 every turn", 10)
+    ['进入魔梯就', '必须运行', 'every turn']
+    """
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for piece in re.findall(r"[!-~]+| |[^ -~]", paragraph):
+            if width(line) + width(piece) > columns and line.strip():
+                lines.append(line.rstrip(" "))
+                line = "" if piece == " " else piece
+                while width(line) > columns:  # a word longer than the line
+                    cut = _fit(line, columns)
+                    lines.append(line[:cut])
+                    line = line[cut:]
+            else:
+                line += piece
+        lines.append(line)
+    return lines
+
+
+def _fit(text: str, columns: int) -> int:
+    used = 0
+    for i, char in enumerate(text):
+        used += char_width(char)
+        if used > columns:
+            return max(i, 1)
+    return len(text)
+
+
+def terminal_columns() -> int:
+    """The terminal's width (``$COLUMNS`` wins), kept within readable bounds."""
+    return max(40, min(shutil.get_terminal_size((100, 24)).columns, 120))
+
+
+_LIST_ITEM = re.compile(r"^(\s*(?:[-*+]|\d+[.)])\s+)")
+
+
+def indented(text: str, columns: int, indent: str = "    ") -> list[str]:
+    """``text`` wrapped under ``indent``; list items keep a hanging indent.
+
+    >>> indented("- 进入魔梯就必须运行", 12, "  ")
+    ['  - 进入魔梯', '    就必须运', '    行']
+    """
+    lines = []
+    for paragraph in text.split("\n"):
+        marker = _LIST_ITEM.match(paragraph)
+        lead = marker.group(1) if marker else ""
+        hang = indent + " " * width(lead)
+        body = wrap(paragraph[len(lead):], columns - width(hang))
+        lines += [(indent + lead if i == 0 else hang) + line for i, line in enumerate(body)]
+    return lines
+
+
+def bilingual(names: dict[str, str]) -> str:
+    """``中文 · English`` (one of them when they are equal)."""
+    zh, en = clean(names.get("zh", "")), clean(names.get("en", ""))
+    return zh if zh == en or not en else f"{zh} · {en}" if zh else en
+
+
+# -- search hits ----------------------------------------------------------------
+
+def format_hits(hits: Iterable[Any], columns: int) -> str:
+    """Readable search results: code, titles, the one-line answer and the page path."""
+    blocks = []
+    for number, hit in enumerate(hits, 1):
+        rec = hit.record
+        head = f"{number:>2}. {pad(clean(rec['code']), 8)} {bilingual(rec['title'])}"
+        lines = wrap(head, columns)
+        lines += indented(clean(rec["summary"].get("zh", "")), columns)
+        if rec["summary"].get("en") and rec["summary"]["en"] != rec["summary"].get("zh"):
+            lines += indented(clean(rec["summary"]["en"]), columns)
+        lines.append(f"    → {clean(rec['url'])}  ({clean(rec['id'])})")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+# -- one entry ------------------------------------------------------------------
+
+def _label(names: dict[str, str]) -> str:
+    return f"{names['zh']} {names['en']}"
+
+
+def markdown_text(text: str, describe_ref: Any) -> str:
+    """Entry Markdown as plain terminal text: references named, tables aligned."""
+    text = INLINE_REF.sub(lambda m: describe_ref(m.group(1).strip()), clean(text))
+    text = _EMPHASIS.sub("", text)
+    out: list[str] = []
+    rows: list[list[str]] = []
+    for line in text.split("\n") + [""]:
+        if line.lstrip().startswith("|"):
+            if not _TABLE_RULE.match(line):
+                rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
+            continue
+        if rows:
+            out += align_table(rows)
+            rows = []
+        out.append(line)
+    return "\n".join(out).strip("\n")
+
+
+def align_table(rows: list[list[str]]) -> list[str]:
+    """Rows of cells as columns padded by display width.
+
+    >>> align_table([["骰", "去向"], ["4", "任意楼层"]])
+    ['骰  去向', '──  ────────', '4   任意楼层']
+    """
+    count = max(len(r) for r in rows)
+    rows = [r + [""] * (count - len(r)) for r in rows]
+    widths = [max(width(r[i]) for r in rows) for i in range(count)]
+    lines = ["  ".join(pad(cell, widths[i]) for i, cell in enumerate(row)).rstrip() for row in rows]
+    rule = "  ".join("─" * w for w in widths)
+    return [lines[0], rule, *lines[1:]]
+
+
+def format_entry(entry: Any, kb: Any, url: str, columns: int) -> str:
+    """An entry for ``houserules show``: header fields, answer, details and references."""
+    data = entry.data
+
+    def describe_ref(ref: str, lang: str = "zh") -> str:
+        target = kb.entries.get(ref)
+        return f"{clean(target.title[lang])} ({clean(target.code)})" if target else clean(ref)
+
+    game = kb.games[entry.game]
+    fields = [
+        (FIELDS["game"], bilingual(game.name)),
+        (FIELDS["kind"], bilingual(vocab.KINDS[entry.kind])),
+        (FIELDS["authority"], bilingual(vocab.AUTHORITIES[data["authority"]])),
+        (FIELDS["confidence"], bilingual(vocab.CONFIDENCES[data["confidence"]])),
+        (FIELDS["aliases"], ", ".join(clean(a) for a in entry.aliases)),
+        (FIELDS["page"], url),
+    ]
+    label_width = max(width(_label(names)) for names, value in fields) + 2
+    lines = [f"{clean(entry.code)}  {bilingual(entry.title)}", "═" * min(columns, 60)]
+    for names, value in fields:
+        if value:
+            first, *rest = wrap(value, columns - label_width)
+            lines.append(pad(_label(names), label_width) + first)
+            lines += [" " * label_width + more for more in rest]
+
+    def section(names: dict[str, str], texts: list[str]) -> None:
+        texts = [t for t in texts if t.strip()]
+        if texts:
+            lines.extend(["", _label(names), "─" * width(_label(names))])
+            for i, text in enumerate(texts):
+                if i:
+                    lines.append("")
+                lines.extend(indented(text, columns, "  "))
+
+    section(FIELDS["summary"], [clean(t) for _, t in _distinct(entry.summary)])
+    section(vocab.SECTIONS["details"], [markdown_text(t, lambda ref, lang=lang: describe_ref(ref, lang))
+                                        for lang, t in _distinct(entry.body)])
+    section(vocab.SECTIONS["applies-to"], ["\n".join(describe_ref(r) for r in entry.applies_to)])
+    section(vocab.SECTIONS["see-also"], ["\n".join(describe_ref(r) for r in entry.see_also)])
+    sources = [f"{clean(s['doc'])} {clean(str(s.get('ref', '')))}".strip() for s in data.get("sources", [])]
+    section(vocab.SECTIONS["sources"], ["\n".join(sources)])
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _distinct(texts: dict[str, str]) -> list[tuple[str, str]]:
+    zh, en = texts.get("zh", ""), texts.get("en", "")
+    return [("zh", zh)] if zh == en else [("zh", zh), ("en", en)]
+
+
+def close_matches(wanted: str, kb: Any, limit: int = 5) -> list[str]:
+    """Refs and codes that look like ``wanted``, for an unknown-entry message."""
+    import difflib
+
+    names = {**{ref: ref for ref in kb.entries}, **{e.code.lower(): e.ref for e in kb.entries.values()}}
+    found = difflib.get_close_matches(wanted.lower(), list(names), n=limit, cutoff=0.5)
+    found += [n for n in names if wanted.lower() in n and n not in found]
+    refs = list(dict.fromkeys(names[n] for n in found))[:limit]
+    return [f"{kb.entries[r].code} {r}" for r in refs]
