@@ -83,14 +83,15 @@ def _cmd_serve(parser: argparse.ArgumentParser) -> Runner:
     def run(args: argparse.Namespace) -> int:
         import os
 
-        from mkdocs.commands.serve import serve
-
         from .build import MKDOCS_YML
 
+        # MkDocs' own command sets up its logging and live reload; the hook reads the data folder
+        # from the environment and checks it on every rebuild.
         os.environ["HOUSERULES_DATA"] = str(args.data.resolve())
-        print(f"serving on http://127.0.0.1:{args.port}/ (rebuilds when rules_data/ changes; Ctrl-C stops)")
-        serve(str(MKDOCS_YML), dev_addr=f"127.0.0.1:{args.port}", livereload=True)
-        return 0
+        os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+        print(f"serving on http://127.0.0.1:{args.port}/ (rebuilds when rules_data/ changes; Ctrl-C stops)", flush=True)
+        os.execv(sys.executable, [sys.executable, "-m", "mkdocs", "serve", "--config-file", str(MKDOCS_YML),
+                                  "--dev-addr", f"127.0.0.1:{args.port}"])
 
     return run
 
@@ -147,12 +148,33 @@ def _cmd_stamp(parser: argparse.ArgumentParser) -> Runner:
     return run
 
 
+def _cmd_pdf(parser: argparse.ArgumentParser) -> Runner:
+    parser.add_argument("--game", metavar="G", help="one game only (default: every game, or the profile's games)")
+    parser.add_argument("--profile", type=Path, metavar="FILE",
+                        help="a group's profile: print its house rules too (see examples/house-rules/)")
+    parser.add_argument("-o", "--output", type=Path, metavar="PATH", help="the PDF to write (default: faq.pdf or <game>.pdf)")
+    parser.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size (default: a4)")
+    parser.add_argument("--site-url", metavar="URL",
+                        help="public address of the site, for a QR code per entry (default: site_url of mkdocs.yml)")
+
+    def run(args: argparse.Namespace) -> int:
+        from .pdf import configured_site_url, make_faq
+
+        site_url = args.site_url or configured_site_url()
+        target, entries, pages = make_faq(args.data, args.output, args.game, args.profile, args.paper, site_url)
+        print(f"wrote {target} ({entries} entries, {pages} pages)")
+        return 0
+
+    return run
+
+
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], Runner]]] = {
     "check": ("validate schema, ids, references, sources and contents", _cmd_check),
     "build": ("check, then build the site, search index, export and printed FAQ into site/", _cmd_build),
     "serve": ("live preview on 127.0.0.1 that rebuilds when the data changes", _cmd_serve),
     "schema": ("print (or --write) the JSON Schemas of the data files", _cmd_schema),
     "export": ("write entries, errata, the glossary or the review list as CSV or JSON", _cmd_export),
+    "pdf": ("print the FAQ as a PDF (one game or all), optionally with a group's house rules", _cmd_pdf),
     "stamp": ("record that an entry's translation matches its current source text", _cmd_stamp),
     "search": ("ranked entries for words, titles, aliases, questions or codes", search_command),
     "show": ("one entry in the terminal, by game:id or code", show_command),

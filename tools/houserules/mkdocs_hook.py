@@ -7,6 +7,7 @@ or defaults to ``rules_data`` beside ``mkdocs.yml``.
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from mkdocs.structure.pages import Page
 from houserules.check import run as run_check
 from houserules.export import entries_json
 from houserules.pages import SiteRenderer
+from houserules.textrender import inline_html
 from houserules.translators import nav as translator_nav
 
 DATA_ENV = "HOUSERULES_DATA"
@@ -26,6 +28,7 @@ MARKERS = {
     "<!-- houserules:licences -->": lambda site, page: site.licences(page),
 }
 _site: SiteRenderer | None = None
+log = logging.getLogger("mkdocs.hooks.houserules")
 
 
 def data_dir(config: MkDocsConfig) -> Path:
@@ -37,15 +40,23 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     global _site
     report = run_check(data_dir(config))
     if report.errors:
-        details = "\n".join(str(p) for p in report.errors)
-        raise PluginError(f"the data has {len(report.errors)} problems; run 'houserules check':\n{details}")
+        # Logged one by one so that `mkdocs serve` shows them on a failed rebuild too.
+        for problem in report.errors:
+            log.error(str(problem))
+        raise PluginError(f"the data has {len(report.errors)} problems; fix them (see 'houserules check')")
     _site = SiteRenderer(report.kb)
     nav = [{"首页 Home": "index.md"}]
-    nav += [{f"{g.name['zh']} {g.name['en']}": f"{g.id}/index.md"} for g in report.kb.games.values()]
-    nav += translator_nav(report.kb)
+    nav += _escaped([{f"{g.name['zh']} {g.name['en']}": f"{g.id}/index.md"} for g in report.kb.games.values()])
+    nav += _escaped(translator_nav(report.kb))
     nav += [item for item in (config.nav or []) if "index.md" not in str(item)]
     config.nav = nav
     return config
+
+
+def _escaped(nav: list) -> list:
+    """Nav titles made from data, HTML-escaped: Material prints nav titles as HTML."""
+    return [{inline_html(title): _escaped(value) if isinstance(value, list) else value
+             for title, value in item.items()} if isinstance(item, dict) else item for item in nav]
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
