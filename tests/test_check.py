@@ -133,7 +133,7 @@ def problems(output: str) -> list[str]:
 def test_good_fixture_is_clean():
     result = run_cli("check", "--data", str(GOOD))
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip().splitlines()[-1] == "ok: 3 entries, 3 references, 1 games"
+    assert result.stdout.strip().splitlines()[-1] == "ok: 3 entries, 3 references, 1 game"
 
 
 @pytest.mark.parametrize("name, files, expected", CASES, ids=[c[0] for c in CASES])
@@ -143,7 +143,8 @@ def test_broken_fixture_reports_exact_messages(tmp_path, name, files, expected):
     assert result.returncode == 1
     assert problems(result.stderr) == expected
     assert "Traceback" not in result.stderr
-    assert result.stdout.strip().endswith(f"{len(expected)} problems")
+    count = "1 problem" if len(expected) == 1 else f"{len(expected)} problems"
+    assert result.stdout.strip().endswith(count)
 
 
 def test_all_broken_files_are_reported_in_one_run(tmp_path):

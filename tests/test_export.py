@@ -103,7 +103,7 @@ def test_export_refuses_data_with_problems(tmp_path):
     make_data(tmp_path, "title-disagrees")
     result = run_cli("export", "--data", "data", "--what", "errata", "--format", "csv", cwd=tmp_path)
     assert result.returncode == 1 and result.stdout == ""
-    assert result.stderr.splitlines()[-1] == "not exported: 4 entries, 4 references, 1 games: 1 problems"
+    assert result.stderr.splitlines()[-1] == "not exported: 4 entries, 4 references, 1 game: 1 problem"
 
 
 @pytest.mark.slow

@@ -119,7 +119,7 @@ def test_game_page_links_the_translator_pages():
 def test_translators_fixture_is_clean():
     result = run_cli("check", "--data", str(DATA))
     assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.strip().splitlines() == ["ok: 4 entries, 4 references, 1 games"]
+    assert result.stdout.strip().splitlines() == ["ok: 4 entries, 4 references, 1 game"]
 
 
 CASES = [
@@ -154,7 +154,8 @@ def test_glossary_problems_are_reported_exactly(tmp_path, case, expected):
     result = run_cli("check", "--data", "data", cwd=tmp_path)
     assert result.returncode == 1
     assert result.stderr.splitlines() == expected
-    assert result.stdout.strip() == f"4 entries, 4 references, 1 games: {len(expected)} problems"
+    count = "1 problem" if len(expected) == 1 else f"{len(expected)} problems"
+    assert result.stdout.strip() == f"4 entries, 4 references, 1 game: {count}"
 
 
 def test_quoted_wrong_text_and_aliases_are_not_glossary_problems():
@@ -174,7 +175,7 @@ def test_stale_translation_is_a_warning_with_a_count(tmp_path):
     make_data(tmp_path, "stale-translation")
     result = run_cli("check", "--data", "data", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines() == [STALE, "ok: 4 entries, 4 references, 1 games, 1 warnings"]
+    assert result.stdout.splitlines() == [STALE, "ok: 4 entries, 4 references, 1 game, 1 warning"]
     strict = run_cli("check", "--warnings-as-errors", "--data", "data", cwd=tmp_path)
     assert strict.returncode == 1
 
@@ -223,7 +224,7 @@ def test_stamp_rewrites_only_the_hash_and_clears_the_warning(tmp_path):
     assert len(after) == len(before)
     assert changed == [(before[11], before[11].replace("c927fa25171d", new_hash))]
     check = run_cli("check", "--data", "data", cwd=tmp_path)
-    assert check.stdout.strip().splitlines() == ["ok: 4 entries, 4 references, 1 games"]
+    assert check.stdout.strip().splitlines() == ["ok: 4 entries, 4 references, 1 game"]
 
 
 def test_stamp_keeps_crlf_quotes_and_comments(tmp_path):

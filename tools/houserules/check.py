@@ -37,12 +37,18 @@ class Report:
 
     def summary(self) -> str:
         refs = sum(len(e.all_refs()) for e in self.kb.entries.values())
-        text = f"{len(self.kb.entries)} entries, {refs} references, {len(self.kb.games)} games"
+        text = (f"{_count(len(self.kb.entries), 'entry', 'entries')}, {_count(refs, 'reference')}, "
+                f"{_count(len(self.kb.games), 'game')}")
         if self.errors:
-            return f"{text}: {len(self.errors)} problems"
+            return f"{text}: {_count(len(self.errors), 'problem')}"
         if self.warnings:
-            return f"ok: {text}, {len(self.warnings)} warnings"
+            return f"ok: {text}, {_count(len(self.warnings), 'warning')}"
         return f"ok: {text}"
+
+
+def _count(n: int, noun: str, plural: str = "") -> str:
+    """``1 problem``, ``2 problems``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {plural or noun + 's'}"
 
 
 def _problem(entry: Entry, path: tuple, problem: str, fix: str, severity: str = "error",
