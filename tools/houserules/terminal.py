@@ -76,12 +76,12 @@ def wrap(text: str, columns: int) -> list[str]:
             if width(line) + width(piece) > columns and line.strip():
                 lines.append(line.rstrip(" "))
                 line = "" if piece == " " else piece
-                while width(line) > columns:  # a word longer than the line
-                    cut = _fit(line, columns)
-                    lines.append(line[:cut])
-                    line = line[cut:]
             else:
                 line += piece
+            while width(line) > columns:  # a word longer than the line
+                cut = _fit(line, columns)
+                lines.append(line[:cut])
+                line = line[cut:]
         lines.append(line)
     return lines
 

@@ -1,0 +1,350 @@
+"""``houserules search``, ``show`` and ``search-eval``: the CLI as a user runs it, and its parts.
+
+The user-facing tests run the installed command in a subprocess against the
+fixture data in ``tests/fixtures/search/`` (two games, wide Chinese titles, a
+table, control characters in the data), with the index cache in a temporary
+folder. ``show`` output is compared with golden files: refresh them with
+``UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_search.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from conftest import DATA, FIXTURES, ROOT, run_cli
+from houserules import search, searchtext, terminal
+
+SEARCH = FIXTURES / "search"
+SEARCH_DATA = SEARCH / "data"
+GOLDEN = SEARCH / "golden"
+UNSAFE = ["\x1b", "\x07", "\x08", "\u202e"]
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("search-cache")
+
+
+def hr(*args: str, cache: Path, data: Path = SEARCH_DATA, columns: int = 80):
+    return run_cli(*args, "--data", str(data), env={"HOUSERULES_CACHE": str(cache), "COLUMNS": str(columns)})
+
+
+def hits(*args: str, cache: Path, data: Path = SEARCH_DATA) -> list[dict]:
+    result = hr("search", *args, "--json", cache=cache, data=data)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def display_width(text: str) -> int:
+    # Written out here rather than imported, so the test does not check the code with itself.
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+# -- the JSON contract ------------------------------------------------------------
+
+def test_json_hits_follow_the_contract(cache):
+    found = hits("塔楼", cache=cache)
+    assert found, "a title query finds entries"
+    for hit in found:
+        assert {"id", "code", "game", "title", "summary", "url", "score"} <= set(hit)
+        game, _, slug = hit["id"].partition(":")
+        assert game == hit["game"] and slug
+        assert set(hit["title"]) == {"zh", "en"} and set(hit["summary"]) == {"zh", "en"}
+        assert hit["url"] == f"{game}/{slug}.html"
+        assert isinstance(hit["score"], float)
+    assert [h["score"] for h in found] == sorted((h["score"] for h in found), reverse=True)
+
+
+@pytest.mark.parametrize("query, first", [
+    # an exact code, in any case and spacing
+    ("DM-A01", "demo:tower-crossing"),
+    ("dm-a01", "demo:tower-crossing"),
+    ("DM A01", "demo:tower-crossing"),
+    # an exact title comes before entries that only mention it
+    ("塔楼", "demo:tower"),
+    ("Tower", "demo:tower"),
+    ("crossing the tower", "demo:tower-crossing"),
+    # an alias
+    ("高塔", "demo:tower"),
+    # traditional characters find simplified text
+    ("塔樓", "demo:tower"),
+    ("電梯墜毀", "demo:elevator"),
+    # a typo in English
+    ("elevatr crash", "demo:elevator"),
+    ("towr", "demo:tower"),
+    # a natural question
+    ("电梯坠毁会怎样", "demo:elevator"),
+    ("what happens when the elevator crashes", "demo:elevator"),
+])
+def test_first_hit(cache, query, first):
+    assert hits(query, cache=cache)[0]["id"] == first
+
+
+# -- syntax characters and empty queries -----------------------------------------
+
+@pytest.mark.parametrize("query", ["AND", "OR NOT", "(", ")", "*", "?", '"', ":", "title:塔楼", "tower AND (",
+                                   '"tower', "tow*", "~", "^2", "[a TO z]", "\\", "塔楼 OR", "-"])
+def test_syntax_characters_never_crash(cache, query):
+    result = hr("search", query, "--json", cache=cache)
+    assert result.returncode == 0, result.stderr
+    assert isinstance(json.loads(result.stdout), list)
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("query", ["", "   ", "\t"])
+def test_empty_query_is_a_clear_error(cache, query):
+    result = hr("search", query, cache=cache)
+    assert result.returncode == 1
+    assert "empty query" in result.stderr and "Traceback" not in result.stderr
+
+
+# -- filters and limits ----------------------------------------------------------------
+
+@pytest.mark.parametrize("args, check", [
+    (["--game", "other"], lambda h: h["game"] == "other"),
+    (["--game", "demo"], lambda h: h["game"] == "demo"),
+    (["--kind", "rule"], lambda h: h["id"] == "other:tower-rule"),
+    (["--kind", "component"], lambda h: h["id"] == "demo:tower"),
+])
+def test_filters(cache, args, check):
+    found = hits("tower", *args, cache=cache)
+    assert found and all(check(h) for h in found)
+
+
+def test_without_filters_both_games_match(cache):
+    assert {h["game"] for h in hits("tower", cache=cache)} == {"demo", "other"}
+
+
+@pytest.mark.parametrize("limit", ["1", "2"])
+def test_limit(cache, limit):
+    assert len(hits("tower", "--limit", limit, cache=cache)) == int(limit)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--game", "nope"], "unknown game 'nope' — use one of: demo, other"),
+    (["--kind", "nope"], "unknown kind 'nope' — use one of: ruling, rule"),
+])
+def test_unknown_filter_values(cache, args, message):
+    result = hr("search", "tower", *args, cache=cache)
+    assert result.returncode == 1 and message in result.stderr
+
+
+@pytest.mark.parametrize("limit", ["0", "-1", "x"])
+def test_bad_limit(cache, limit):
+    result = hr("search", "tower", "--limit", limit, cache=cache)
+    assert result.returncode == 2 and "--limit" in result.stderr
+
+
+# -- readable output -------------------------------------------------------------------
+
+def test_readable_hits_show_code_titles_answer_and_page(cache):
+    result = hr("search", "电梯", cache=cache)
+    assert result.returncode == 0
+    first = result.stdout.split("\n\n")[0]
+    for part in ["DM-A02", "电梯坠毁 · Elevator crash", "掷出 0 时电梯坠毁", "demo/elevator.html"]:
+        assert part in first
+
+
+def test_no_match_says_so(cache):
+    result = hr("search", "zzzzqqqq", cache=cache)
+    assert result.returncode == 0 and result.stdout == "" and "no entries match" in result.stderr
+
+
+@pytest.mark.parametrize("args", [["search", "控制字符"], ["search", "escape", "--json"], ["show", "DM-X01"],
+                                  ["search-eval", "--judgements", str(SEARCH / "judgements.yaml")]])
+def test_control_characters_in_data_never_reach_the_terminal(cache, args):
+    result = hr(*args, cache=cache)
+    assert result.returncode == 0, result.stderr
+    for char in UNSAFE:
+        assert char not in result.stdout
+
+
+def test_json_keeps_the_data_text_escaped(cache):
+    result = hr("search", "DM-X01", "--json", cache=cache)
+    assert "\\u001b" in result.stdout and "\x1b" not in result.stdout
+    assert json.loads(result.stdout)[0]["title"]["zh"] == "控制\x1b[31m字符\x1b[0m"
+
+
+# -- show ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("ref", ["DM-A01", "dm-a01", "demo:tower-crossing", " DM-A01 "])
+def test_show_by_code_or_ref(cache, ref):
+    result = hr("show", ref, cache=cache, columns=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == (GOLDEN / "show-dm-a01.txt").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("ref, golden, columns", [("DM-A01", "show-dm-a01.txt", 60), ("DM-X01", "show-dm-x01.txt", 60),
+                                                   ("DM-A01", "show-dm-a01-narrow.txt", 40)])
+def test_show_golden(cache, ref, golden, columns):
+    result = hr("show", ref, cache=cache, columns=columns)
+    path = GOLDEN / golden
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(result.stdout, encoding="utf-8")
+    assert result.stdout == path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("columns", [40, 60, 100])
+def test_show_aligns_by_display_width(cache, columns):
+    lines = hr("show", "DM-A01", cache=cache, columns=columns).stdout.splitlines()
+    header = lines[2:lines.index("")]
+    starts = {display_width(line[:len(line) - len(line.split("  ")[-1].lstrip())]) for line in header}
+    assert len(starts) == 1, header  # every header value starts in the same column
+    assert all(display_width(line) <= columns for line in lines)
+    table = [line for line in lines if line.strip().startswith(("结果", "成功", "失败"))]
+    assert len(table) == 3
+    assert len({display_width(line[:line.index(cell)]) for line, cell in zip(table, ["去向", "另一侧", "原地"])}) == 1
+
+
+@pytest.mark.parametrize("ref, near", [("DM-A9", "DM-A01"), ("demo:towr", "demo:tower"), ("zz", "houserules search")])
+def test_show_unknown_ref(cache, ref, near):
+    result = hr("show", ref, cache=cache)
+    assert result.returncode == 1
+    assert f"no entry '{ref}'" in result.stderr and near in result.stderr and "Traceback" not in result.stderr
+
+
+# -- the index cache --------------------------------------------------------------
+
+def test_index_lives_in_the_cache_and_rebuilds_when_data_changes(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(SEARCH_DATA, data)
+    cache = tmp_path / "cache"
+    assert hits("电梯", cache=cache, data=data)[0]["title"]["en"] == "Elevator crash"
+    before = {p.name for p in (cache).glob("index-*/*")}
+    entry = data / "demo" / "entries" / "elevator.yaml"
+    entry.write_text(entry.read_text(encoding="utf-8").replace("en: Elevator crash", "en: Lift crash"), encoding="utf-8")
+    assert hits("lift", cache=cache, data=data)[0]["title"]["en"] == "Lift crash"
+    after = {p.name for p in cache.glob("index-*/*")}
+    assert len(before) == len(after) == 1 and before != after  # a new fingerprint; the old index removed
+    assert not any(p.name.startswith("index-") or p.suffix in {".seg", ".toc"} for p in data.rglob("*"))
+
+
+def test_data_problems_are_reported_with_their_location(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(SEARCH_DATA, data)
+    (data / "demo" / "entries" / "broken.yaml").write_text("id: broken\ncode: DM-B01\nkind: nonsense\n", encoding="utf-8")
+    for _ in range(2):  # also when the index is already cached
+        result = hr("search", "tower", cache=tmp_path / "cache", data=data)
+        assert result.returncode == 0
+        assert "demo/entries/broken.yaml:" in result.stderr and "demo:broken:" in result.stderr
+        assert "DM-R01" in result.stdout
+
+
+def test_missing_data_folder(tmp_path):
+    result = hr("search", "tower", cache=tmp_path, data=tmp_path / "nowhere")
+    assert result.returncode == 1 and "data folder not found" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_write_index_keeps_a_finished_index(tmp_path):
+    docs = list(search.documents(_fixture_kb()))
+    meta = {"entries": len(docs), "games": ["demo", "other"], "problems": []}
+    target = tmp_path / "idx"
+    search.write_index(target, docs, meta)
+    search.write_index(target, docs[:1], meta)  # a concurrent rebuild that lost the race
+    with search.SearchIndex(target) as index:
+        assert len(index.refs()) == len(docs)
+    assert [p.name for p in tmp_path.iterdir()] == ["idx"]  # no temporary folder left
+
+
+def test_cache_location(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOUSERULES_CACHE", str(tmp_path / "hc"))
+    assert search.index_home(DATA).parent == tmp_path / "hc"
+    monkeypatch.delenv("HOUSERULES_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert search.index_home(DATA).parent == tmp_path / "xdg" / "houserules"
+    assert search.index_home(DATA) != search.index_home(SEARCH_DATA)
+
+
+def _fixture_kb():
+    from houserules.load import load
+
+    return load(SEARCH_DATA).kb
+
+
+# -- analysis and terminal helpers ----------------------------------------------------
+
+@pytest.mark.parametrize("text, terms", [
+    ("魔梯", ["魔梯"]),
+    ("塔", ["塔"]),
+    ("崩塌的房间", ["崩塌", "塌的", "的房", "房间"]),
+    ("塔樓", ["塔楼"]),  # traditional folded
+    ("Mystic ELEVATORS", ["mystic", "elev"]),  # lowercased, stemmed
+    ("ＢＨ－Ａ１３", ["bh", "a13"]),  # full-width forms
+    ("魔梯怎么运行？", ["魔梯", "运行"]),  # question words split the run
+    ("AND ( * \" :", []),  # syntax is just punctuation; "and" is a stop word
+])
+def test_query_terms(text, terms):
+    assert searchtext.query_terms(text) == terms
+
+
+@pytest.mark.parametrize("text, columns", [("魔梯", 4), ("BH-A13", 6), ("魔梯 BH", 7), ("ｆｕｌｌ", 8), ("e\u0301", 1)])
+def test_width(text, columns):
+    assert terminal.width(text) == columns
+
+
+@pytest.mark.parametrize("text, columns", [
+    ("进入魔梯就必须运行，每名探索者每回合最多运行一次", 11),
+    ("Entering the elevator makes it move, at most once per turn", 20),
+    ("混合 mixed 文字 text 的一行 line of text", 9),
+    ("averyveryverylongwordwithoutspaces", 10),
+])
+def test_wrap_fits_the_width_and_keeps_the_text(text, columns):
+    lines = terminal.wrap(text, columns)
+    assert all(display_width(line) <= columns for line in lines)
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+
+
+@pytest.mark.parametrize("text, cleaned", [
+    ("a\x1b[31mb", "a[31mb"),
+    ("x\u202ey", "xy"),
+    ("bell\x07", "bell"),
+    ("tab\there", "tab here"),
+    ("line\r\nnext", "line\nnext"),
+    ("zero\u200bwidth", "zerowidth"),
+    ("中文", "中文"),
+])
+def test_clean(text, cleaned):
+    assert terminal.clean(text) == cleaned
+
+
+# -- ranking quality on the real data -------------------------------------------------
+
+@pytest.fixture(scope="module")
+def judged(cache) -> dict:
+    result = run_cli("search-eval", "--json", "--data", str(DATA),
+                     "--judgements", str(ROOT / "tests" / "search_judgements.yaml"),
+                     env={"HOUSERULES_CACHE": str(cache)})
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_judged_queries_cover_every_group(judged):
+    assert judged["overall"]["queries"] >= 80
+    assert {"zh", "en", "alias", "typo", "question", "traditional", "code"} <= set(judged)
+
+
+def test_ranking_floor_overall(judged):
+    assert judged["overall"]["hit@3"] >= 0.90
+    assert judged["overall"]["mrr"] >= 0.85
+
+
+@pytest.mark.parametrize("group, floor", [("zh", 0.9), ("en", 0.9), ("alias", 0.9), ("typo", 0.85),
+                                          ("question", 0.8), ("traditional", 0.9), ("code", 1.0)])
+def test_ranking_floor_per_group(judged, group, floor):
+    assert judged[group]["hit@3"] >= floor
+
+
+def test_search_eval_rejects_unknown_expected_entries(tmp_path, cache):
+    judgements = tmp_path / "j.yaml"
+    judgements.write_text("queries:\n  - {group: zh, q: 塔楼, expect: demo:tower}\n"
+                          "  - {group: zh, q: 塔, expect: demo:nope}\n", encoding="utf-8")
+    result = hr("search-eval", "--judgements", str(judgements), cache=cache)
+    assert result.returncode == 1
+    assert f"{judgements}:3: demo:nope: expected entry 'demo:nope' is not in the data" in result.stderr
