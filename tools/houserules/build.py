@@ -84,3 +84,12 @@ def build_site(data_dir: Path, target: Path, steps: list[Callable[[Path, Path], 
             shutil.rmtree(work, ignore_errors=True)
             raise
     return target
+
+
+def _printed_faq(site_dir: Path, data_dir: Path) -> None:
+    from .pdf import build_step  # WeasyPrint loads only when a build runs
+
+    build_step(site_dir, data_dir)
+
+
+POST_STEPS.append(_printed_faq)

@@ -19,6 +19,7 @@ from mkdocs.structure.pages import Page
 from houserules.check import run as run_check
 from houserules.export import entries_json
 from houserules.pages import SiteRenderer
+from houserules.pdf import PRINT_PAGE, print_page
 from houserules.textrender import inline_html
 from houserules.translators import nav as translator_nav
 
@@ -48,6 +49,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     nav = [{"首页 Home": "index.md"}]
     nav += _escaped([{f"{g.name['zh']} {g.name['en']}": f"{g.id}/index.md"} for g in report.kb.games.values()])
     nav += _escaped(translator_nav(report.kb))
+    nav += [{"打印版 Printed FAQ": PRINT_PAGE}]
     nav += [item for item in (config.nav or []) if "index.md" not in str(item)]
     config.nav = nav
     return config
@@ -63,6 +65,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     assert _site is not None
     for path, markdown in _site.pages().items():
         files.append(File.generated(config, path, content=markdown))
+    files.append(File.generated(config, PRINT_PAGE, content=print_page(_site.kb)))  # the PDFs come after MkDocs
     return files
 
 
