@@ -36,7 +36,7 @@ from .errors import HouserulesError, Problem
 INDEX_VERSION = 1
 
 #: Weight of a query term found in each field: names above the answer above the details.
-FIELD_BOOSTS: dict[str, float] = {"code": 8.0, "title": 6.0, "aliases": 5.0, "summary": 2.0, "body": 1.0}
+FIELD_BOOSTS: dict[str, float] = {"code": 8.0, "title": 4.0, "aliases": 4.0, "summary": 3.0, "body": 1.0}
 #: A query equal to a code or a title (ignoring case, spaces and punctuation) comes first.
 EXACT_BOOST = 1000.0
 #: A query equal to an alias ranks above partial matches, below exact titles.
