@@ -97,7 +97,7 @@ def _cmd_serve(parser: argparse.ArgumentParser) -> Runner:
 
 
 def _cmd_export(parser: argparse.ArgumentParser) -> Runner:
-    from .export import FORMATS, TABLES
+    from .vocab import EXPORT_FORMATS as FORMATS, EXPORT_TABLES as TABLES
 
     parser.add_argument("--what", choices=list(TABLES), default="entries",
                         help="entries, errata, glossary terms, or entries needing review (default: entries)")
@@ -206,6 +206,12 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`houserules search x | head`): stop quietly, as other tools do.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

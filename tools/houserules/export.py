@@ -177,7 +177,8 @@ TABLES: dict[str, tuple[Callable[[KnowledgeBase], Iterator[Row]], tuple[str, ...
     "review": (review_rows, ("id", "code", "game", "title_zh", "title_en", "reason", "reason_zh",
                              "detail_zh", "detail_en", "file", "line", "url")),
 }
-FORMATS = ("csv", "json")
+FORMATS = vocab.EXPORT_FORMATS
+assert tuple(TABLES) == vocab.EXPORT_TABLES, "keep vocab.EXPORT_TABLES in step with export.TABLES"
 
 
 def rows(kb: KnowledgeBase, what: str) -> list[Row]:

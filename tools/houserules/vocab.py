@@ -97,3 +97,7 @@ REVIEW_REASONS: dict[str, dict[str, str]] = {
     "uncertain-translator-note": {"zh": "译注存疑", "en": "Uncertain translator note"},
     "stale-translation": {"zh": "译文可能过时", "en": "Translation may be out of date"},
 }
+
+#: What ``houserules export`` can write, and in which formats.
+EXPORT_TABLES: tuple[str, ...] = ("entries", "errata", "glossary", "review")
+EXPORT_FORMATS: tuple[str, ...] = ("csv", "json")
