@@ -1,12 +1,13 @@
 """The printed FAQ: print HTML made from the entries, laid out as a PDF by WeasyPrint.
 
-One document per call: a cover (games, data version, date), a table of
-contents with page numbers, then each game's entries grouped as on its site
-page. Cross-references print as the target's code and page number, so a
-reader can follow them on paper. ``houserules build`` writes
-``site/print/faq.pdf`` (every game) and ``site/print/<game>.pdf``;
-``houserules pdf`` writes one, optionally with a group's house rules
-(:mod:`houserules.profile`).
+Each game is one document: a cover (game, data version, date), a table of
+contents with page numbers, then its entries grouped as on its site page.
+Cross-references print as the target's code and page number, so a reader can
+follow them on paper. The all-games PDF is a shared cover and contents followed
+by the very same pages, so every game keeps its own page numbers (the running
+head names the game and the code). ``houserules build`` writes
+``site/print/<game>.pdf`` and ``site/print/faq.pdf``; ``houserules pdf`` writes
+one, optionally with a group's house rules (:mod:`houserules.profile`).
 
 WeasyPrint draws empty boxes, without a warning, when no CJK font is
 installed, so :func:`require_cjk_font` refuses to print without one.

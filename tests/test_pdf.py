@@ -1,0 +1,193 @@
+"""The printed FAQ, read back as a reader gets it: text, fonts, contents page numbers, pictures."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from conftest import DATA, GOOD, run_cli
+from houserules.check import run as run_check
+from houserules.pdf import PrintRenderer, print_groups
+from houserules.pages import SiteRenderer
+
+pytestmark = pytest.mark.slow
+
+#: A line of the contents: code, title, dot leader, page number.
+TOC_LINE = re.compile(r"^\s*([A-Z]{2,4}-[A-Z0-9]+(?:-[A-Z0-9]+)?)\s+.*?\.{3,}\s*(\d+)\s*$")
+
+
+def pdf_pages(pdf: Path) -> list[str]:
+    """The text of each page, in layout mode (what a reader sees, line by line)."""
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    return text.split("\f")[:-1]
+
+
+def squeeze(text: str) -> str:
+    """Text without any whitespace: titles may wrap anywhere on paper."""
+    return re.sub(r"\s+", "", text)
+
+
+def folio(page: str) -> str:
+    """The page number printed at the foot of a page."""
+    return [line for line in page.splitlines() if line.strip()][-1].strip()
+
+
+def contents(pages: list[str]) -> dict[str, str]:
+    """Each code in the contents with the page number printed beside it."""
+    found = {}
+    for page in pages:
+        if "目录 · Contents" not in page:
+            continue
+        for line in page.splitlines():
+            if match := TOC_LINE.match(line):
+                found.setdefault(match.group(1), match.group(2))
+    return found
+
+
+def start_folio(pages: list[str], code: str, title: str) -> str:
+    """The printed page number of the page where the entry's heading stands."""
+    heading = squeeze(f"{code} · {title}")
+    return next(folio(page) for page in pages if heading in squeeze(page) and "目录 · Contents" not in page)
+
+
+@pytest.fixture(scope="module")
+def demo_pdf(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("pdf") / "demo.pdf"
+    result = run_cli("pdf", "--data", str(GOOD), "--game", "demo", "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"wrote {out} (3 entries, 4 pages)"
+    return out
+
+
+def _printed(site: Path, kb, name: str) -> tuple[Path, list]:
+    games = list(kb.games) if name == "faq" else [name]
+    return site / "print" / f"{name}.pdf", [e for e in kb.entries.values() if e.game in games]
+
+
+@pytest.fixture(scope="module")
+def real_kb():
+    return run_check(DATA).kb
+
+
+@pytest.fixture(scope="module")
+def good_kb():
+    return run_check(GOOD).kb
+
+
+def built_pdfs(built_site, built_fixture_site, real_kb, good_kb) -> list[tuple[Path, list]]:
+    """Every PDF the builds wrote, with the entries each must hold."""
+    out = [_printed(built_fixture_site, good_kb, name) for name in ("faq", "demo")]
+    out += [_printed(built_site, real_kb, name) for name in ("faq", *real_kb.games)]
+    return out
+
+
+def test_build_writes_a_pdf_per_game_and_one_for_all(built_site, real_kb):
+    assert sorted(p.name for p in (built_site / "print").glob("*.pdf")) == sorted(
+        [f"{g}.pdf" for g in real_kb.games] + ["faq.pdf"])
+
+
+def test_every_entry_code_and_chinese_title_is_in_the_text(built_site, built_fixture_site, real_kb, good_kb):
+    for pdf, entries in built_pdfs(built_site, built_fixture_site, real_kb, good_kb):
+        text = squeeze("".join(pdf_pages(pdf)))
+        missing = [e.ref for e in entries if e.code not in text or squeeze(e.title["zh"]) not in text]
+        assert not missing, f"{pdf.name}: {missing}"
+
+
+def test_the_cjk_font_is_embedded(built_site, built_fixture_site, real_kb, good_kb, demo_pdf):
+    for pdf in [demo_pdf] + [p for p, _ in built_pdfs(built_site, built_fixture_site, real_kb, good_kb)]:
+        listing = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+        fonts = [line.split() for line in listing.splitlines()[2:]]
+        assert fonts and all("WenQuanYi" in f[0] for f in fonts), listing
+        # columns from the right: emb sub uni object ID
+        assert all(f[-5] == "yes" for f in fonts), listing
+
+
+def test_contents_page_numbers_are_where_entries_start(built_site, built_fixture_site, real_kb, good_kb):
+    for pdf, entries in built_pdfs(built_site, built_fixture_site, real_kb, good_kb):
+        pages = pdf_pages(pdf)
+        listed = contents(pages)
+        assert sorted(listed) == sorted(e.code for e in entries), pdf.name
+        wrong = {e.code: (listed[e.code], start_folio(pages, e.code, e.title["zh"])) for e in entries
+                 if listed[e.code] != start_folio(pages, e.code, e.title["zh"])}
+        assert not wrong, f"{pdf.name}: contents page vs actual page {wrong}"
+
+
+def test_cross_references_print_the_code_and_page(demo_pdf, good_kb):
+    pages = pdf_pages(demo_pdf)
+    tower = good_kb.entries["demo:tower"]
+    page = start_folio(pages, tower.code, tower.title["zh"])
+    # DM-A1's body says "进入[[demo:tower]]后可以原路返回。"
+    assert squeeze(f"进入塔楼（DM-R01，第 {page} 页）后可以原路返回。") in squeeze("".join(pages))
+    assert "[[" not in "".join(pages)
+
+
+def test_running_heads_carry_game_and_code(demo_pdf):
+    entry_pages = pdf_pages(demo_pdf)[2:]
+    heads = [page.strip().splitlines()[0].split() for page in entry_pages]
+    assert heads == [["演示游戏", "Demo", "Game", "DM-A1"], ["演示游戏", "Demo", "Game", "DM-R01"]]
+
+
+@pytest.mark.parametrize("paper, size", [
+    ("a4", "595.276 x 841.89 pts (A4)"),
+    ("letter", "612 x 792 pts (letter)"),
+])
+def test_paper_size(tmp_path, paper, size):
+    out = tmp_path / "demo.pdf"
+    result = run_cli("pdf", "--data", str(GOOD), "--paper", paper, "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    info = subprocess.run(["pdfinfo", str(out)], capture_output=True, text=True, check=True).stdout
+    assert re.search(r"Page size:\s+(.*)", info).group(1) == size
+
+
+def ink(png: Path) -> float:
+    """Share of the page's pixels that are not white."""
+    image = Image.open(png).convert("L")
+    histogram = image.histogram()
+    return 1 - sum(histogram[250:]) / (image.width * image.height)
+
+
+@pytest.mark.parametrize("page, name", [(1, "cover"), (2, "contents"), (3, "entries")])
+def test_pages_render_to_pictures_that_are_not_blank(demo_pdf, page, name):
+    prefix = demo_pdf.parent / name
+    subprocess.run(["pdftoppm", "-png", "-r", "50", "-f", str(page), "-l", str(page), "-singlefile",
+                    str(demo_pdf), str(prefix)], check=True)
+    assert ink(prefix.with_suffix(".png")) > 0.01
+
+
+def test_missing_cjk_font_fails_loudly(tmp_path):
+    config = tmp_path / "fonts.conf"
+    config.write_text("<?xml version='1.0'?><fontconfig></fontconfig>\n", encoding="utf-8")
+    out = tmp_path / "demo.pdf"
+    result = run_cli("pdf", "--data", str(GOOD), "-o", str(out), env={"FONTCONFIG_FILE": str(config)})
+    assert result.returncode == 1
+    assert result.stderr.strip() == (
+        "houserules pdf: the CJK font 'WenQuanYi Micro Hei' is not installed, so Chinese text would print as empty "
+        "boxes — install the Debian package fonts-wqy-microhei (tools/setup-debian.sh does)")
+    assert not out.exists()
+
+
+def test_unknown_game_is_refused(tmp_path):
+    result = run_cli("pdf", "--data", str(GOOD), "--game", "nosuch", "-o", str(tmp_path / "x.pdf"))
+    assert result.returncode == 1
+    assert result.stderr.strip() == "houserules pdf: unknown game 'nosuch' — use one of: demo"
+
+
+def test_qr_codes_only_with_a_site_address(good_kb):
+    site = SiteRenderer(good_kb)
+    printed = {r for _, _, refs in print_groups(site, good_kb.games["demo"], None) for r in refs}
+    entry = good_kb.entries["demo:tower"]
+    with_url = PrintRenderer(good_kb, printed, "https://example.org/hr").entry_html(entry, None)
+    assert 'class="entry-qr" src="data:image/svg+xml' in with_url
+    assert 'alt="https://example.org/hr/demo/tower.html"' in with_url
+    assert "entry-qr" not in PrintRenderer(good_kb, printed, None).entry_html(entry, None)
+
+
+def test_the_site_links_the_pdfs(built_fixture_site):
+    page = (built_fixture_site / "print" / "index.html").read_text(encoding="utf-8")
+    links = re.findall(r'<a href="([^"]+\.pdf)"', page)
+    assert links == ["faq.pdf", "demo.pdf"]
+    assert all((built_fixture_site / "print" / link).is_file() for link in links)
