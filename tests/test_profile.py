@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -11,6 +12,8 @@ import pytest
 from conftest import DATA, FIXTURES, GOOD, ROOT, run_cli
 from houserules.check import run as run_check
 from houserules.errors import HouserulesError
+from houserules.pages import SiteRenderer
+from houserules.pdf import print_groups
 from houserules.profile import load_profile
 
 PROFILES = FIXTURES / "profile"
@@ -82,17 +85,15 @@ def test_loading_a_profile_leaves_the_shared_data_alone():
     ({"refs": ["demo:tower-errata"]}, ["DM-HR1", "DM-A2"]),
 ])
 def test_include_selects_the_shared_entries(tmp_path, include, printed):
-    folder = tmp_path / "group"
-    shutil.copytree(PROFILES / "entries", folder / "entries")
-    profile = folder / "group.yaml"
-    text = GROUP.read_text(encoding="utf-8").replace("include: {all: true}", f"include: {include}".replace("'", ""))
-    profile.write_text(text.replace("True", "true"), encoding="utf-8")
-    out = tmp_path / "group.pdf"
-    result = run_cli("pdf", "--data", str(GOOD), "--profile", str(profile), "-o", str(out))
-    assert result.returncode == 0, result.stderr
-    codes = ["DM-HR1", "DM-A1", "DM-A2", "DM-R01"]
-    text = pdf_text(out)
-    assert [c for c in codes if f"{c} · " in text] == printed
+    shutil.copytree(PROFILES / "entries", tmp_path / "entries")
+    profile_file = tmp_path / "group.yaml"
+    flow = json.dumps(include)  # JSON is YAML
+    profile_file.write_text(GROUP.read_text(encoding="utf-8").replace("include: {all: true}", f"include: {flow}"),
+                            encoding="utf-8")
+    profile, kb = load_profile(profile_file, run_check(GOOD).kb)
+    groups = print_groups(SiteRenderer(kb), kb.games["demo"], profile)
+    assert [kb.entries[r].code for _, _, refs in groups for r in refs] == printed
+    assert groups[0][:2] == ("house-rules", {"zh": "本组房规：测试小组", "en": "House rules of Test group"})
 
 
 @pytest.mark.slow
