@@ -27,7 +27,8 @@ def test_schema_enums_come_from_the_vocabularies():
 def test_editor_settings_map_data_files_to_schemas():
     settings = json.loads((ROOT / ".vscode/settings.json").read_text(encoding="utf-8"))
     mapping = settings["yaml.schemas"]
-    assert mapping["tools/houserules/schema/entry.schema.json"] == ["rules_data/*/entries/*.yaml"]
+    assert mapping["tools/houserules/schema/entry.schema.json"][0] == "rules_data/*/entries/*.yaml"
+    assert "examples/house-rules/profile.yaml" in mapping["tools/houserules/schema/profile.schema.json"]
     assert mapping["tools/houserules/schema/game.schema.json"] == ["rules_data/*/game.yaml"]
     assert mapping["tools/houserules/schema/glossary.schema.json"] == ["rules_data/*/glossary.yaml"]
 
