@@ -1,6 +1,7 @@
 # houserules: one entry point for people, the pre-commit hook and CI.
 #   make serve   set everything up, build the site and serve it on http://127.0.0.1:8000/
 #   make test    set everything up and run the whole test suite
+#   make fuzz    a long property-based run (HYPOTHESIS_PROFILE=long)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -30,6 +31,10 @@ check: setup
 
 test: setup
 	$(BIN)/pytest
+
+# A long property-based run of the loader, checker, renderer and search (tests/test_fuzz.py).
+fuzz: setup
+	HYPOTHESIS_PROFILE=long $(BIN)/pytest tests/test_fuzz.py
 
 clean:
 	rm -rf site .cache .pytest_cache

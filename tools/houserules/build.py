@@ -24,6 +24,27 @@ os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
 #: Extra steps run on the freshly built site folder before it is swapped in
 #: (search index, printed FAQ...). Each takes (site_dir, data_dir).
 POST_STEPS: list[Callable[[Path, Path], None]] = []
+#: Written into every built site, so that a later build knows the folder is its own to replace.
+MARKER = ".houserules-site"
+
+
+def check_target(target: Path, data_dir: Path) -> None:
+    """Refuse an output folder whose replacement would destroy something else.
+
+    The swap deletes the previous folder, so ``-o .`` or ``-o ~`` must fail: the target may
+    not hold the data or the working folder, and an existing one must be empty or a site
+    built before (the marker, or MkDocs' ``index.html`` and ``sitemap.xml``).
+    """
+    real = target.resolve()
+    for inside, what in ((data_dir.resolve(), "the data folder"), (Path.cwd().resolve(), "the working folder")):
+        if inside == real or real in inside.parents:
+            raise HouserulesError(f"the output folder {target} holds {what}; choose another with -o DIR")
+    if target.is_symlink() or (target.exists() and not target.is_dir()):
+        raise HouserulesError(f"the output {target} is not a folder; choose another with -o DIR")
+    built = (target / MARKER).is_file() or ((target / "index.html").is_file() and (target / "sitemap.xml").is_file())
+    if target.is_dir() and any(target.iterdir()) and not built:
+        raise HouserulesError(f"the output folder {target} is not empty and holds no built site; "
+                              "the build replaces it whole, so choose an empty or new folder with -o DIR")
 
 
 @contextlib.contextmanager
@@ -54,6 +75,20 @@ def swap_in(new: Path, target: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
+def recover(target: Path) -> None:
+    """Clean up after a build that was killed: call only while holding the lock.
+
+    A killed build leaves its ``.<name>-new-*`` folder behind, and one killed between
+    the two renames of :func:`swap_in` leaves the previous site as ``.<name>-old-*``
+    with no ``target``: that site is put back, and every leftover is removed.
+    """
+    olds = sorted(target.parent.glob(f".{target.name}-old-*"), key=lambda p: p.stat().st_mtime)
+    if olds and not target.exists():
+        olds.pop().rename(target)
+    for stale in [*olds, *target.parent.glob(f".{target.name}-new-*")]:
+        shutil.rmtree(stale, ignore_errors=True)
+
+
 def mkdocs_build(data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML) -> None:
     """Run MkDocs (strict) on ``data_dir`` into ``site_dir``."""
     from mkdocs.commands.build import build
@@ -72,13 +107,17 @@ def mkdocs_build(data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML)
 
 def build_site(data_dir: Path, target: Path, steps: list[Callable[[Path, Path], None]] | None = None) -> Path:
     """Build everything into ``target`` atomically and return it."""
-    target = target.resolve()
+    target = Path(os.path.abspath(target))  # not resolve(): a symlinked target is refused
+    check_target(target, data_dir)
     with build_lock(target):
+        recover(target)
         work = Path(tempfile.mkdtemp(prefix=f".{target.name}-new-", dir=target.parent))
+        work.chmod(0o755)  # mkdtemp's 0700 would hide the site from a web server's user
         try:
             mkdocs_build(data_dir, work)
             for step in POST_STEPS if steps is None else steps:
                 step(work, data_dir)
+            (work / MARKER).write_text("built by houserules build; replaced whole by the next build\n", encoding="utf-8")
             swap_in(work, target)
         except BaseException:
             shutil.rmtree(work, ignore_errors=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +24,20 @@ class Problem:
 
     def __str__(self) -> str:
         prefix = "warning: " if self.severity == "warning" else ""
-        return f"{self.path}:{self.line}: {self.entry}: {prefix}{self.problem} — {self.fix}"
+        return visible(f"{self.path}:{self.line}: {self.entry}: {prefix}{self.problem} — {self.fix}")
+
+
+def visible(text: str) -> str:
+    r"""``text`` with control and format characters written as escapes, safe for a terminal.
+
+    Messages quote data (field names, values, file names); an escape sequence in the
+    data must show as text, not act on the terminal.
+
+    >>> visible("unknown field '\x1b[2J'")
+    "unknown field '\\x1b[2J'"
+    """
+    return "".join(c if unicodedata.category(c) not in {"Cc", "Cf", "Cs", "Co", "Zl", "Zp"}
+                   else (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}") for c in text)
 
 
 class HouserulesError(Exception):

@@ -17,6 +17,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
+import re
+
 import jsonschema
 
 from . import schema as schemas
@@ -24,6 +26,12 @@ from .errors import Problem, display_path
 from .model import Entry, Game, Glossary, KnowledgeBase
 from .yamlload import Document, YamlError, load as load_yaml
 
+_SLUG = re.compile(schemas.SLUG)
+#: What the patterns of the schema mean, for messages people can act on.
+FORMS = {
+    schemas.SLUG: ("an id", "use lowercase letters, digits and single hyphens, e.g. mystic-elevator"),
+    schemas.REF: ("a reference game:id", "write game:id in lowercase letters, digits and hyphens, e.g. betrayal:vault"),
+}
 GAME_FILE = "game.yaml"
 GLOSSARY_FILE = "glossary.yaml"
 ENTRIES_DIR = "entries"
@@ -69,6 +77,9 @@ def describe(error: jsonschema.ValidationError) -> tuple[tuple[Any, ...], str, s
     if kind == "enum":
         return path, f"field '{where}' has {error.instance!r}, which is not allowed", \
             f"use one of: {', '.join(map(str, error.validator_value))}"
+    if kind == "pattern" and error.validator_value in FORMS:
+        form, fix = FORMS[error.validator_value]
+        return path, f"field '{where}' value {error.instance!r} is not {form}", fix
     if kind == "pattern":
         return path, f"field '{where}' value {error.instance!r} has the wrong form", \
             f"match the pattern {error.validator_value}"
@@ -115,6 +126,20 @@ def _read(path: Path, schema_name: str, label: str) -> tuple[Document | None, li
     return (None if problems else doc), problems
 
 
+def _bad_name(path: Path, siblings: list[Path]) -> Problem | None:
+    """A problem when a file or folder name is not a slug (ids become file names in the site)."""
+    if path.is_symlink():  # named as written: display_path would follow the link
+        return Problem(str(Path(display_path(path.parent)) / path.name), 1, "-", "symbolic link in the data folder",
+                       "replace the link by the file itself; the build reads only real files inside rules_data/")
+    stem = path.stem if path.is_file() else path.name
+    if _SLUG.match(stem):
+        return None
+    twins = [p.name for p in siblings if p != path and p.stem.casefold() == stem.casefold()]
+    clash = f"; it clashes with {', '.join(twins)} where case is ignored (Windows, macOS)" if twins else ""
+    return Problem(display_path(path), 1, "-", f"name '{path.name}' is not an id{clash}",
+                   "rename it with lowercase letters, digits and single hyphens, e.g. mystic-elevator")
+
+
 def _stray(path: Path, where: str) -> Problem:
     return Problem(display_path(path), 1, "-", f"unexpected file in {where}",
                    "move it to rules_data/<game>/entries/<id>.yaml, or remove it")
@@ -127,10 +152,13 @@ def load(data_dir: Path) -> LoadResult:
         result.problems.append(Problem(display_path(data_dir), 1, "-", "data folder not found",
                                        "pass --data DIR pointing at the rules_data folder"))
         return result
-    for child in sorted(data_dir.iterdir()):
+    children = sorted(data_dir.iterdir())
+    for child in children:
         if child.name.startswith("."):
             continue
-        if child.is_dir():
+        if child.is_dir() and (problem := _bad_name(child, children)):
+            result.problems.append(problem)
+        elif child.is_dir():
             _load_game(child, result)
         elif child.suffix in {".yaml", ".yml"}:
             result.problems.append(_stray(child, "the data folder"))
@@ -140,6 +168,10 @@ def load(data_dir: Path) -> LoadResult:
 def _load_game(folder: Path, result: LoadResult) -> None:
     game_id = folder.name
     game_file = folder / GAME_FILE
+    for special in (game_file, folder / GLOSSARY_FILE, folder / ENTRIES_DIR):
+        if special.is_symlink():
+            result.problems.append(_bad_name(special, []))
+            return
     if not game_file.is_file():
         for path in sorted(folder.rglob("*.y*ml")):
             result.problems.append(Problem(
@@ -201,10 +233,13 @@ def load_entries(folder: Path, game_id: str, result: LoadResult, origin: str = "
 def _entry_files(folder: Path, result: LoadResult) -> Iterator[Path]:
     if not folder.is_dir():
         return
-    for path in sorted(folder.iterdir()):
+    paths = sorted(folder.iterdir())
+    for path in paths:
         if path.name.startswith("."):
             continue
-        if path.suffix == ".yaml" and path.is_file():
+        if path.suffix == ".yaml" and (problem := _bad_name(path, paths)):
+            result.problems.append(problem)
+        elif path.suffix == ".yaml" and path.is_file():
             yield path
         else:
             result.problems.append(Problem(display_path(path), 1, "-", "only <id>.yaml files belong in entries/",

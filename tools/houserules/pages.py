@@ -37,10 +37,11 @@ def tag_src(tag: str) -> str:
 
 
 def _front_matter(title: str, description: str = "", **extra: Any) -> str:
-    # JSON strings are valid YAML scalars, whatever the text holds.
-    lines = ["---", f"title: {json.dumps(title, ensure_ascii=False)}"]
+    # JSON strings are valid YAML scalars, whatever the text holds. Material's templates
+    # print the title and description as HTML (<title>, header, meta tag): escape them.
+    lines = ["---", f"title: {json.dumps(inline_html(title), ensure_ascii=False)}"]
     if description:
-        lines.append(f"description: {json.dumps(description[:300], ensure_ascii=False)}")
+        lines.append(f"description: {json.dumps(inline_html(description[:300]), ensure_ascii=False)}")
     lines += [f"{key}: {json.dumps(value, ensure_ascii=False)}" for key, value in extra.items()]
     return "\n".join(lines + ["---", ""])
 

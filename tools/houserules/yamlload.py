@@ -30,6 +30,9 @@ _SCALAR_TAGS = {
 }
 
 
+_COLLECTION_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
+
+
 class YamlError(Exception):
     """A file that cannot be read as data; ``line`` is 1-based."""
 
@@ -116,12 +119,18 @@ def parse(text: str) -> Document:
     >>> parse("a: 1\\nb: [x, y]\\n").lines[("b", 1)]
     2
     """
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)  # the reader refuses control characters here, before any parsing
+    except yaml.reader.ReaderError as exc:
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        raise YamlError(text[:exc.position].count("\n") + 1, f"control character #x{code:04x} is not allowed",
+                        "remove control characters from the file; write \\t or \\e in double quotes if needed") from None
     try:
         try:
             node = loader.get_single_node()
         except yaml.composer.ComposerError as exc:
-            if "single document" in str(exc.problem or ""):
+            # PyYAML puts "expected a single document" in the context, "found another" in the problem.
+            if "single document" in f"{exc.context} {exc.problem}":
                 raise YamlError(exc.problem_mark.line + 1 if exc.problem_mark else 1,
                                 "the file holds more than one YAML document",
                                 "keep one entry per file and remove the '---' separator") from None
@@ -152,6 +161,9 @@ def _convert(loader: _Loader, node: Node, path: Path_, doc: Document, depth: int
     if depth > MAX_DEPTH:
         raise YamlError(node.start_mark.line + 1, f"nesting deeper than {MAX_DEPTH} levels",
                         "flatten the structure; no field needs that depth")
+    if isinstance(node, (MappingNode, SequenceNode)) and node.tag not in _COLLECTION_TAGS:
+        raise YamlError(node.start_mark.line + 1, f"unsupported YAML tag '{node.tag}'",
+                        "remove the tag; values are plain mappings and lists")
     if isinstance(node, MappingNode):
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:

@@ -1,0 +1,135 @@
+"""Property-based tests: the loader, the checker, the renderer and the search never raise on any input.
+
+The default profile keeps the suite quick; ``HYPOTHESIS_PROFILE=long`` (``make fuzz``) runs many more
+examples. Any input either loads or yields problems that name a file and a line; any text renders
+without live markup; any query answers within a second with at most ``limit`` hits.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import GOOD
+from houserules import yamlload
+from houserules.check import run as run_check
+from houserules.errors import Problem
+from houserules.terminal import clean
+from houserules.textrender import markdown_html
+from test_hardening import LiveMarkup
+
+settings.register_profile("default", max_examples=60, deadline=None,
+                          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+settings.register_profile("long", max_examples=3000, deadline=None,
+                          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+#: Pieces that matter to YAML, Markdown, HTML and terminals, mixed into random text.
+TOKENS = ["\n", "  ", "\t", ":", "- ", "[", "]", "{", "}", "'", '"', "&a", "*a", "<<", "!!str ", "!!python/name:os.system ",
+          "---\n", "...\n", "#", "|\n", ">\n", "%YAML 1.1\n", "\ufeff", "\r\n", "\x1b[2J", "\x00", "\u202e", "<script>",
+          "[[demo:tower]]", "[[../x]]", "javascript:", "{: onclick=x}", "<img src=x onerror=alert(1)>", "id", "code",
+          "title", "zh", "en", "demo:tower", "2026-11-30", "0x1F", "1e9", "~", "null", "yes", "塔楼", "🎲"]
+fuzz_text = st.lists(st.one_of(st.sampled_from(TOKENS), st.text(max_size=8)), max_size=40).map("".join)
+ENTRY_KEYS = ["id", "code", "kind", "title", "summary", "body", "aliases", "see_also", "applies_to", "sources",
+              "authority", "confidence", "scope", "errata", "facts", "history", "status", "x"]
+scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), fuzz_text)
+values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                       st.dictionaries(st.sampled_from(ENTRY_KEYS + ["zh", "en", "doc", "ref"]),
+                                                                       inner, max_size=4)), max_leaves=20)
+entries = st.dictionaries(st.sampled_from(ENTRY_KEYS), values, max_size=12).map(
+    lambda d: yaml.safe_dump(d, allow_unicode=True, sort_keys=False))
+#: Good entries, slightly broken: a line dropped, doubled or cut.
+GOOD_TEXT = (GOOD / "demo/entries/tower-errata.yaml").read_text(encoding="utf-8")
+
+
+@st.composite
+def mutated(draw) -> str:
+    lines = GOOD_TEXT.splitlines(keepends=True)
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(lines) - 1))
+        action = draw(st.sampled_from(["drop", "double", "cut", "insert"]))
+        if action == "drop" and len(lines) > 1:
+            lines.pop(at)
+        elif action == "double":
+            lines.insert(at, lines[at])
+        elif action == "cut":
+            lines[at] = lines[at][: draw(st.integers(0, len(lines[at])))]
+        else:
+            lines.insert(at, draw(fuzz_text) + "\n")
+    return "".join(lines)
+
+
+file_contents = st.one_of(fuzz_text, entries, mutated(), st.binary(max_size=200).map(lambda b: b.decode("latin-1")))
+
+
+@given(file_contents)
+def test_the_strict_reader_parses_or_names_a_line(text):
+    try:
+        doc = yamlload.parse(text)
+    except yamlload.YamlError as exc:
+        assert 1 <= exc.line <= text.count("\n") + text.count("\r") + 2
+        assert exc.problem and exc.fix
+    else:
+        assert doc.line(()) >= 1
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("fuzz") / "data"
+    shutil.copytree(GOOD, folder)
+    return folder
+
+
+@given(content=st.one_of(file_contents.map(lambda t: t.encode("utf-8", "surrogatepass")), st.binary(max_size=300)),
+       name=st.sampled_from(["fuzz", "Fuzz", "fuzz entry", "tower", "a..b"]))
+def test_any_entry_file_loads_or_yields_located_problems(data_dir, content, name):
+    path = data_dir / "demo/entries" / f"{name}.yaml"
+    path.write_bytes(content)
+    try:
+        report = run_check(data_dir)
+    finally:
+        path.unlink()
+        if name == "tower":
+            shutil.copy(GOOD / "demo/entries/tower.yaml", path)
+    for problem in report.problems:
+        assert isinstance(problem, Problem) and problem.line >= 1 and problem.path
+        assert "\x1b" not in str(problem)
+
+
+@given(fuzz_text)
+def test_any_text_renders_without_live_markup(text):
+    rendered = markdown_html(text, lambda ref: ("T", "t.html") if ref == "demo:tower" else None)
+    parser = LiveMarkup("text")
+    parser.feed(rendered)
+    assert parser.found == []
+    assert "<script" not in rendered.lower()
+
+
+@given(fuzz_text)
+def test_terminal_text_has_no_control_characters(text):
+    assert not any(ord(c) < 32 and c != "\n" for c in clean(text))
+    assert "\x1b" not in clean(text) and "\u202e" not in clean(text)
+
+
+@pytest.fixture(scope="module")
+def search_index(tmp_path_factory):
+    from houserules.search import open_index
+
+    os.environ.setdefault("HOUSERULES_CACHE", str(tmp_path_factory.mktemp("search-cache")))
+    with open_index(GOOD) as index:
+        yield index
+
+
+@settings(deadline=1000)  # every query answers within a second
+@given(query=st.one_of(fuzz_text, st.text(max_size=200), st.text(min_size=5000, max_size=10000)),
+       limit=st.integers(1, 20))
+def test_any_query_answers_within_bounds(search_index, query, limit):
+    hits = search_index.search(query, limit=limit)
+    assert len(hits) <= limit
+    assert all(hit.score > 0 and hit.record["id"].startswith("demo:") for hit in hits)

@@ -1,0 +1,556 @@
+"""Hostile and broken input: inert rendering, safe names and paths, odd files, atomic output, odd queries.
+
+The hostile fixture (tests/fixtures/hostile) puts script, event handlers, ``javascript:`` and ``data:``
+links, raw HTML, Markdown attribute lists and terminal escape sequences into every text field; each
+payload would set ``window.__pwned``, call ``alert`` or print "pwned". It must build and show all of
+that as text: in the site (checked statically and in headless Chromium), the PDF, the JSON export and
+the terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import unicodedata
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, GOOD, ROOT, run_cli
+from houserules import yamlload
+from houserules.build import build_lock, build_site
+from houserules.check import run as run_check
+from houserules.errors import HouserulesError
+
+HOSTILE = FIXTURES / "hostile"
+E = "data/demo/entries"
+MARK = re.compile(r"pwned|alert\(", re.I)
+#: Attributes whose value is a URL the browser may follow or load.
+URL_ATTRIBUTES = {"href", "src", "action", "formaction", "data", "xlink:href", "poster", "background", "ping", "cite"}
+BAD_SCHEME = re.compile(r"^(javascript|vbscript|data):", re.I)
+#: Elements that run, load or restyle something: none of them may carry data.
+ACTIVE = {"script", "style", "iframe", "frame", "object", "embed", "applet", "base", "form", "svg", "math",
+          "template", "link"}
+
+
+class LiveMarkup(HTMLParser):
+    """Finds markup in a page that could run data: the static half of the hostile-content check."""
+
+    def __init__(self, name: str):
+        super().__init__(convert_charrefs=True)
+        self.name = name
+        self.found: list[str] = []
+        self.raw: list[str] = []
+
+    def report(self, what: str) -> None:
+        self.found.append(f"{self.name}:{self.getpos()[0]}: {what[:120]}")
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            value = value or ""
+            bare = "".join(c for c in value if not c.isspace() and unicodedata.category(c) != "Cc")
+            if name.startswith("on") or name == "srcdoc":
+                self.report(f"<{tag} {name}={value!r}>")
+            elif name in URL_ATTRIBUTES and BAD_SCHEME.match(bare):
+                self.report(f"<{tag} {name}={value!r}>")
+            elif tag == "meta" and name == "http-equiv":
+                self.report(f"<meta http-equiv={value!r}>")
+        if tag in ACTIVE and any(MARK.search(value or "") for _, value in attrs):
+            self.report(f"<{tag} {attrs!r}>")
+        if tag in {"script", "style"}:
+            self.raw.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.raw and self.raw[-1] == tag:
+            self.raw.pop()
+
+    def handle_data(self, data: str) -> None:
+        if self.raw and MARK.search(data):
+            self.report(f"<{self.raw[-1]}> {data!r}")
+
+
+def live_markup(site: Path) -> list[str]:
+    found = []
+    for page in sorted(site.rglob("*.html")):
+        parser = LiveMarkup(str(page.relative_to(site)))
+        parser.feed(page.read_text(encoding="utf-8"))
+        found += parser.found
+    return found
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("hostile")
+    result = run_cli("build", "--data", str(HOSTILE), "-o", str(root / "site"))
+    assert result.returncode == 0, result.stdout + result.stderr
+    # Nothing is written beside the output folder but its lock.
+    assert sorted(p.name for p in root.iterdir()) == [".site.lock", "site"]
+    return root / "site"
+
+
+# -- hostile content ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("html", [
+    '<img src=x onerror="alert(1)">',
+    '<a href=" java\tscript:alert(1)">x</a>',
+    '<a href="data:text/html,x">x</a>',
+    "<script>window.__pwned=1</script>",
+    '<iframe srcdoc="x"></iframe>',
+    '<meta http-equiv="refresh" content="0;url=x">',
+])
+def test_the_scanner_finds_live_markup(html):
+    parser = LiveMarkup("page")
+    parser.feed(html)
+    assert parser.found
+
+
+def test_hostile_site_has_no_live_markup(hostile_site):
+    assert live_markup(hostile_site) == []
+
+
+@pytest.mark.parametrize("page, text", [
+    ("evil/script-title.html", '<script>window.__pwned="title"</script>脚本'),
+    ("evil/script-title.html", '</title><script>alert("pwned-summary")</script>一句话'),
+    ("evil/markdown-tricks.html", "{: onclick=\"alert('pwned-paragraph')\" }"),
+    ("evil/index.html", '<script>window.__pwned="game-name"</script>恶意游戏'),
+    ("evil/glossary.html", '<script>alert("pwned-term")</script>'),
+    ("evil/errata.html", '<script>alert("pwned-printed")</script>'),
+])
+def test_hostile_text_is_shown_as_text(hostile_site, page, text):
+    html = (hostile_site / page).read_text(encoding="utf-8")
+    shown = "".join(_text_nodes(html))
+    assert text in shown
+
+
+def _text_nodes(html: str) -> list[str]:
+    parser = HTMLParser(convert_charrefs=True)
+    parts: list[str] = []
+    parser.handle_data = parts.append  # type: ignore[method-assign]
+    parser.feed(html)
+    return parts
+
+
+def test_page_titles_and_descriptions_are_escaped(hostile_site):
+    """Material prints the front matter title and description as HTML: they arrive escaped."""
+    html = (hostile_site / "evil/script-title.html").read_text(encoding="utf-8")
+    assert "<title>EV-R01 &lt;script&gt;window.__pwned=&quot;title&quot;&lt;/script&gt;脚本" in html
+    assert '<meta name="description" content="&lt;/title&gt;&lt;script&gt;' in html
+
+
+@pytest.mark.browser
+def test_no_script_from_data_runs_in_chromium(hostile_site):
+    from playwright.sync_api import sync_playwright
+
+    from test_browser import ARGS, CHROMIUM
+
+    dialogs: list[str] = []
+    messages: list[str] = []
+    pages = sorted(str(p.relative_to(hostile_site)) for p in hostile_site.rglob("*.html"))
+    visits = [(page, "") for page in pages] + [("index.html", f"?q={q}") for q in ("script", "pwned", "img", "终端")]
+    pwned = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        tab = browser.new_context().new_page()
+        tab.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        tab.on("console", lambda message: messages.append(message.text))
+        for page, query in visits:
+            tab.goto(f"{hostile_site.as_uri()}/{page}{query}")
+            if query:
+                tab.wait_for_selector(".md-search-result__meta", timeout=15000)
+                tab.wait_for_timeout(300)
+            else:
+                tab.mouse.move(200, 300)
+                tab.mouse.move(400, 500)
+            if tab.evaluate("typeof window.__pwned !== 'undefined'"):
+                pwned.append(page + query)
+        results = tab.locator(".md-search-result__item").count()
+        browser.close()
+    assert len(visits) > 20 and results > 0  # the pages and the search results were really rendered
+    assert pwned == [] and dialogs == []
+    assert [m for m in messages if MARK.search(m)] == []
+
+
+def test_json_export_keeps_hostile_text_as_data(hostile_site):
+    payload = json.loads((hostile_site / "api/entries.json").read_text(encoding="utf-8"))
+    record = next(r for r in payload["entries"] if r["id"] == "evil:script-title")
+    assert record["title"]["zh"] == '<script>window.__pwned="title"</script>脚本'
+    assert record["url"] == "evil/script-title.html"
+    exported = run_cli("export", "--data", str(HOSTILE), "--format", "json")
+    assert exported.returncode == 0, exported.stderr
+    assert '"<script>window.__pwned=\\"title\\"</script>脚本"' in exported.stdout
+
+
+def test_pdf_prints_hostile_text_as_text(tmp_path):
+    result = run_cli("pdf", "--data", str(HOSTILE), "-o", str(tmp_path / "faq.pdf"))
+    assert result.returncode == 0, result.stderr
+    text = subprocess.run(["pdftotext", "-layout", str(tmp_path / "faq.pdf"), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    assert '<script>window.__pwned="title"</script>脚本' in text
+
+
+def _terminal_safe(text: str) -> list[str]:
+    return sorted({repr(c) for c in text if c != "\n" and unicodedata.category(c) in {"Cc", "Cf", "Zl", "Zp"}})
+
+
+@pytest.mark.parametrize("args", [
+    ("show", "evil:terminal-tricks"),
+    ("show", "EV-R01"),
+    ("search", "terminal"),
+    ("search", "tricks"),
+    ("check",),
+], ids=" ".join)
+def test_terminal_output_has_no_control_characters_from_data(args):
+    result = run_cli(*args, "--data", str(HOSTILE))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip()
+    assert _terminal_safe(result.stdout + result.stderr) == []
+
+
+def test_check_messages_show_escape_sequences_as_text(tmp_path):
+    make_data(tmp_path, {f"{E}/extra.yaml": entry() + '"\\e[2J\\e]0;x\\a": 1\n'})
+    result = run_cli("check", "--data", "data", cwd=tmp_path)
+    assert result.returncode == 1
+    assert _terminal_safe(result.stderr + result.stdout) == []
+    assert "unknown field '\\x1b[2J\\x1b]0;x\\x07'" in result.stderr
+
+
+# -- identifiers and paths ----------------------------------------------------------------------------
+
+ENTRY = """id: {id}
+code: DM-X1
+kind: ruling
+title: {{zh: 标题, en: Title}}
+summary: {{zh: 一句话。}}
+authority: clarification
+confidence: confirmed
+sources:
+  - {{doc: seed.txt, ref: "【1】"}}
+see_also: [demo:tower]
+"""
+ID_FIX = "use lowercase letters, digits and single hyphens, e.g. mystic-elevator"
+REF_FIX = "write game:id in lowercase letters, digits and hyphens, e.g. betrayal:vault"
+RENAME = "rename it with lowercase letters, digits and single hyphens, e.g. mystic-elevator"
+
+
+def entry(id: str = "extra", see_also: str = "demo:tower") -> str:
+    return ENTRY.format(id=id).replace("[demo:tower]", f"[{see_also}]")
+
+
+def make_data(tmp_path: Path, files: dict[str, str]) -> Path:
+    shutil.copytree(GOOD, tmp_path / "data")
+    for rel, content in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content, encoding="utf-8")
+    return tmp_path / "data"
+
+
+PATH_CASES = [
+    # ids that try to leave their folder
+    ("id-dotdot", {f"{E}/extra.yaml": entry(id="../../escape")},
+     [f"{E}/extra.yaml:1: demo:extra: field 'id' value '../../escape' is not an id — {ID_FIX}"]),
+    ("id-absolute", {f"{E}/extra.yaml": entry(id="/etc/passwd")},
+     [f"{E}/extra.yaml:1: demo:extra: field 'id' value '/etc/passwd' is not an id — {ID_FIX}"]),
+    ("id-windows", {f"{E}/extra.yaml": entry(id="'..\\x'")},
+     [f"{E}/extra.yaml:1: demo:extra: field 'id' value '..\\\\x' is not an id — {ID_FIX}"]),
+    ("id-drive", {f"{E}/extra.yaml": entry(id="'C:\\x'")},
+     [f"{E}/extra.yaml:1: demo:extra: field 'id' value 'C:\\\\x' is not an id — {ID_FIX}"]),
+    # references that try the same
+    ("ref-dotdot", {f"{E}/extra.yaml": entry(see_also="demo:../tower")},
+     [f"{E}/extra.yaml:10: demo:extra: field 'see_also.0' value 'demo:../tower' is not a reference game:id — {REF_FIX}"]),
+    ("ref-slash", {f"{E}/extra.yaml": entry(see_also="'demo:/etc/passwd'")},
+     [f"{E}/extra.yaml:10: demo:extra: field 'see_also.0' value 'demo:/etc/passwd' is not a reference game:id — {REF_FIX}"]),
+    ("ref-backslash", {f"{E}/extra.yaml": entry(see_also="'demo:..\\tower'")},
+     [f"{E}/extra.yaml:10: demo:extra: field 'see_also.0' value 'demo:..\\\\tower' is not a reference game:id — {REF_FIX}"]),
+    ("ref-in-text", {f"{E}/extra.yaml": entry() + "body: {zh: '见 [[demo:../../etc/passwd]]'}\n"},
+     [f"{E}/extra.yaml:1: demo:extra: orphan entry: no game contents section lists it and no entry refers to it "
+      "— add 'demo:extra' to a contents section of rules_data/demo/game.yaml or refer to it from a related entry",
+      f"{E}/extra.yaml:11: demo:extra: reference [[demo:../../etc/passwd]] is not of the form game:id "
+      "— write it as game:id, e.g. [[betrayal:vault]]"]),
+    # file and folder names
+    ("file-uppercase", {f"{E}/Tower.yaml": entry(id="tower")},
+     [f"{E}/Tower.yaml:1: -: name 'Tower.yaml' is not an id; it clashes with tower.yaml where case is ignored "
+      f"(Windows, macOS) — {RENAME}"]),
+    ("file-space", {f"{E}/my entry.yaml": entry(id="my-entry")},
+     [f"{E}/my entry.yaml:1: -: name 'my entry.yaml' is not an id — {RENAME}"]),
+    ("file-dots", {f"{E}/a..b.yaml": entry(id="a-b")},
+     [f"{E}/a..b.yaml:1: -: name 'a..b.yaml' is not an id — {RENAME}"]),
+    ("folder-uppercase", {"data/Demo/game.yaml": "id: demo\n"},
+     [f"data/Demo:1: -: name 'Demo' is not an id; it clashes with demo where case is ignored (Windows, macOS) — {RENAME}"]),
+]
+
+
+@pytest.mark.parametrize("name, files, expected", PATH_CASES, ids=[c[0] for c in PATH_CASES])
+def test_unsafe_ids_references_and_names_are_rejected(tmp_path, monkeypatch, name, files, expected):
+    data = make_data(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    report = run_check(data)
+    assert [str(p) for p in report.errors] == expected
+
+
+def test_symbolic_links_are_not_followed(tmp_path, monkeypatch):
+    data = make_data(tmp_path, {})
+    secret = tmp_path / "secret.yaml"
+    secret.write_text(entry(id="secret"), encoding="utf-8")
+    (data / "demo/entries/secret.yaml").symlink_to(secret)
+    (data / "linked").symlink_to(data / "demo", target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    report = run_check(data)
+    fix = "replace the link by the file itself; the build reads only real files inside rules_data/"
+    assert [str(p) for p in report.errors] == [
+        f"data/demo/entries/secret.yaml:1: -: symbolic link in the data folder — {fix}",
+        f"data/linked:1: -: symbolic link in the data folder — {fix}",
+    ]
+    assert "demo:secret" not in report.kb.entries
+
+
+@pytest.mark.parametrize("output, problem", [
+    (".", "holds the data folder"),
+    ("..", "holds the data folder"),
+    ("data", "holds the data folder"),
+    ("data/demo", "is not empty and holds no built site"),
+    ("keep", "is not empty and holds no built site"),
+    ("keep/precious.txt", "is not a folder"),
+])
+def test_build_refuses_an_output_folder_it_would_destroy(tmp_path, monkeypatch, output, problem):
+    make_data(tmp_path, {})
+    (tmp_path / "keep").mkdir()
+    (tmp_path / "keep/precious.txt").write_text("mine", encoding="utf-8")
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(HouserulesError, match=problem):
+        build_site(Path("data"), Path(output))
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
+def test_a_bad_id_writes_nothing_anywhere(tmp_path):
+    make_data(tmp_path, {f"{E}/escape.yaml": entry(id="../../../escape")})
+    before = sorted(tmp_path.parent.iterdir())
+    result = run_cli("build", "--data", "data", "-o", "out/site", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "is not an id" in result.stderr
+    assert not (tmp_path / "out").exists()
+    assert sorted(tmp_path.parent.iterdir()) == before
+
+
+# -- oversized and odd files ----------------------------------------------------------------------------
+
+GOOD_ENTRY = entry(id="extra")
+ODD_FILES = [
+    # (name, file content, expected problems: None = loads)
+    ("bom", b"\xef\xbb\xbf" + GOOD_ENTRY.encode(), None),
+    ("crlf", GOOD_ENTRY.replace("\n", "\r\n").encode(), None),
+    ("bom-and-crlf", b"\xef\xbb\xbf" + GOOD_ENTRY.replace("\n", "\r\n").encode(), None),
+    ("tab-in-quoted-value", GOOD_ENTRY.replace("一句话。", '"一句\t话。"').encode(), None),
+    ("tab-in-plain-value", GOOD_ENTRY.replace("一句话。", "一句\t话。").encode(),
+     ["5: malformed YAML: found character '\\t' that cannot start any token — fix the YAML syntax (indentation, quotes, colons)"]),
+    ("tab-indent", GOOD_ENTRY.replace("  - {doc", "\t- {doc").encode(),
+     ["9: malformed YAML: found character '\\t' that cannot start any token — fix the YAML syntax (indentation, quotes, colons)"]),
+    ("oversized", (GOOD_ENTRY + "body: {zh: '" + "长" * 90_000 + "'}\n").encode(),
+     ["1: file is 270224 bytes, over the 262144-byte limit — split the entry or shorten it"]),
+    ("huge-string", (GOOD_ENTRY + "body: {zh: '" + "x" * 25_000 + "'}\n").encode(),
+     ["11: field 'body.zh' is longer than 20000 characters — shorten it"]),
+    ("deep-nesting", (GOOD_ENTRY + "scope: " + "[" * 40 + "]" * 40 + "\n").encode(),
+     ["11: nesting deeper than 32 levels — flatten the structure; no field needs that depth"]),
+    ("deep-flow-nesting", (GOOD_ENTRY + "scope: " + "{a: " * 40 + "1" + "}" * 40 + "\n").encode(),
+     ["11: nesting deeper than 32 levels — flatten the structure; no field needs that depth"]),
+    ("merge-key", (GOOD_ENTRY + "scope:\n  <<: {edition: 1e}\n").encode(),
+     ["12: YAML merge key '<<' is not allowed — write the fields out in full"]),
+    ("document-stream", (GOOD_ENTRY + "---\n" + GOOD_ENTRY).encode(),
+     ["11: the file holds more than one YAML document — keep one entry per file and remove the '---' separator"]),
+    ("python-tag", (GOOD_ENTRY + "scope: !!python/object/apply:os.system ['true']\n").encode(),
+     ["11: unsupported YAML tag 'tag:yaml.org,2002:python/object/apply:os.system' — remove the tag"]),
+    ("control-character", GOOD_ENTRY.replace("一句话。", "一句\x07话。").encode(),
+     ["5: control character #x0007 is not allowed — remove control characters from the file"]),
+]
+
+
+@pytest.mark.parametrize("name, content, expected", ODD_FILES, ids=[c[0] for c in ODD_FILES])
+def test_odd_files_load_or_fail_with_file_and_line(tmp_path, monkeypatch, name, content, expected):
+    data = make_data(tmp_path, {})
+    game = data / "demo/game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("demo:tower-errata]", "demo:tower-errata, demo:extra]"),
+                    encoding="utf-8")
+    (data / "demo/entries/extra.yaml").write_bytes(content)
+    monkeypatch.chdir(tmp_path)
+    report = run_check(data)
+    errors = [str(p) for p in report.errors if "contents list 'demo:extra'" not in p.problem]
+    if expected is None:
+        assert errors == []
+        assert report.kb.entries["demo:extra"].summary["zh"].replace("\t", "") == "一句话。"
+    else:
+        prefix = f"{E}/extra.yaml:"
+        assert all(e.startswith(prefix) for e in errors), errors
+        got = [e[len(prefix):].replace("demo:extra: ", "", 1) for e in errors]
+        assert [g.split(" — ")[0] for g in got] == [x.split(" — ")[0].rstrip("\n") for x in expected]
+
+
+# -- atomic output ----------------------------------------------------------------------------------
+
+def _snapshot(site: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def good_site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("good") / "site"
+    result = run_cli("build", "--data", str(GOOD), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+@pytest.fixture
+def previous_site(good_site, tmp_path) -> Path:
+    """A copy of a finished build: what the next build must keep or replace whole."""
+    return Path(shutil.copytree(good_site, tmp_path / "site"))
+
+
+def _leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith((".site-new-", ".site-old-")))
+
+
+def test_an_exception_in_a_build_step_keeps_the_previous_site(previous_site):
+    before = _snapshot(previous_site)
+
+    def broken_step(site: Path, data: Path) -> None:
+        raise RuntimeError("rendering failed")
+
+    with pytest.raises(RuntimeError):
+        build_site(GOOD, previous_site, steps=[broken_step])
+    assert _snapshot(previous_site) == before
+    assert _leftovers(previous_site.parent) == []
+
+
+KILLED_BUILD = textwrap.dedent("""
+    import sys, time
+    from pathlib import Path
+    from houserules.build import build_site
+
+    def stall(site, data):
+        Path(sys.argv[3]).write_text(str(site))
+        time.sleep(60)
+
+    build_site(Path(sys.argv[1]), Path(sys.argv[2]), steps=[stall])
+""")
+
+
+def test_a_killed_build_keeps_the_previous_site_and_the_next_build_cleans_up(previous_site, tmp_path):
+    before = _snapshot(previous_site)
+    flag = tmp_path / "building"
+    process = subprocess.Popen([sys.executable, "-c", KILLED_BUILD, str(GOOD), str(previous_site), str(flag)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while not flag.exists() and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert flag.exists(), "the build never reached its last step"
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    assert _snapshot(previous_site) == before
+    assert _leftovers(previous_site.parent) == [Path(flag.read_text()).name]  # the half-built folder
+    result = run_cli("build", "--data", str(GOOD), "-o", str(previous_site))
+    assert result.returncode == 0, result.stderr
+    assert _leftovers(previous_site.parent) == []
+
+
+def test_a_build_killed_between_the_renames_gets_its_site_back(previous_site):
+    before = _snapshot(previous_site)
+    moved = previous_site.parent / ".site-old-abc123"
+    previous_site.rename(moved)  # what a kill between the two renames of swap_in leaves
+    (previous_site.parent / ".site-new-def456").mkdir()
+
+    def stop(site: Path, data: Path) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        build_site(GOOD, previous_site, steps=[stop])
+    assert _snapshot(previous_site) == before
+    assert _leftovers(previous_site.parent) == []
+
+
+def test_a_second_build_at_the_same_time_fails_with_a_clear_message(previous_site):
+    before = _snapshot(previous_site)
+    with build_lock(previous_site.absolute()):
+        result = run_cli("build", "--data", str(GOOD), "-o", str(previous_site))
+    assert result.returncode == 1
+    assert f"houserules build: another build of {previous_site} is running" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert _snapshot(previous_site) == before
+
+
+# -- queries ----------------------------------------------------------------------------------------
+
+QUERIES = [
+    # (query, the entry expected among the hits, or None when any answer or none is right)
+    ("", None),
+    ("   ", None),
+    ("?!.,;:", None),
+    ("…—·、。", None),
+    ("塔楼" * 5000, "demo:tower"),
+    ('"tower', "demo:tower"),
+    ("tower'", "demo:tower"),
+    ("(tower", "demo:tower"),
+    ("tower))", "demo:tower"),
+    ("tower AND OR NOT", "demo:tower"),
+    ("title:tower", "demo:tower"),
+    ("tow*", None),
+    ("?ower", None),
+    ("tower~2^3", "demo:tower"),
+    ("🎲🐭 tower", "demo:tower"),
+    ("\x1b[2J tower \x00\x07", "demo:tower"),
+    ("\u202etower", "demo:tower"),
+    ("<script>alert(1)</script>", None),
+]
+
+
+@pytest.fixture(scope="module")
+def search_index(tmp_path_factory):
+    from houserules.search import open_index
+
+    os.environ.setdefault("HOUSERULES_CACHE", str(tmp_path_factory.mktemp("search-cache")))
+    with open_index(GOOD) as index:
+        yield index
+
+
+@pytest.mark.parametrize("query, expected", QUERIES, ids=[repr(q[:20]) for q, _ in QUERIES])
+def test_odd_queries_give_results_not_errors(search_index, query, expected):
+    hits = search_index.search(query, limit=5)
+    assert len(hits) <= 5
+    refs = [hit.record["id"] for hit in hits]
+    if expected:
+        assert expected in refs
+
+
+@pytest.mark.parametrize("query, expected", [
+    ("", "houserules search: empty query"),
+    ("   ", "houserules search: empty query"),
+    ("?!.,;:", "no entries match '?!.,;:'"),
+    ("\x1b[2J\x07", "no entries match '[2J'"),
+])
+def test_odd_queries_on_the_command_line_give_a_clear_message(tmp_path, query, expected):
+    result = run_cli("search", "--data", str(GOOD), query, env={"HOUSERULES_CACHE": str(tmp_path)})
+    assert expected in result.stderr
+    assert "Traceback" not in result.stderr
+    assert _terminal_safe(result.stdout + result.stderr) == []
+
+
+def test_a_long_query_on_the_command_line_answers(tmp_path):
+    result = run_cli("search", "--data", str(GOOD), "--json", "(塔楼 " * 2000,
+                     env={"HOUSERULES_CACHE": str(tmp_path)})
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)[0]["id"] == "demo:tower"
+
+
+def test_the_strict_reader_names_the_line_of_a_problem():
+    with pytest.raises(yamlload.YamlError) as caught:
+        yamlload.parse("id: a\nlist: [1, 2\n")
+    assert caught.value.line == 3
