@@ -59,6 +59,17 @@ def _common_defs() -> dict[str, Any]:
     }
 
 
+def _published(name: str, title: str, schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """A complete JSON Schema document with its identity and shared definitions."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://houserules.invalid/schema/{name}.schema.json",
+        "title": title,
+        **schema,
+        "$defs": defs,
+    }
+
+
 def entry_schema() -> dict[str, Any]:
     """The schema of one entry file (``rules_data/<game>/entries/<id>.yaml``)."""
     defs = _common_defs()
@@ -141,13 +152,7 @@ def entry_schema() -> dict[str, Any]:
             "then": {"required": ["confidence_note"]},
         }
     ]
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://houserules.invalid/schema/entry.schema.json",
-        "title": "houserules entry",
-        **schema,
-        "$defs": defs,
-    }
+    return _published("entry", "houserules entry", schema, defs)
 
 
 def game_schema() -> dict[str, Any]:
@@ -206,13 +211,8 @@ def game_schema() -> dict[str, Any]:
             ),
         },
     }
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://houserules.invalid/schema/game.schema.json",
-        "title": "houserules game",
-        **_strict(properties, ["id", "code_prefix", "name", "editions", "licence", "sources", "contents"]),
-        "$defs": defs,
-    }
+    required = ["id", "code_prefix", "name", "editions", "licence", "sources", "contents"]
+    return _published("game", "houserules game", _strict(properties, required), defs)
 
 
 def glossary_schema() -> dict[str, Any]:
@@ -230,13 +230,8 @@ def glossary_schema() -> dict[str, Any]:
         },
         ["id", "en", "zh"],
     )
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://houserules.invalid/schema/glossary.schema.json",
-        "title": "houserules glossary",
-        **_strict({"terms": {"type": "array", "items": term}}, ["terms"]),
-        "$defs": defs,
-    }
+    terms = {"terms": {"type": "array", "items": term}}
+    return _published("glossary", "houserules glossary", _strict(terms, ["terms"]), defs)
 
 
 def profile_schema() -> dict[str, Any]:
@@ -269,13 +264,8 @@ def profile_schema() -> dict[str, Any]:
             "description": "The group's own documents (meeting notes...) its house rules may cite.",
         },
     }
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://houserules.invalid/schema/profile.schema.json",
-        "title": "houserules house-rule profile",
-        **_strict(properties, ["name", "games", "include", "entries"]),
-        "$defs": defs,
-    }
+    required = ["name", "games", "include", "entries"]
+    return _published("profile", "houserules house-rule profile", _strict(properties, required), defs)
 
 
 SCHEMAS = {"entry": entry_schema, "game": game_schema, "glossary": glossary_schema, "profile": profile_schema}
