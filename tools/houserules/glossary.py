@@ -72,13 +72,17 @@ def _value(data: Any, path: tuple) -> str:
     return data
 
 
-def _find(form: str, text: str) -> Iterator[tuple[int, int]]:
+@lru_cache(maxsize=None)
+def _pattern(form: str) -> re.Pattern[str]:
+    # Compiled once per form: with many games the forms outnumber re's own cache.
     # Latin forms match whole words, case-insensitively; Chinese has no word boundaries.
     if form.isascii():
-        pattern = re.compile(rf"(?<!\w){re.escape(form)}(?!\w)", re.IGNORECASE)
-    else:
-        pattern = re.compile(re.escape(form))
-    for match in pattern.finditer(text):
+        return re.compile(rf"(?<!\w){re.escape(form)}(?!\w)", re.IGNORECASE)
+    return re.compile(re.escape(form))
+
+
+def _find(form: str, text: str) -> Iterator[tuple[int, int]]:
+    for match in _pattern(form).finditer(text):
         yield match.span()
 
 
@@ -92,10 +96,14 @@ def _deprecated_uses(text: str, glossary: list[Term]) -> Iterator[tuple[Term, st
     >>> [(form, offset) for _, form, offset in _deprecated_uses("塔楼旁的高塔，不是塔。", [tower])]
     [('高塔', 4), ('塔', 9)]
     """
+    found = [(start, end, term, form) for term in glossary for form in term.get("deprecated", [])
+             for start, end in _find(form, text)]
+    if not found:  # the usual case: no need to look for the accepted forms
+        return
     accepted = [span for term in glossary for form in (term["zh"], *term.get("variants", []))
                 for span in _find(form, text)]
-    hits = [(start, end, term, form) for term in glossary for form in term.get("deprecated", [])
-            for start, end in _find(form, text) if not any(a <= start and end <= b for a, b in accepted)]
+    hits = [(start, end, term, form) for start, end, term, form in found
+            if not any(a <= start and end <= b for a, b in accepted)]
     reported: set[tuple[str, str]] = set()
     for start, end, term, form in sorted(hits, key=lambda hit: hit[0]):
         inside = any(a <= start and end <= b and b - a > end - start for a, b, _, _ in hits)

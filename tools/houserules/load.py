@@ -47,7 +47,31 @@ class LoadResult:
 def _validator(name: str) -> jsonschema.protocols.Validator:
     schema = schemas.SCHEMAS[name]()
     cls = jsonschema.validators.validator_for(schema)
-    return cls(schema)
+    # Each "$ref" costs a registry lookup on every use (half of a large check's
+    # validation time): the definitions written in place validate the same, faster.
+    return cls(inline_refs(schema, schema.get("$defs", {})))
+
+
+def inline_refs(node: Any, defs: dict[str, Any], within: tuple[str, ...] = ()) -> Any:
+    """``node`` with each ``{"$ref": "#/$defs/NAME"}`` replaced by that definition.
+
+    Other keywords beside a ``$ref`` apply too (``allOf``); a definition that
+    refers to itself keeps its ``$ref``, which still resolves (``$defs`` stays).
+
+    >>> inline_refs({"items": {"$ref": "#/$defs/id"}}, {"id": {"type": "string"}})
+    {'items': {'type': 'string'}}
+    """
+    if isinstance(node, list):
+        return [inline_refs(item, defs, within) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref", "")
+    name = ref.removeprefix("#/$defs/")
+    if ref.startswith("#/$defs/") and name in defs and name not in within:
+        target = inline_refs(defs[name], defs, within + (name,))
+        rest = {key: value for key, value in node.items() if key != "$ref"}
+        return {"allOf": [target, inline_refs(rest, defs, within)]} if rest else target
+    return {key: value if key == "$defs" else inline_refs(value, defs, within) for key, value in node.items()}
 
 
 def _field_name(path: tuple[Any, ...]) -> str:
