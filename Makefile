@@ -32,6 +32,11 @@ check: setup
 test: setup
 	$(BIN)/pytest
 
+# How check, build and search costs grow: 100, 1,000 and 5,000 entries (about 15 minutes); see BENCHMARKS.md.
+SIZES ?= 100,1000,5000
+bench: setup
+	$(BIN)/python -m benchmarks.run --sizes $(SIZES)
+
 # A long property-based run of the loader, checker, renderer and search (tests/test_fuzz.py).
 fuzz: setup
 	HYPOTHESIS_PROFILE=long $(BIN)/pytest tests/test_fuzz.py

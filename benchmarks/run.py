@@ -1,0 +1,249 @@
+"""How the cost of checking, building and searching grows with the number of entries.
+
+    make bench                                   # = the line below
+    .venv/bin/python -m benchmarks.run --sizes 100,1000,5000
+    .venv/bin/python -m benchmarks.run --sizes 20 --no-real --from tests/fixtures/good   # a smoke run
+
+For each size, a synthetic knowledge base copied from the real data
+(:mod:`benchmarks.synth`) is written to a temporary folder; the real data is
+measured too. Every step runs as its own process, as a user runs it, and is
+timed with its peak memory (``wait4``):
+
+* ``houserules check``;
+* the site: ``mkdocs build --strict`` of the project (the hook loads, checks and
+  renders the data) next to ``mkdocs build`` of the same pages written out as
+  plain Markdown (:mod:`benchmarks.plain`), and their ratio, our overhead;
+* the whole ``houserules build`` (check, site, printed FAQ post-step) with ``--full``;
+* the Whoosh index build, a cold ``houserules search`` (index cached) next to
+  ``grep -ril`` on the data, and warm queries (p50, p95) on one open index;
+* the site's size and its search index (raw and gzipped, per entry);
+* ``houserules pdf`` of every game.
+
+Prints one table (``--json FILE`` also writes the numbers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from benchmarks import plain, synth
+from benchmarks.measure import Sample, gzip_bytes, percentile, run, tree_bytes
+from benchmarks.search_bench import QUERIES
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+HOUSERULES = str(BIN / "houserules")
+MKDOCS = str(BIN / "mkdocs")
+COLD_QUERY = "魔梯"
+STEPS = ("check", "site", "search", "pdf")
+
+Results = dict[str, Any]
+
+
+def log(message: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def record(results: Results, name: str, sample: Sample) -> None:
+    results[f"{name}_s"] = sample.seconds
+    results[f"{name}_mb"] = sample.peak_mb
+
+
+def bench_check(data: Path, work: Path, results: Results) -> None:
+    record(results, "check", run([HOUSERULES, "check", "--data", str(data)]))
+
+
+def bench_site(data: Path, work: Path, results: Results, full: bool) -> None:
+    env = {"HOUSERULES_DATA": str(data.resolve()), "NO_MKDOCS_2_WARNING": "1"}
+    site = work / "site"
+    record(results, "site", run([MKDOCS, "build", "--strict", "-q", "-f", str(plain.MKDOCS_YML), "-d", str(site)], env))
+    yml = plain.write(data, work / "plain")
+    record(results, "plain", run([MKDOCS, "build", "--strict", "-q", "-f", str(yml), "-d", str(work / "plain-site")], env))
+    results["overhead"] = results["site_s"] / results["plain_s"]
+    index = site / "search" / "search_index.json"
+    results["site_bytes"] = tree_bytes(site)
+    results["index_bytes"] = index.stat().st_size
+    results["index_gz_bytes"] = gzip_bytes(index)
+    if full:
+        record(results, "build", run([HOUSERULES, "build", "--data", str(data), "-o", str(work / "full-site")], env))
+
+
+def bench_search(data: Path, work: Path, results: Results, rounds: int) -> None:
+    from houserules import search
+
+    cache = work / "cache"
+    env = {"HOUSERULES_CACHE": str(cache)}
+    code = f"from pathlib import Path; from houserules.search import build_for; build_for(Path({str(data)!r}), Path({str(work / 'ix')!r}))"
+    record(results, "index", run([sys.executable, "-c", code]))
+    results["whoosh_bytes"] = tree_bytes(work / "ix")
+    run([HOUSERULES, "search", "--data", str(data), COLD_QUERY], env)  # builds the cached index
+    cold = [run([HOUSERULES, "search", "--data", str(data), COLD_QUERY, "--json"], env) for _ in range(5)]
+    grep = [run(["grep", "-ril", COLD_QUERY, str(data)], ok=(0, 1)) for _ in range(5)]  # 1: no match
+    results["search_s"] = statistics.median(s.seconds for s in cold)
+    results["search_mb"] = max(s.peak_mb for s in cold)
+    results["grep_s"] = statistics.median(s.seconds for s in grep)
+    results["search_vs_grep"] = results["search_s"] / results["grep_s"]
+    os.environ["HOUSERULES_CACHE"] = str(cache)
+    with search.open_index(data) as index:
+        for query in QUERIES:  # the first use of a term reads its postings
+            index.search(query)
+        times = []
+        for _ in range(rounds):
+            for query in QUERIES:
+                start = time.perf_counter()
+                index.search(query, limit=10)
+                times.append(time.perf_counter() - start)
+    results["warm_p50_ms"] = percentile(times, 0.5) * 1000
+    results["warm_p95_ms"] = percentile(times, 0.95) * 1000
+
+
+def bench_pdf(data: Path, work: Path, results: Results) -> None:
+    record(results, "pdf", run([HOUSERULES, "pdf", "--data", str(data), "-o", str(work / "faq.pdf")]))
+
+
+def measure(name: str, data: Path, work: Path, args: argparse.Namespace) -> Results:
+    from houserules.load import load
+
+    kb = load(data).kb
+    results: Results = {"name": name, "entries": len(kb.entries), "games": len(kb.games),
+                        "data_bytes": tree_bytes(data)}
+    steps: dict[str, Callable[[], None]] = {
+        "check": lambda: bench_check(data, work, results),
+        "site": lambda: bench_site(data, work, results, args.full),
+        "search": lambda: bench_search(data, work, results, args.rounds),
+        "pdf": lambda: bench_pdf(data, work, results),
+    }
+    for step, function in steps.items():
+        if step not in args.skip:
+            log(f"{name}: {step}")
+            function()
+    return results
+
+
+# -- the table -----------------------------------------------------------------------------
+
+def _s(value: float) -> str:
+    return f"{value:.2f} s" if value < 10 else f"{value:.1f} s"
+
+
+def _kb(value: float) -> str:
+    return f"{value / 1024:,.1f} KB" if value < 1024 * 1024 else f"{value / 1024 / 1024:,.1f} MB"
+
+
+ROWS: list[tuple[str, str, Callable[[Results], str]]] = [
+    ("games", "games", lambda r: f"{r['games']}"),
+    ("data_bytes", "data (YAML)", lambda r: _kb(r["data_bytes"])),
+    ("check_s", "houserules check", lambda r: _s(r["check_s"])),
+    ("check_mb", "  peak memory", lambda r: f"{r['check_mb']:.0f} MB"),
+    ("site_s", "site: mkdocs build + hook", lambda r: _s(r["site_s"])),
+    ("plain_s", "plain mkdocs build, same pages", lambda r: _s(r["plain_s"])),
+    ("overhead", "  overhead (ratio)", lambda r: f"{r['overhead']:.2f}x"),
+    ("site_mb", "  peak memory (ours / plain)", lambda r: f"{r['site_mb']:.0f} / {r['plain_mb']:.0f} MB"),
+    ("build_s", "houserules build (with PDFs)", lambda r: _s(r["build_s"])),
+    ("build_mb", "  peak memory", lambda r: f"{r['build_mb']:.0f} MB"),
+    ("site_bytes", "site size", lambda r: _kb(r["site_bytes"])),
+    ("index_bytes", "search_index.json raw", lambda r: _kb(r["index_bytes"])),
+    ("index_gz_bytes", "  gzipped", lambda r: _kb(r["index_gz_bytes"])),
+    ("index_gz_bytes", "  gzipped per entry", lambda r: f"{r['index_gz_bytes'] / r['entries'] / 1024:.2f} KB"),
+    ("index_bytes", "  raw per entry", lambda r: f"{r['index_bytes'] / r['entries'] / 1024:.2f} KB"),
+    ("index_s", "Whoosh index build", lambda r: _s(r["index_s"])),
+    ("whoosh_bytes", "  index size", lambda r: _kb(r["whoosh_bytes"])),
+    ("search_s", "cold houserules search", lambda r: _s(r["search_s"])),
+    ("grep_s", "grep -ril on the data", lambda r: f"{r['grep_s'] * 1000:.0f} ms"),
+    ("search_vs_grep", "  search / grep (ratio)", lambda r: f"{r['search_vs_grep']:.1f}x"),
+    ("search_mb", "  peak memory", lambda r: f"{r['search_mb']:.0f} MB"),
+    ("warm_p50_ms", "warm query p50", lambda r: f"{r['warm_p50_ms']:.1f} ms"),
+    ("warm_p95_ms", "warm query p95", lambda r: f"{r['warm_p95_ms']:.1f} ms"),
+    ("pdf_s", "houserules pdf (all games)", lambda r: _s(r["pdf_s"])),
+    ("pdf_mb", "  peak memory", lambda r: f"{r['pdf_mb']:.0f} MB"),
+]
+
+#: Costs whose growth is compared with the number of entries.
+GROWTH = ["check_s", "site_s", "plain_s", "index_s", "search_s", "pdf_s", "index_bytes"]
+
+
+def table(columns: list[Results]) -> str:
+    """A Markdown table: one row per measure, one column per data set."""
+    head = ["", *(f"{c['name']} ({c['entries']:,})" for c in columns)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for key, label, show in ROWS:
+        if any(key in c for c in columns):
+            lines.append("| " + " | ".join([label, *(show(c) if key in c else "–" for c in columns)]) + " |")
+    return "\n".join(lines)
+
+
+def growth(columns: list[Results]) -> str:
+    """Cost per entry of the largest synthetic size over the smallest: 1.0 is linear growth."""
+    synthetic = sorted((c for c in columns if c["name"] != "real"), key=lambda c: c["entries"])
+    if len(synthetic) < 2:
+        return ""
+    small, large = synthetic[0], synthetic[-1]
+    parts = [f"{key[:-2] if key.endswith('_s') else key} {(large[key] / large['entries']) / (small[key] / small['entries']):.2f}"
+             for key in GROWTH if key in small and key in large]
+    return (f"Cost per entry at {large['entries']:,} relative to {small['entries']:,} entries "
+            f"(1.00 = linear, {large['entries'] // small['entries']} = quadratic): " + ", ".join(parts))
+
+
+def machine() -> str:
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor())
+    memory = next((int(line.split()[1]) // 1024 // 1024 for line in Path("/proc/meminfo").read_text().splitlines()
+                   if line.startswith("MemTotal")), 0)
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    return (f"{cpu}, {os.cpu_count()} cores, {memory} GB RAM, Python {platform.python_version()}, "
+            f"{platform.system()} {platform.release()}; load average {load}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="100,1000,5000", help="entries of each synthetic data set (default: 100,1000,5000)")
+    parser.add_argument("--data", type=Path, default=ROOT / "rules_data", help="the real data (default: rules_data/)")
+    parser.add_argument("--from", dest="template", type=Path, help="the data the synthetic sets copy (default: --data)")
+    parser.add_argument("--no-real", action="store_true", help="measure only the synthetic sets")
+    parser.add_argument("--skip", default="", help=f"comma-separated steps to leave out: {', '.join(STEPS)}")
+    parser.add_argument("--full", action="store_true", help="also time the whole 'houserules build' (with its PDFs)")
+    parser.add_argument("--rounds", type=int, default=20, help="rounds of the warm queries (default: 20)")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="also write the numbers as JSON")
+    args = parser.parse_args(argv)
+    args.skip = {s for s in args.skip.split(",") if s}
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    started = time.perf_counter()
+    columns: list[Results] = []
+    with tempfile.TemporaryDirectory(prefix="houserules-bench-") as tmp:
+        os.environ["HOUSERULES_CACHE"] = str(Path(tmp) / "cache")  # never the user's cache
+        template = synth.load_template(args.template or args.data)
+        for size in sizes:
+            data = Path(tmp) / f"data-{size}"
+            log(f"generating {size} entries")
+            synth.generate(size, data, template)
+            work = Path(tmp) / f"work-{size}"
+            work.mkdir()
+            columns.append(measure("synthetic", data, work, args))
+            shutil.rmtree(work, ignore_errors=True)
+        if not args.no_real:
+            work = Path(tmp) / "work-real"
+            work.mkdir()
+            columns.append(measure("real", args.data.resolve(), work, args))
+    print(f"Machine: {machine()}")
+    print(f"Benchmark time: {time.perf_counter() - started:.0f} s\n")
+    print(table(columns))
+    print()
+    print(growth(columns))
+    if args.json:
+        args.json.write_text(json.dumps({"machine": machine(), "results": columns}, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

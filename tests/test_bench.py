@@ -1,0 +1,98 @@
+"""The benchmarks: the synthetic data they generate, the plain-MkDocs baseline, and a smoke run.
+
+No timings are asserted here (they belong to BENCHMARKS.md); these tests make
+sure that ``make bench`` runs and measures what it says it measures.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from benchmarks import plain, synth
+from benchmarks.run import ROWS
+from conftest import DATA, GOOD, ROOT
+from houserules.check import run as run_check
+from houserules.model import KnowledgeBase
+
+
+def rates(kb: KnowledgeBase) -> dict[str, object]:
+    """What the generator promises to keep: counts of everything that drives the cost."""
+    entries = list(kb.entries.values())
+    return {
+        "kinds": Counter(e.kind for e in entries),
+        "refs": sum(len(e.all_refs()) for e in entries),
+        "aliases": sum(len(e.aliases) for e in entries),
+        "errata": sum(len(e.errata) for e in entries),
+        "facts": sum(len(e.data.get("facts", [])) for e in entries),
+        "terms": sum(len(g.glossary.terms) for g in kb.games.values() if g.glossary),
+        "zh_chars": sum(len(e.summary["zh"]) for e in entries),
+    }
+
+
+@pytest.fixture(scope="module")
+def real() -> KnowledgeBase:
+    return synth.load_template(DATA)
+
+
+def test_whole_copies_keep_every_rate_of_the_real_data(real, tmp_path):
+    synth.generate(2 * len(real.entries), tmp_path, real)
+    report = run_check(tmp_path)
+    assert report.problems == []
+    assert len(report.kb.games) == 2 * len(real.games)
+    doubled = {key: (Counter({k: 2 * n for k, n in value.items()}) if isinstance(value, Counter) else 2 * value)
+               for key, value in rates(real).items()}
+    assert rates(report.kb) == doubled
+
+
+@pytest.mark.parametrize("size", [1, 2, 4])  # cut inside the first copy, at its end, inside the second
+def test_any_size_passes_the_check_with_exactly_that_many_entries(size, tmp_path):
+    template = synth.load_template(GOOD)  # 3 entries that refer to one another
+    synth.generate(size, tmp_path, template)
+    report = run_check(tmp_path)
+    assert report.problems == []
+    assert len(report.kb.entries) == size
+    codes = {e.code.split("-")[0] for e in report.kb.entries.values()}
+    assert len(codes) == len(report.kb.games)  # each copy has its own code prefix
+
+
+def test_a_short_copy_turns_references_to_left_out_entries_into_their_titles(tmp_path):
+    template = synth.load_template(GOOD)
+    kept = synth.ordered_entries(template, template.games["demo"])[:1]
+    left_out = {ref for ref in kept[0].all_refs()} - {kept[0].ref}
+    assert left_out, "the fixture's first entry must refer to another entry"
+    synth.generate(1, tmp_path, template)
+    (entry,) = run_check(tmp_path).kb.entries.values()
+    assert entry.all_refs() == []
+    text = json.dumps(entry.data, ensure_ascii=False)
+    for ref in left_out:
+        assert template.entries[ref].title["zh"] in text or template.entries[ref].title["en"] in text
+
+
+def test_the_plain_baseline_has_the_hook_pages_and_no_hook(tmp_path):
+    yml = plain.write(GOOD, tmp_path)
+    text = yml.read_text(encoding="utf-8")
+    assert "hooks:" not in text and "docs_dir: docs" in text
+    docs = tmp_path / "docs"
+    home = (docs / "index.md").read_text(encoding="utf-8")
+    assert "<!-- houserules:games -->" not in home and "hr-card" in home
+    for entry in run_check(GOOD).kb.entries.values():
+        assert (docs / entry.game / f"{entry.id}.md").is_file()
+
+
+def test_smoke_run_prints_every_measure(tmp_path):
+    out = tmp_path / "bench.json"
+    result = subprocess.run([sys.executable, "-m", "benchmarks.run", "--sizes", "6", "--no-real", "--from", str(GOOD),
+                             "--rounds", "1", "--json", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    (column,) = json.loads(out.read_text(encoding="utf-8"))["results"]
+    assert column["entries"] == 6
+    for key, label, _ in ROWS:
+        if key != "build_s" and key != "build_mb":  # the whole build only with --full
+            assert column[key] > 0, key
+            assert f"| {label} |" in result.stdout
