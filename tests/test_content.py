@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from conftest import DATA, SEEDS, run_cli
+from conftest import DATA, run_cli
 from houserules.check import run as run_check
 from houserules.model import text_fields
 from houserules.seeds import sections
@@ -22,21 +22,21 @@ def test_real_data_is_clean():
     assert re.fullmatch(r"ok: \d+ entries, \d+ references, 3 games(, \d+ warnings?)?", result.stdout.strip().splitlines()[-1])
 
 
-def test_every_seed_has_a_game():
+def test_every_seed_has_a_game(seeds):
     declared = {source["id"] for _, source in SEED_SOURCES}
-    assert {path.name for path in SEEDS.glob("*.txt")} == declared
+    assert {path.name for path in seeds.glob("*.txt")} == declared
 
 
 @pytest.mark.parametrize("game, source", SEED_SOURCES, ids=[s["id"] for _, s in SEED_SOURCES])
-def test_declared_sections_are_the_seed_sections(game, source):
+def test_declared_sections_are_the_seed_sections(seeds, game, source):
     """The game's list of sections is exactly what the parser finds in the seed."""
-    assert source["sections"] == sections(SEEDS / source["id"])
+    assert source["sections"] == sections(seeds / source["id"])
 
 
 @pytest.mark.parametrize("game, source", SEED_SOURCES, ids=[s["id"] for _, s in SEED_SOURCES])
-def test_every_seed_section_is_cited(game, source):
+def test_every_seed_section_is_cited(seeds, game, source):
     cited = {s["ref"] for e in KB.game_entries(game) for _, s in e.sources() if s["doc"] == source["id"]}
-    missing = [section for section in sections(SEEDS / source["id"]) if section not in cited]
+    missing = [section for section in sections(seeds / source["id"]) if section not in cited]
     assert missing == []
 
 
