@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import gzip
 import os
+import shutil
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 
+#: GNU time, for each command's own peak memory (without it: wait4, which can count this process's).
+TIME = shutil.which("time", path="/usr/bin:/bin")
+
+
 @dataclass
 class Sample:
-    """One run of a command: wall time and the peak resident memory of its process tree's largest process."""
+    """One run of a command: wall time and its peak resident memory."""
 
     seconds: float
     peak_mb: float
@@ -20,19 +26,23 @@ class Sample:
 
 def run(args: list[str], env: dict[str, str] | None = None, cwd: Path | None = None, ok: tuple[int, ...] = (0,)) -> Sample:
     """Run ``args`` and measure it; an exit code not in ``ok`` stops the benchmark with the command's output."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(args, env={**os.environ, **(env or {})}, cwd=cwd,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    output = proc.stdout.read() if proc.stdout else b""
-    # wait4 gives this child's own rusage (getrusage(RUSAGE_CHILDREN) would be the maximum over all children).
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.stdout:
-        proc.stdout.close()
-    elapsed = time.perf_counter() - start
-    if proc.returncode not in ok:
-        raise SystemExit(f"{' '.join(map(str, args))} failed ({proc.returncode}):\n{output.decode(errors='replace')[-3000:]}")
-    return Sample(elapsed, usage.ru_maxrss / 1024)
+    # A child forked from this (large) process starts with its memory counted in its peak:
+    # GNU time, small itself, forks the command and reports the command's own peak.
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
+        wrapper = [TIME, "-q", "-f", "%M", "-o", rss.name] if TIME else []
+        start = time.perf_counter()
+        proc = subprocess.Popen([*wrapper, *map(str, args)], env={**os.environ, **(env or {})}, cwd=cwd,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        output = proc.stdout.read() if proc.stdout else b""
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.perf_counter() - start
+        if proc.stdout:
+            proc.stdout.close()
+        code = os.waitstatus_to_exitcode(status)
+        if code not in ok:
+            raise SystemExit(f"{' '.join(map(str, args))} failed ({code}):\n{output.decode(errors='replace')[-3000:]}")
+        peak_kb = int(rss.read().split()[-1]) if TIME else usage.ru_maxrss
+    return Sample(elapsed, peak_kb / 1024)
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -17,7 +17,7 @@ timed with its peak memory (``wait4``):
 * the Whoosh index build, a cold ``houserules search`` (index cached) next to
   ``grep -ril`` on the data, and warm queries (p50, p95) on one open index;
 * the site's size and its search index (raw and gzipped, per entry);
-* ``houserules pdf`` of every game.
+* ``houserules pdf`` of every game (up to ``--pdf-max`` entries).
 
 Prints one table (``--json FILE`` also writes the numbers).
 """
@@ -123,8 +123,10 @@ def measure(name: str, data: Path, work: Path, args: argparse.Namespace) -> Resu
         "search": lambda: bench_search(data, work, results, args.rounds),
         "pdf": lambda: bench_pdf(data, work, results),
     }
+    if results["entries"] > args.pdf_max:
+        log(f"{name}: no PDF above --pdf-max {args.pdf_max} entries")
     for step, function in steps.items():
-        if step not in args.skip:
+        if step not in args.skip and (step != "pdf" or results["entries"] <= args.pdf_max):
             log(f"{name}: {step}")
             function()
     return results
@@ -212,6 +214,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-real", action="store_true", help="measure only the synthetic sets")
     parser.add_argument("--skip", default="", help=f"comma-separated steps to leave out: {', '.join(STEPS)}")
     parser.add_argument("--full", action="store_true", help="also time the whole 'houserules build' (with its PDFs)")
+    parser.add_argument("--pdf-max", type=int, default=1000, metavar="N",
+                        help="print the PDF only for data sets of at most N entries (default: 1000; WeasyPrint is slow)")
     parser.add_argument("--rounds", type=int, default=20, help="rounds of the warm queries (default: 20)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the numbers as JSON")
     args = parser.parse_args(argv)

@@ -96,3 +96,14 @@ def test_smoke_run_prints_every_measure(tmp_path):
         if key != "build_s" and key != "build_mb":  # the whole build only with --full
             assert column[key] > 0, key
             assert f"| {label} |" in result.stdout
+
+
+def test_many_games_leave_the_navigation_that_every_page_carries(tmp_path):
+    from houserules.mkdocs_hook import NAV_GAMES
+
+    template = synth.load_template(GOOD)
+    synth.generate(len(template.entries) * (NAV_GAMES + 1), tmp_path / "data", template)
+    nav = plain.write(tmp_path / "data", tmp_path / "plain").read_text(encoding="utf-8").split("\nnav: ")[1]
+    assert "demo-1/index.md" not in nav and "glossary.md" not in nav
+    home = (tmp_path / "plain" / "docs" / "index.md").read_text(encoding="utf-8")
+    assert all(f"demo-{n}/index.html" in home for n in range(1, NAV_GAMES + 2))  # the home page lists them all

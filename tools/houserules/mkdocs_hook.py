@@ -28,6 +28,10 @@ MARKERS = {
     "<!-- houserules:games -->": lambda site, page: site.home_cards(page),
     "<!-- houserules:licences -->": lambda site, page: site.licences(page),
 }
+#: Material renders the whole navigation into every page: a nav item per game would make
+#: the site grow as pages × games (1.6 GB at 5,000 entries in 120 games). Past this many
+#: games the nav leaves the games out (BENCHMARKS.md).
+NAV_GAMES = 12
 _site: SiteRenderer | None = None
 log = logging.getLogger("mkdocs.hooks.houserules")
 
@@ -47,8 +51,11 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         raise PluginError(f"the data has {len(report.errors)} problems; fix them (see 'houserules check')")
     _site = SiteRenderer(report.kb)
     nav = [{"首页 Home": "index.md"}]
-    nav += _escaped([{f"{g.name['zh']} {g.name['en']}": f"{g.id}/index.md"} for g in report.kb.games.values()])
-    nav += _escaped(translator_nav(report.kb))
+    if len(report.kb.games) <= NAV_GAMES:
+        nav += _escaped([{f"{g.name['zh']} {g.name['en']}": f"{g.id}/index.md"} for g in report.kb.games.values()])
+        nav += _escaped(translator_nav(report.kb))
+    else:  # the home page lists the games; each game page links its translators' pages
+        nav += _escaped([{title: items[:1]} for title, items in translator_nav(report.kb)[0].items()])
     nav += [{"打印版 Printed FAQ": PRINT_PAGE}]
     nav += [item for item in (config.nav or []) if "index.md" not in str(item)]
     config.nav = nav

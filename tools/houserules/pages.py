@@ -9,6 +9,7 @@ never see contributor text.
 from __future__ import annotations
 
 import json
+import posixpath
 from collections import defaultdict
 from typing import Any, Iterable
 
@@ -98,6 +99,7 @@ class SiteRenderer:
             for erratum in entry.errata:
                 self.errata_for[erratum["component"]].append((entry, erratum))
         self.tags = tag_names(kb)
+        self._html: dict[tuple[str, str, str], str] = {}
 
     # -- helpers -------------------------------------------------------------------------
     def resolver(self, page: str, lang: str = "zh"):
@@ -110,7 +112,14 @@ class SiteRenderer:
         return resolve
 
     def md(self, text: str | None, page: str, lang: str = "zh") -> str:
-        return markdown_html(text, self.resolver(page, lang)) if text else ""
+        if not text:
+            return ""
+        # A summary shows on many pages (its entry, the game, tags, rulings lists); its HTML
+        # depends on the page only through relative links, so on the page's folder.
+        key = (text, posixpath.dirname(page), lang)
+        if key not in self._html:
+            self._html[key] = markdown_html(text, self.resolver(page, lang))
+        return self._html[key]
 
     def bilingual(self, text: dict[str, str] | None, page: str, css: str = "") -> str:
         """Chinese, then English, each marked with its language."""
