@@ -11,6 +11,7 @@ import contextlib
 import fcntl
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -89,6 +90,15 @@ def recover(target: Path) -> None:
         shutil.rmtree(stale, ignore_errors=True)
 
 
+def _quiet_jieba() -> None:
+    """Material's search segments Chinese with jieba, which logs its dictionary loading on stderr."""
+    import logging
+
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+
+
 def mkdocs_build(data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML) -> None:
     """Run MkDocs (strict) on ``data_dir`` into ``site_dir``."""
     from mkdocs.commands.build import build
@@ -96,6 +106,7 @@ def mkdocs_build(data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML)
     from mkdocs.exceptions import MkDocsException
 
     os.environ["HOUSERULES_DATA"] = str(data_dir.resolve())
+    _quiet_jieba()
     try:
         config = load_config(str(config_file), site_dir=str(site_dir), strict=True)
         build(config)
@@ -114,8 +125,10 @@ def build_site(data_dir: Path, target: Path, steps: list[Callable[[Path, Path], 
         work = Path(tempfile.mkdtemp(prefix=f".{target.name}-new-", dir=target.parent))
         work.chmod(0o755)  # mkdtemp's 0700 would hide the site from a web server's user
         try:
+            _progress("the site (MkDocs, strict)")
             mkdocs_build(data_dir, work)
             for step in POST_STEPS if steps is None else steps:
+                _progress((step.__doc__ or step.__name__).strip().splitlines()[0])
                 step(work, data_dir)
             (work / MARKER).write_text("built by houserules build; replaced whole by the next build\n", encoding="utf-8")
             swap_in(work, target)
@@ -125,7 +138,13 @@ def build_site(data_dir: Path, target: Path, steps: list[Callable[[Path, Path], 
     return target
 
 
+def _progress(what: str) -> None:
+    """Say what the build is doing: the printed FAQ alone takes half a minute."""
+    print(f"houserules build: {what}…", file=sys.stderr, flush=True)
+
+
 def _printed_faq(site_dir: Path, data_dir: Path) -> None:
+    """the printed FAQ (a PDF per game and one for all)"""
     from .pdf import build_step  # WeasyPrint loads only when a build runs
 
     build_step(site_dir, data_dir)
