@@ -111,6 +111,16 @@ def test_any_text_renders_without_live_markup(text):
     assert "<script" not in rendered.lower()
 
 
+@given(st.one_of(fuzz_text, st.text(alphabet="ab 1.。，-+*#()\"'%:", max_size=30)))
+def test_plain_text_shortcut_renders_like_markdown(text):
+    """One-line answers skip Markdown when they hold no syntax; the HTML is the same."""
+    from houserules import textrender
+
+    if textrender._PLAIN.fullmatch(text):
+        textrender._MD.reset()
+        assert markdown_html(text, lambda ref: None) == textrender.clean(textrender._MD.convert(text))
+
+
 @given(fuzz_text)
 def test_terminal_text_has_no_control_characters(text):
     assert not any(ord(c) < 32 and c != "\n" for c in clean(text))

@@ -39,3 +39,53 @@ def test_data_files_carry_a_schema_modeline(path):
     assert first.startswith("# yaml-language-server: $schema=")
     target = (path.parent / first.split("=", 1)[1]).resolve()
     assert target.is_file(), target
+
+
+# -- the fast paths agree with the strict ones ---------------------------------------------------
+
+from houserules import load as loader, yamlload  # noqa: E402
+
+ENTRY_FILES = sorted(DATA.glob("*/entries/*.yaml"))
+
+
+def _mutations(data: dict):
+    """The entry itself and small breakages of it: a missing, unknown or mistyped field."""
+    yield data
+    for key in list(data):
+        yield {k: v for k, v in data.items() if k != key}
+        yield {**data, key: 12345}
+    yield {**data, "colour": "red"}
+    yield {**data, "confidence": "uncertain"}
+    yield {**data, "aliases": ["x", "x"]}
+    yield {**data, "code": "bh-a1"}
+
+
+@pytest.mark.parametrize("path", ENTRY_FILES[::7], ids=lambda p: p.stem)
+def test_fast_schema_check_agrees_with_jsonschema(path):
+    data = yamlload.load(path).data
+    for variant in _mutations(data):
+        strict = not list(loader._validator("entry").iter_errors(variant))
+        assert loader.is_valid_fast(variant, "entry") == strict, variant
+
+
+def test_libyaml_composition_reads_like_the_strict_reader():
+    """Every data file parses to the same values, lines and literal starts either way.
+
+    (Text libyaml might read differently, such as a '?', is left to the strict reader.)"""
+    paths = sorted(DATA.rglob("*.yaml"))
+    fast_count = 0
+    for path in paths:
+        text = yamlload.read_text(path)
+        fast = yamlload._parse_fast(text)
+        if fast is None:
+            continue
+        fast_count += 1
+        loader_ = yamlload._Loader(text)
+        try:
+            node = loader_.get_single_node()
+            strict = yamlload.Document(None)
+            strict.data = yamlload._convert(loader_, node, (), strict, 0)
+        finally:
+            loader_.dispose()
+        assert (fast.data, fast.lines, fast.literal_starts) == (strict.data, strict.lines, strict.literal_starts), path
+    assert fast_count > len(paths) * 0.8

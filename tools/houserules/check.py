@@ -7,6 +7,7 @@ file and line, so one bad file never hides the next.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -182,7 +183,33 @@ def check_kb(kb: KnowledgeBase) -> list[Problem]:
 
 
 def run(data_dir: Path) -> Report:
-    """Load ``data_dir`` and run every check; problems sorted by file and line."""
+    """Load ``data_dir`` and run every check; problems sorted by file and line.
+
+    The last report is kept while no file under ``data_dir`` changed (name, size,
+    modification time), so ``houserules build`` and its MkDocs hook check once.
+    """
+    key = (os.path.abspath(data_dir), os.getcwd(), _snapshot(data_dir))
+    if _last is not None and _last[0] == key:
+        return _last[1]
     loaded = load(data_dir)
     problems = loaded.problems + check_kb(loaded.kb)
-    return Report(loaded.kb, sorted(set(problems), key=lambda p: (p.path, p.line, p.problem)))
+    report = Report(loaded.kb, sorted(set(problems), key=lambda p: (p.path, p.line, p.problem)))
+    globals()["_last"] = (key, report)
+    return report
+
+
+_last: tuple[tuple, Report] | None = None
+
+
+def _snapshot(data_dir: Path) -> tuple:
+    """Every file and folder under ``data_dir`` with its size and modification time."""
+    found = []
+    for folder, dirs, files in os.walk(data_dir):
+        dirs.sort()
+        for name in sorted(files) + dirs:
+            try:
+                stat = os.lstat(os.path.join(folder, name))
+            except OSError:
+                continue
+            found.append((folder, name, stat.st_size, stat.st_mtime_ns))
+    return tuple(found)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import re
 
@@ -126,8 +126,35 @@ def _article(expected: Any) -> str:
     return names.get(expected, expected)
 
 
+@lru_cache(maxsize=None)
+def _fast_validator(name: str) -> Callable[[Any], Any]:
+    """The schema compiled to Python code: ten times faster, but it stops at the first error.
+
+    Used only to let valid documents through; any document it refuses is validated
+    again by jsonschema, whose errors become the messages. The schemas use only
+    keywords that draft 7 and 2020-12 read alike (tests/test_schema.py compares the two).
+    """
+    import fastjsonschema
+
+    schema = dict(schemas.SCHEMAS[name]())
+    schema["$schema"] = "http://json-schema.org/draft-07/schema#"
+    return fastjsonschema.compile(schema)
+
+
+def is_valid_fast(data: Any, schema_name: str) -> bool:
+    import fastjsonschema
+
+    try:
+        _fast_validator(schema_name)(data)
+    except fastjsonschema.JsonSchemaException:
+        return False
+    return True
+
+
 def validate(doc: Document, schema_name: str, path: Path, label: str) -> list[Problem]:
     """Schema problems of one document, in file order."""
+    if is_valid_fast(doc.data, schema_name):
+        return []
     problems = []
     for error in _validator(schema_name).iter_errors(doc.data):
         data_path, problem, fix = describe(error)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -148,18 +149,26 @@ class Entry(Record):
         for path, _, ref in self.located_inline_refs():
             yield path, ref
 
-    def located_inline_refs(self) -> Iterator[tuple[Path_, int, str]]:
+    def located_inline_refs(self) -> list[tuple[Path_, int, str]]:
         """``[[...]]`` references with their field path and line in the file."""
-        for path, text in text_fields(self.data):
-            for match in INLINE_REF.finditer(text):
-                yield path, self.doc.text_line(path, match.start()), match.group(1).strip()
+        return self._inline_refs
+
+    @cached_property
+    def _inline_refs(self) -> list[tuple[Path_, int, str]]:
+        # Entries do not change once loaded; every check and page asks for these.
+        return [(path, self.doc.text_line(path, match.start()), match.group(1).strip())
+                for path, text in text_fields(self.data) for match in INLINE_REF.finditer(text)]
 
     def all_refs(self) -> list[str]:
         """Every reference of the entry, fields first, in order, without repeats."""
+        return list(self._all_refs)
+
+    @cached_property
+    def _all_refs(self) -> tuple[str, ...]:
         seen: dict[str, None] = {}
         for _, ref in (*self.field_refs(), *self.inline_refs()):
             seen.setdefault(ref, None)
-        return list(seen)
+        return tuple(seen)
 
     def sources(self) -> Iterator[tuple[Path_, dict[str, Any]]]:
         """Every source citation in the entry, wherever it stands."""

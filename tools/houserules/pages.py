@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import posixpath
 from collections import defaultdict
+from functools import cached_property
 from typing import Any, Iterable
 
 from . import vocab
@@ -344,12 +345,18 @@ class SiteRenderer:
         return "".join(f"\n### {escape_md(g.name['zh'])} · {escape_md(g.name['en'])}\n\n" + self.licence_box(g, page)
                        for g in self.kb.games.values())
 
-    def tag_index(self) -> str:
-        page = "tags/index.html"
-        counts: dict[str, int] = defaultdict(int)
+    @cached_property
+    def tagged(self) -> dict[str, list[str]]:
+        """Each tag in use with its entries, in load order (computed once: tags × entries adds up)."""
+        result: dict[str, list[str]] = defaultdict(list)
         for entry in self.kb.entries.values():
             for tag in entry_tags(entry):
-                counts[tag] += 1
+                result[tag].append(entry.ref)
+        return dict(result)
+
+    def tag_index(self) -> str:
+        page = "tags/index.html"
+        counts = {tag: len(refs) for tag, refs in self.tagged.items()}
         items = "".join(f'<li><a href="{inline_html(relative_url(f"tags/{t}.html", page))}">{inline_html(self.tags[t]["zh"])}'
                         f' <span lang="en">{inline_html(self.tags[t]["en"])}</span></a> ({n})</li>'
                         for t, n in sorted(counts.items()))
@@ -357,7 +364,7 @@ class SiteRenderer:
 
     def tag_page(self, tag: str) -> str:
         page = f"tags/{tag}.html"
-        refs = [e.ref for e in self.kb.entries.values() if tag in entry_tags(e)]
+        refs = self.tagged[tag]
         name = self.tags[tag]
         return (_front_matter(f"{name['zh']} {name['en']}", search={"exclude": True}) + f"# {escape_md(name['zh'])} · {escape_md(name['en'])}\n\n"
                 + self.entry_table(refs, page))
@@ -366,7 +373,7 @@ class SiteRenderer:
         """Every generated page: docs-relative path → Markdown."""
         result = {entry_src(e): self.entry_page(e) for e in self.kb.entries.values()}
         result.update({game_src(g.id): self.game_page(g) for g in self.kb.games.values()})
-        used = {t for e in self.kb.entries.values() for t in entry_tags(e)}
+        used = set(self.tagged)
         result["tags/index.md"] = self.tag_index()
         from .translators import pages as translator_pages  # they import this module
         result.update(translator_pages(self))

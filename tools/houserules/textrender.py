@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import posixpath
 import re
+from functools import lru_cache
 from typing import Callable
 
 import markdown
@@ -58,12 +59,21 @@ def clean(html_text: str) -> str:
                      url_schemes=URL_SCHEMES, link_rel=None)
 
 
+#: One line with no Markdown syntax at all: its HTML is a paragraph of the escaped text.
+_PLAIN = re.compile(r"(?=.)(?![-+*>#=]|\d+[.)]|\s)[^\x00-\x1f\x7f-\x9f\u2028\u2029*_`\[\]<>#|\\!&~=:]*(?<!\s)")
+
+
 def markdown_html(text: str, resolve: Resolver) -> str:
     """Render data Markdown to sanitized HTML, turning ``[[game:id]]`` into links.
 
     >>> markdown_html("see [[g:a]] <b>", lambda ref: ("A", "a.html"))
     '<p>see <a href="a.html" class="hr-ref">A</a> &lt;b&gt;</p>'
     """
+    if _PLAIN.fullmatch(text):
+        # Most one-line answers: the same result as the full path, without it (a large site
+        # renders tens of thousands of them; tests/test_hardening.py compares the two).
+        return f"<p>{html.escape(text, quote=False)}</p>"
+
     def link(match: re.Match[str]) -> str:
         ref = match.group(1).strip()
         target = resolve(ref)
@@ -85,6 +95,7 @@ def inline_html(text: str) -> str:
     return html.escape(text, quote=True)
 
 
+@lru_cache(maxsize=65536)
 def relative_url(target: str, page: str) -> str:
     """A site path made relative to the page that links to it.
 

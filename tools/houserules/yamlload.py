@@ -124,11 +124,28 @@ if CParser is not None:
             yaml.constructor.SafeConstructor.__init__(self)
             yaml.resolver.Resolver.__init__(self)
 
+    class _ComposedInC(CParser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
+        """libyaml composes the whole node tree, for files where no anchor or alias can
+        stand (see ``_MAYBE_ANCHOR``), so there is nothing for the strict composer to refuse."""
+
+        yaml_implicit_resolvers = _Loader.yaml_implicit_resolvers
+
+        def __init__(self, stream: str):
+            CParser.__init__(self, stream)
+            yaml.constructor.SafeConstructor.__init__(self)
+            yaml.resolver.Resolver.__init__(self)
+
 #: Text that libyaml and PyYAML read differently, left to PyYAML: characters the
 #: Python reader refuses, tabs, other line breaks than \n and \r, a byte-order mark
 #: past the start and '?' (libyaml accepts some that PyYAML refuses in flow collections).
 _PYTHON_ONLY = re.compile(r"[^\x09\x0A\x0D\x20-\x7E\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010ffff]"
                           r"|[\t\u2028\u2029\ufeff?]")
+
+
+#: Where an anchor (&name) or alias (*name) could start: after a space, a line start or a
+#: flow indicator, and followed by a name (so Markdown's ``**bold**`` and "A & B" are not).
+#: Text without one cannot hold either, so libyaml may compose it whole.
+_MAYBE_ANCHOR = re.compile(r"(?:^|[\s\[\]{},:-])(?:&(?![\s\[\]{},]|$)|\*(?![\s*\[\]{},]|$))", re.M)
 
 
 def _parse_fast(text: str) -> Document | None:
@@ -139,7 +156,7 @@ def _parse_fast(text: str) -> Document | None:
     """
     if CParser is None or _PYTHON_ONLY.search(text):
         return None
-    loader = _FastLoader(text)
+    loader = _FastLoader(text) if _MAYBE_ANCHOR.search(text) else _ComposedInC(text)
     try:
         node = loader.get_single_node()
         if node is None:
