@@ -348,3 +348,13 @@ def test_search_eval_rejects_unknown_expected_entries(tmp_path, cache):
     result = hr("search-eval", "--judgements", str(judgements), cache=cache)
     assert result.returncode == 1
     assert f"{judgements}:3: demo:nope: expected entry 'demo:nope' is not in the data" in result.stderr
+
+
+@pytest.mark.parametrize("query, asks", [
+    ("电梯坠毁会怎样", True), ("煤导槽能爬回去吗", True), ("what happens at 0 hp", True), ("Can I jump?", True),
+    ("魔梯", False), ("Mystic Elevator", False), ("BH-A13", False), ("電梯", False),
+])
+def test_questions_are_recognised(query, asks):
+    from houserules.searchtext import is_question
+
+    assert is_question(query) is asks

@@ -27,7 +27,7 @@ from typing import Any, Iterable
 
 from whoosh import index as whoosh_index
 from whoosh.fields import ID, STORED, TEXT, Schema
-from whoosh.query import And, Or, Query, Term
+from whoosh.query import And, AndMaybe, Or, Query, Term
 
 from . import searchtext
 from .errors import HouserulesError, Problem
@@ -46,6 +46,9 @@ EXACT_ALIAS_BOOST = 40.0
 #: scoring its long posting list is most of the time of a long query.
 MAX_COMMON_SHARE = 0.1
 COMMON_SKIPPED = ("summary", "body")
+#: A question prefers the entries that answer (rulings and rules) over the things they are about.
+QUESTION_KINDS = ("ruling", "rule")
+QUESTION_BOOST = 10.0
 #: English words this long or longer may be corrected (shorter ones are too ambiguous).
 MIN_CORRECTED = 4
 
@@ -269,6 +272,9 @@ class SearchIndex:
                               if f not in COMMON_SKIPPED or not self._common(f, t)]
         if key:
             parts += [Term("exact", key, boost=EXACT_BOOST), Term("exact_alias", key, boost=EXACT_ALIAS_BOOST)]
+        if searchtext.is_question(text):
+            answers = Or([Term("kind", k, boost=QUESTION_BOOST) for k in QUESTION_KINDS])
+            return AndMaybe(Or(parts), answers)
         return Or(parts)
 
     def search(self, text: str, game: str | None = None, kind: str | None = None,

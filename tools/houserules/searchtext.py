@@ -33,6 +33,20 @@ _ENGLISH = re.compile(r"[a-z]+")
 _QUESTION = re.compile("为什么|怎么办|怎么样|能不能|可不可以|怎么|怎样|什么|如何|是否|能否|可以|吗|呢|吧")
 
 
+#: A query that asks something (rather than naming a thing) wants the ruling that answers it.
+_ASKS = re.compile(r"[?？]|为什么|怎么|怎样|什么|如何|是否|能否|能不能|可以|可不可以|会不会|吗|呢|几次|多少"
+                   r"|\b(?:what|how|when|why|can|does|do|is|are|should|may)\b")
+
+
+def is_question(text: str) -> bool:
+    """Whether a query reads as a question.
+
+    >>> is_question("电梯坠毁会怎样"), is_question("what happens at 0 hp"), is_question("魔梯")
+    (True, True, False)
+    """
+    return bool(_ASKS.search(fold(text)))
+
+
 def fold(text: str) -> str:
     """The form both index and query are compared in: NFKC, lowercase, simplified.
 
