@@ -20,6 +20,20 @@ SEEDS = Path(os.environ.get("HOUSERULES_SEEDS") or ROOT.parent / "shared" / "see
 HOUSERULES = Path(sys.executable).parent / "houserules"
 
 
+#: A minimal valid ruling for the fixture game ``demo`` (tests/fixtures/good), to copy and break.
+ENTRY_TEMPLATE = """id: {id}
+code: {code}
+kind: ruling
+title: {{zh: 标题, en: Title}}
+summary: {{zh: 一句话。}}
+authority: clarification
+confidence: confirmed
+sources:
+  - {{doc: seed.txt, ref: "【1】"}}
+see_also: [demo:tower]
+"""
+
+
 def run_cli(*args: str, cwd: Path = ROOT, timeout: float = 300, env: dict | None = None) -> subprocess.CompletedProcess:
     """Run the installed ``houserules`` command in a subprocess, as a user would."""
     full_env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}

@@ -13,24 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GOOD, run_cli
+from conftest import ENTRY_TEMPLATE, GOOD, run_cli
 
 E = "data/demo/entries"
-ENTRY = """id: {id}
-code: {code}
-kind: ruling
-title: {{zh: 标题, en: Title}}
-summary: {{zh: 一句话。}}
-authority: clarification
-confidence: confirmed
-sources:
-  - {{doc: seed.txt, ref: "【1】"}}
-see_also: [demo:tower]
-"""
 
 
 def entry(id: str = "extra", code: str = "DM-X1", **replace: str) -> str:
-    text = ENTRY.format(id=id, code=code)
+    text = ENTRY_TEMPLATE.format(id=id, code=code)
     for old, new in replace.items():
         old = old.replace("_", " ") if old != "see_also" else old
         text = text.replace(old, new)

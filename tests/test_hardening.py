@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, GOOD, ROOT, run_cli
+from conftest import ENTRY_TEMPLATE, FIXTURES, GOOD, ROOT, run_cli
 from houserules import yamlload
 from houserules.build import build_lock, build_site
 from houserules.check import run as run_check
@@ -224,24 +224,13 @@ def test_check_messages_show_escape_sequences_as_text(tmp_path):
 
 # -- identifiers and paths ----------------------------------------------------------------------------
 
-ENTRY = """id: {id}
-code: DM-X1
-kind: ruling
-title: {{zh: 标题, en: Title}}
-summary: {{zh: 一句话。}}
-authority: clarification
-confidence: confirmed
-sources:
-  - {{doc: seed.txt, ref: "【1】"}}
-see_also: [demo:tower]
-"""
 ID_FIX = "use lowercase letters, digits and single hyphens, e.g. mystic-elevator"
 REF_FIX = "write game:id in lowercase letters, digits and hyphens, e.g. betrayal:vault"
 RENAME = "rename it with lowercase letters, digits and single hyphens, e.g. mystic-elevator"
 
 
 def entry(id: str = "extra", see_also: str = "demo:tower") -> str:
-    return ENTRY.format(id=id).replace("[demo:tower]", f"[{see_also}]")
+    return ENTRY_TEMPLATE.format(id=id, code="DM-X1").replace("[demo:tower]", f"[{see_also}]")
 
 
 def make_data(tmp_path: Path, files: dict[str, str]) -> Path:
