@@ -30,6 +30,10 @@ URL_SCHEMES = {"http", "https", "mailto"}
 #: Resolves a reference to (link text, URL relative to the page) or None if unknown.
 Resolver = Callable[[str], "tuple[str, str] | None"]
 
+#: Control characters and bidirectional overrides: invisible in a page or a PDF, but they can
+#: garble or reorder what a reader sees. YAML escapes ("\e", "\u202e") can put them in data.
+_INVISIBLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
 _MD_SPECIAL = re.compile(r"[\\`*_{}\[\]<>()#+!|~^&\"']")
 
 
@@ -69,6 +73,7 @@ def markdown_html(text: str, resolve: Resolver) -> str:
     >>> markdown_html("see [[g:a]] <b>", lambda ref: ("A", "a.html"))
     '<p>see <a href="a.html" class="hr-ref">A</a> &lt;b&gt;</p>'
     """
+    text = _INVISIBLE.sub("", text)
     if _PLAIN.fullmatch(text):
         # Most one-line answers: the same result as the full path, without it (a large site
         # renders tens of thousands of them; tests/test_hardening.py compares the two).
@@ -92,7 +97,7 @@ def markdown_html(text: str, resolve: Resolver) -> str:
 
 def inline_html(text: str) -> str:
     """Plain text for an HTML context (titles, aliases, codes)."""
-    return html.escape(text, quote=True)
+    return html.escape(_INVISIBLE.sub("", text), quote=True)
 
 
 @lru_cache(maxsize=65536)
