@@ -52,19 +52,21 @@ def seeds() -> Path:
     return SEEDS
 
 
+def build_once(tmp_path_factory, data: Path, name: str) -> Path:
+    """``houserules build`` of ``data`` into a fresh temporary folder, as a user runs it."""
+    out = tmp_path_factory.mktemp(name) / "site"
+    result = run_cli("build", "--data", str(data), "-o", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr
+    return out
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
     """The real data built once into a temporary site folder (check + MkDocs + post steps)."""
-    out = tmp_path_factory.mktemp("site") / "site"
-    result = run_cli("build", "--data", str(DATA), "-o", str(out))
-    assert result.returncode == 0, result.stdout + result.stderr
-    return out
+    return build_once(tmp_path_factory, DATA, "site")
 
 
 @pytest.fixture(scope="session")
 def built_fixture_site(tmp_path_factory) -> Path:
     """The small known-good fixture data built once."""
-    out = tmp_path_factory.mktemp("fixture-site") / "site"
-    result = run_cli("build", "--data", str(GOOD), "-o", str(out))
-    assert result.returncode == 0, result.stdout + result.stderr
-    return out
+    return build_once(tmp_path_factory, GOOD, "fixture-site")

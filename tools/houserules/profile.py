@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Iterator
 
 from .check import check_kb
 from .errors import HouserulesError, Problem, display_path
 from .load import LoadResult, _read, load_entries
-from .model import Entry, Game, KnowledgeBase
+from .model import Entry, Game, KnowledgeBase, Record
 from .yamlload import Document
 
 ORIGIN = "profile"
@@ -34,15 +34,8 @@ HOUSE_RULE = "house-rule"  # the kind and the authority every house-rule entry h
 
 
 @dataclass
-class Profile:
+class Profile(Record):
     """A loaded, validated profile file."""
-
-    path: Path
-    doc: Document
-
-    @property
-    def data(self) -> dict[str, Any]:
-        return self.doc.data
 
     @property
     def name(self) -> dict[str, str]:
