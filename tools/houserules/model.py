@@ -76,6 +76,11 @@ class Game(Record):
     def contents(self) -> list[dict[str, Any]]:
         return self.data.get("contents", [])
 
+    def clauses(self) -> dict[tuple[str, str], list[str]]:
+        """The clauses each source section declares: ``(doc, section) -> [clause ids]``."""
+        return {(source["id"], section): clauses for source in self.data.get("sources", [])
+                for section, clauses in source.get("clauses", {}).items()}
+
 
 @dataclass
 class Glossary(Record):
@@ -135,6 +140,10 @@ class Entry(Record):
     @property
     def errata(self) -> list[dict[str, Any]]:
         return self.data.get("errata", [])
+
+    @property
+    def questions(self) -> list[dict[str, Any]]:
+        return self.data.get("questions", [])
 
     def field_refs(self) -> Iterator[tuple[Path_, str]]:
         """References held in reference fields, with their paths."""

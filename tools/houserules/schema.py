@@ -98,6 +98,25 @@ def entry_schema() -> dict[str, Any]:
         },
         ["source", "quote", "problem"],
     )
+    defs["question"] = _strict(
+        {
+            "id": {"$ref": "#/$defs/slug", "description": "Stable anchor of the question on the entry's page."},
+            "q": {"$ref": "#/$defs/text_both", "description": "The question as players ask it."},
+            "variants": {"type": "array", "items": _string(maxLength=200), "uniqueItems": True,
+                         "description": "Other ways players ask it (searched, not shown)."},
+            "a": {"$ref": "#/$defs/text_both", "description": "The answer in one or two sentences, with the condition or exception that matters."},
+            "source": _strict(
+                {
+                    "doc": _string(description="A source the entry cites."),
+                    "ref": _string(description="The ruling or section of that source."),
+                    "clause": {"$ref": "#/$defs/slug", "description": "The clause of the ruling, as the game declares it."},
+                },
+                ["doc", "ref"],
+            ),
+            "confidence": _enum(vocab.CONFIDENCES),
+        },
+        ["id", "q", "a", "source"],
+    )
     defs["fact"] = _strict(
         {
             "label": {"$ref": "#/$defs/text_both"},
@@ -129,6 +148,7 @@ def entry_schema() -> dict[str, Any]:
             ["text", "sources"],
             description="Text that completes a source cut off or silent; shown apart from the source's own words.",
         ),
+        "questions": {"type": "array", "items": {"$ref": "#/$defs/question"}},
         "errata": {"type": "array", "items": {"$ref": "#/$defs/erratum"}},
         "translator_notes": {"type": "array", "items": {"$ref": "#/$defs/translator_note"}},
         "translations": {
@@ -194,6 +214,12 @@ def game_schema() -> dict[str, Any]:
                         "items": _string(),
                         "uniqueItems": True,
                         "description": "Rulings or section headings of the document; each must be cited by an entry.",
+                    },
+                    "clauses": {
+                        "type": "object",
+                        "additionalProperties": {"type": "array", "items": {"$ref": "#/$defs/slug"},
+                                                 "minItems": 1, "uniqueItems": True},
+                        "description": "For a section: the ids of the clauses it settles; each must be answered by a question.",
                     },
                 },
                 ["id", "title", "kind"],

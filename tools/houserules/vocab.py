@@ -75,6 +75,7 @@ RESERVED_IDS: frozenset[str] = frozenset({"index", "errata", "glossary", "notes"
 
 #: Labels of the sections of an entry page, Chinese first, with stable anchors.
 SECTIONS: dict[str, dict[str, str]] = {
+    "questions": {"zh": "常见问题", "en": "Questions"},
     "details": {"zh": "说明", "en": "Details"},
     "completion": {"zh": "补全", "en": "Completion"},
     "facts": {"zh": "资料", "en": "Facts"},
