@@ -1,8 +1,8 @@
 """The baseline: the same site as plain MkDocs, with every page already written as Markdown.
 
-The pages are exactly what the hook generates (``on_files``), the home page's
-markers are filled in (``on_page_markdown``), and ``mkdocs.yml`` is the
-project's with the hook removed and the hook's navigation written out. Timing
+The pages are exactly what the plugin generates (:func:`houserules.site.pages.site_pages`),
+the home page's markers are filled in, and ``mkdocs.yml`` is the project's with
+the plugin removed and the plugin's navigation written out. Timing
 ``mkdocs build`` on it and on the real project in the same run isolates what
 the project adds: loading and checking the data, rendering the pages and
 writing the export.
@@ -11,11 +11,9 @@ writing the export.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 from pathlib import Path
-from types import SimpleNamespace
 
 ROOT = Path(__file__).resolve().parents[1]
 MKDOCS_YML = ROOT / "mkdocs.yml"
@@ -28,31 +26,34 @@ def _drop_block(text: str, key: str) -> str:
 
 def write(data_dir: Path, target: Path) -> Path:
     """Write the plain project into ``target`` and return its ``mkdocs.yml``."""
+    from houserules.check import run as run_check
+    from houserules.site.context import SiteContext
+    from houserules.site.pages import home_cards, licences, site_pages
+    from houserules.site.plugin import site_nav
+
     from mkdocs.config import load_config
-    from mkdocs.structure.files import get_files
 
-    from houserules import mkdocs_hook
-
-    os.environ[mkdocs_hook.DATA_ENV] = str(data_dir.resolve())
-    config = mkdocs_hook.on_config(load_config(str(MKDOCS_YML)))
-    config.plugins._current_plugin = "houserules"  # what MkDocs sets while it runs a hook
-    files = mkdocs_hook.on_files(get_files(config), config)
+    kb = run_check(data_dir).kb
+    ctx = SiteContext(kb)
     docs = target / "docs"
-    shutil.copytree(ROOT / config["docs_dir"], docs)
-    for file in files:
-        if file.generated_by:
-            out = docs / file.src_uri
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(file.content_string, encoding="utf-8")
-        elif file.src_uri.endswith(".md"):
-            text = (docs / file.src_uri).read_text(encoding="utf-8")
-            page = SimpleNamespace(file=SimpleNamespace(url=file.url))
-            (docs / file.src_uri).write_text(mkdocs_hook.on_page_markdown(text, page, config, files), encoding="utf-8")
+    shutil.copytree(ROOT / "content", docs)
+    for src, markdown in site_pages(ctx).items():
+        out = docs / src
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(markdown, encoding="utf-8")
+    markers = {"<!-- houserules:games -->": home_cards, "<!-- houserules:licences -->": licences}
+    for page in docs.glob("*.md"):
+        text = page.read_text(encoding="utf-8")
+        for marker, render in markers.items():
+            text = text.replace(marker, render(ctx, page.name.removesuffix(".md") + ".html"))
+        page.write_text(text, encoding="utf-8")
+    nav = site_nav(kb, load_config(str(MKDOCS_YML)).nav or [])
     text = MKDOCS_YML.read_text(encoding="utf-8")
-    for key in ("hooks", "nav", "watch", "docs_dir", "site_dir"):
+    for key in ("nav", "watch", "docs_dir", "site_dir"):
         text = _drop_block(text, key)
+    text = re.sub(r"^  - houserules:\n(?:    .*\n)*", "", text, flags=re.M)  # the plugin, and its options
     text = text.replace("custom_dir: site_overrides", f"custom_dir: {ROOT / 'site_overrides'}")
-    text += f"\ndocs_dir: docs\nnav: {json.dumps(config.nav, ensure_ascii=False)}\n"
+    text += f"\ndocs_dir: docs\nnav: {json.dumps(nav, ensure_ascii=False)}\n"
     yml = target / "mkdocs.yml"
     yml.write_text(text, encoding="utf-8")
     return yml

@@ -34,6 +34,28 @@ see_also: [demo:tower]
 """
 
 
+#: ``UPDATE_GOLDEN=1 .venv/bin/pytest`` rewrites every golden file from the current output (then review the diff).
+UPDATE_GOLDEN = bool(os.environ.get("UPDATE_GOLDEN"))
+
+
+def assert_golden(path: Path, actual: str) -> None:
+    """``actual`` equals the golden file ``path`` (refreshed instead when UPDATE_GOLDEN is set)."""
+    if UPDATE_GOLDEN:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(actual, encoding="utf-8")
+    assert path.is_file(), f"{path} is missing: run UPDATE_GOLDEN=1 .venv/bin/pytest {path.parent}"
+    assert actual == path.read_text(encoding="utf-8"), f"{path} differs (UPDATE_GOLDEN=1 refreshes it; review the diff)"
+
+
+def load_kb(data: Path):
+    """The knowledge base of ``data``, which must load without problems."""
+    from houserules.load import load
+
+    loaded = load(data)
+    assert loaded.problems == [], loaded.problems
+    return loaded.kb
+
+
 def run_cli(*args: str, cwd: Path = ROOT, timeout: float = 300, env: dict | None = None) -> subprocess.CompletedProcess:
     """Run the installed ``houserules`` command in a subprocess, as a user would."""
     full_env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}

@@ -74,10 +74,10 @@ def test_a_short_copy_turns_references_to_left_out_entries_into_their_titles(tmp
         assert template.entries[ref].title["zh"] in text or template.entries[ref].title["en"] in text
 
 
-def test_the_plain_baseline_has_the_hook_pages_and_no_hook(tmp_path):
+def test_the_plain_baseline_has_the_plugin_pages_and_no_plugin(tmp_path):
     yml = plain.write(GOOD, tmp_path)
     text = yml.read_text(encoding="utf-8")
-    assert "hooks:" not in text and "docs_dir: docs" in text
+    assert "houserules" not in text.split("plugins:")[1].split("\n\n")[0] and "docs_dir: docs" in text
     docs = tmp_path / "docs"
     home = (docs / "index.md").read_text(encoding="utf-8")
     assert "<!-- houserules:games -->" not in home and "hr-card" in home
@@ -99,7 +99,7 @@ def test_smoke_run_prints_every_measure(tmp_path):
 
 
 def test_many_games_leave_the_navigation_that_every_page_carries(tmp_path):
-    from houserules.mkdocs_hook import NAV_GAMES
+    from houserules.site.plugin import NAV_GAMES
 
     template = synth.load_template(GOOD)
     synth.generate(len(template.entries) * (NAV_GAMES + 1), tmp_path / "data", template)

@@ -16,12 +16,13 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import GOOD
+from conftest import GOOD, load_kb
 from houserules import yamlload
 from houserules.check import run as run_check
 from houserules.errors import Problem
 from houserules.terminal import clean
-from houserules.textrender import markdown_html
+from houserules.render import text as textrender
+from houserules.render.text import Linker, markdown_html
 from test_hardening import LiveMarkup
 
 settings.register_profile("default", max_examples=60, deadline=None,
@@ -102,9 +103,17 @@ def test_any_entry_file_loads_or_yields_located_problems(data_dir, content, name
         assert "\x1b" not in str(problem)
 
 
+class _Linker(Linker):
+    def href(self, target):
+        return "t.html"
+
+
+LINKER = _Linker(load_kb(GOOD))
+
+
 @given(fuzz_text)
 def test_any_text_renders_without_live_markup(text):
-    rendered = markdown_html(text, lambda ref: ("T", "t.html") if ref == "demo:tower" else None)
+    rendered = markdown_html(text, LINKER)
     parser = LiveMarkup("text")
     parser.feed(rendered)
     assert parser.found == []
@@ -114,11 +123,10 @@ def test_any_text_renders_without_live_markup(text):
 @given(st.one_of(fuzz_text, st.text(alphabet="ab 1.。，-+*#()\"'%:", max_size=30)))
 def test_plain_text_shortcut_renders_like_markdown(text):
     """One-line answers skip Markdown when they hold no syntax; the HTML is the same."""
-    from houserules import textrender
-
     if textrender._PLAIN.fullmatch(text):
+        textrender._EXT.linker = LINKER
         textrender._MD.reset()
-        assert markdown_html(text, lambda ref: None) == textrender.clean(textrender._MD.convert(text))
+        assert markdown_html(text, LINKER) == textrender.clean(textrender._MD.convert(text))
 
 
 @given(fuzz_text)

@@ -11,8 +11,7 @@ from PIL import Image
 
 from conftest import DATA, GOOD, run_cli
 from houserules.check import run as run_check
-from houserules.pdf import PrintRenderer, print_groups
-from houserules.pages import SiteRenderer
+from houserules.print.document import PrintDocument, PrintLinker, PrintOptions, print_groups
 
 pytestmark = pytest.mark.slow
 
@@ -54,13 +53,23 @@ def start_folio(pages: list[str], code: str, title: str) -> str:
     return next(folio(page) for page in pages if heading in squeeze(page) and "目录 · Contents" not in page)
 
 
+def _demo_pdf(folder: Path, layout: str, pages: int) -> Path:
+    out = folder / f"demo-{layout}.pdf"
+    result = run_cli("pdf", "--data", str(GOOD), "--game", "demo", "--layout", layout, "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"wrote {out} (3 entries, {pages} pages)"
+    return out
+
+
 @pytest.fixture(scope="module")
 def demo_pdf(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("pdf") / "demo.pdf"
-    result = run_cli("pdf", "--data", str(GOOD), "--game", "demo", "-o", str(out))
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == f"wrote {out} (3 entries, 4 pages)"
-    return out
+    """The default layout: each entry's short answer and its questions."""
+    return _demo_pdf(tmp_path_factory.mktemp("pdf"), "qa", 4)
+
+
+@pytest.fixture(scope="module")
+def demo_full_pdf(tmp_path_factory) -> Path:
+    return _demo_pdf(tmp_path_factory.mktemp("pdf-full"), "full", 4)
 
 
 def _printed(site: Path, kb, name: str) -> tuple[Path, list]:
@@ -116,8 +125,29 @@ def test_contents_page_numbers_are_where_entries_start(built_site, built_fixture
         assert not wrong, f"{pdf.name}: contents page vs actual page {wrong}"
 
 
-def test_cross_references_print_the_code_and_page(demo_pdf, good_kb):
+def test_the_qa_layout_prints_every_question_and_answer_under_its_entry(demo_pdf, demo_full_pdf, good_kb):
     pages = pdf_pages(demo_pdf)
+    text = squeeze("".join(pages[2:]))
+    for entry in good_kb.entries.values():
+        start = text.index(squeeze(f"{entry.code} · {entry.title['zh']}"))
+        for question in entry.questions:
+            at = text.index(squeeze(question["q"]["zh"]), start)
+            assert text.index(squeeze(f"{entry.code}/{question['id']}"), at) > at  # its citation code follows
+            assert squeeze(question["a"]["zh"]).split("[[")[0] in text[at:]
+    # The Q&A layout leaves the details (here: a completion) out; the full layout has them.
+    assert squeeze("补全的句子。") not in text
+    assert squeeze("补全的句子。") in squeeze("".join(pdf_pages(demo_full_pdf)))
+
+
+def test_questions_link_their_references_in_print(demo_pdf, good_kb):
+    pages = pdf_pages(demo_pdf)
+    tower = good_kb.entries["demo:tower"]
+    page = start_folio(pages, tower.code, tower.title["zh"])
+    assert squeeze(f"能。进入塔楼（DM-R01，第 {page} 页）后可以原路返回。") in squeeze("".join(pages))
+
+
+def test_cross_references_print_the_code_and_page(demo_full_pdf, good_kb):
+    pages = pdf_pages(demo_full_pdf)
     tower = good_kb.entries["demo:tower"]
     page = start_folio(pages, tower.code, tower.title["zh"])
     # DM-A1's body says "进入[[demo:tower]]后可以原路返回。"
@@ -125,8 +155,8 @@ def test_cross_references_print_the_code_and_page(demo_pdf, good_kb):
     assert "[[" not in "".join(pages)
 
 
-def test_running_heads_carry_game_and_code(demo_pdf):
-    entry_pages = pdf_pages(demo_pdf)[2:]
+def test_running_heads_carry_game_and_code(demo_full_pdf):
+    entry_pages = pdf_pages(demo_full_pdf)[2:]
     heads = [page.strip().splitlines()[0].split() for page in entry_pages]
     assert heads == [["演示游戏", "Demo", "Game", "DM-A1"], ["演示游戏", "Demo", "Game", "DM-R01"]]
 
@@ -177,13 +207,16 @@ def test_unknown_game_is_refused(tmp_path):
 
 
 def test_qr_codes_only_with_a_site_address(good_kb):
-    site = SiteRenderer(good_kb)
-    printed = {r for _, _, refs in print_groups(site, good_kb.games["demo"], None) for r in refs}
+    printed = {r for _, _, refs in print_groups(good_kb, good_kb.games["demo"], None) for r in refs}
     entry = good_kb.entries["demo:tower"]
-    with_url = PrintRenderer(good_kb, printed, "https://example.org/hr").entry_html(entry, None)
+
+    def entry_html(site_url):
+        return PrintDocument(good_kb, PrintLinker(good_kb, printed, site_url), PrintOptions(site_url=site_url)).entry_html(entry)
+
+    with_url = entry_html("https://example.org/hr")
     assert 'class="entry-qr" src="data:image/svg+xml' in with_url
     assert 'alt="https://example.org/hr/demo/tower.html"' in with_url
-    assert "entry-qr" not in PrintRenderer(good_kb, printed, None).entry_html(entry, None)
+    assert "entry-qr" not in entry_html(None)
 
 
 def test_the_site_links_the_pdfs(built_fixture_site):

@@ -12,8 +12,7 @@ import pytest
 from conftest import DATA, FIXTURES, GOOD, ROOT, run_cli
 from houserules.check import run as run_check
 from houserules.errors import HouserulesError
-from houserules.pages import SiteRenderer
-from houserules.pdf import print_groups
+from houserules.print.document import print_groups
 from houserules.profile import load_profile
 
 PROFILES = FIXTURES / "profile"
@@ -91,7 +90,7 @@ def test_include_selects_the_shared_entries(tmp_path, include, printed):
     profile_file.write_text(GROUP.read_text(encoding="utf-8").replace("include: {all: true}", f"include: {flow}"),
                             encoding="utf-8")
     profile, kb = load_profile(profile_file, run_check(GOOD).kb)
-    groups = print_groups(SiteRenderer(kb), kb.games["demo"], profile)
+    groups = print_groups(kb, kb.games["demo"], profile)
     assert [kb.entries[r].code for _, _, refs in groups for r in refs] == printed
     assert groups[0][:2] == ("house-rules", {"zh": "本组房规：测试小组", "en": "House rules of Test group"})
 
@@ -99,7 +98,7 @@ def test_include_selects_the_shared_entries(tmp_path, include, printed):
 @pytest.mark.slow
 def test_house_rule_is_printed_and_marked_only_in_the_groups_pdf(tmp_path):
     group, shared = tmp_path / "group.pdf", tmp_path / "shared.pdf"
-    assert run_cli("pdf", "--data", str(GOOD), "--profile", str(GROUP), "-o", str(group)).returncode == 0
+    assert run_cli("pdf", "--data", str(GOOD), "--profile", str(GROUP), "--layout", "full", "-o", str(group)).returncode == 0
     assert run_cli("pdf", "--data", str(GOOD), "-o", str(shared)).returncode == 0
     pages = pdf_text(group).split("\f")
     start = next(page for page in pages if "DM-HR1 · 塔楼捷径" in page and "目录" not in page)

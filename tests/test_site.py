@@ -8,7 +8,7 @@ import pytest
 
 from conftest import DATA, GOOD, run_cli
 from houserules.check import run as run_check
-from houserules.pages import entry_url
+from houserules.render.urls import entry_url
 from sitecheck import broken_links, external_resources
 
 KB = run_check(DATA).kb

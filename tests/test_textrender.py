@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from houserules.textrender import escape_md, inline_html, markdown_html, relative_url
+from conftest import GOOD, load_kb
+from houserules.render.text import Linker, escape_md, inline_html, markdown_html, plain_text
+from houserules.render.urls import relative_url
 
 
-def resolve(ref: str):
-    return {"demo:tower": ("塔楼", "tower.html")}.get(ref)
+class FixtureLinker(Linker):
+    def href(self, target):
+        return f"{target.id}.html"
+
+
+LINKER = FixtureLinker(load_kb(GOOD))
 
 
 CASES = [
@@ -18,11 +24,23 @@ CASES = [
     # Markdown that data may use
     ("**粗体** and *em*", "<p><strong>粗体</strong> and <em>em</em></p>"),
     ("- 一\n- 二", "<ul>\n<li>一</li>\n<li>二</li>\n</ul>"),
-    ("见 [[demo:tower]]。", '<p>见 <a href="tower.html" class="hr-ref">塔楼</a>。</p>'),
+    ("见 [[demo:tower]]。", '<p>见 <a class="hr-ref" href="tower.html">塔楼</a>。</p>'),
     ("[[demo:nowhere]]", "<p>[[demo:nowhere]]</p>"),
-    # raw HTML and unsafe links are text or dropped
+    ("[[demo:tower]] is not [a link](x)", '<p><a class="hr-ref" href="tower.html">塔楼</a> is not <span>a link</span></p>'),
+    # raw HTML is text
     ("<script>x</script>", "<p>&lt;script&gt;x&lt;/script&gt;</p>"),
-    ("[a](javascript:alert(1))", "<p><a>a</a></p>"),
+    ('<img src=x onerror="alert(1)">', '<p>&lt;img src=x onerror="alert(1)"&gt;</p>'),
+    # links may only leave for the web or mail; anything else is its text (textpolicy.py)
+    ("[a](javascript:alert(1))", "<p><span>a</span></p>"),
+    ("[a](//evil.test/x)", "<p><span>a</span></p>"),
+    ("[a](../../etc/passwd)", "<p><span>a</span></p>"),
+    ("[a](file:///etc/passwd)", "<p><span>a</span></p>"),
+    ("[a][r]\n\n[r]: ../../etc/passwd", "<p><span>a</span></p>"),
+    ("[a](https://mausritter.com/)", '<p><a href="https://mausritter.com/">a</a></p>'),
+    ("<https://example.org>", '<p><a href="https://example.org">https://example.org</a></p>'),
+    # images are their text, attribute lists stay text
+    ("![map](//evil.test/x.png)", "<p>map</p>"),
+    ("**b**{: onmouseover=x}", "<p><strong>b</strong>{: onmouseover=x}</p>"),
     # invisible characters from YAML escapes never reach the page or the PDF
     ("a\x1b[2Jb", "<p>a[2Jb</p>"),
     ("\u202etower", "<p>tower</p>"),
@@ -31,7 +49,11 @@ CASES = [
 
 @pytest.mark.parametrize("text, expected", CASES, ids=[repr(c[0])[:30] for c in CASES])
 def test_markdown_html(text, expected):
-    assert markdown_html(text, resolve) == expected
+    assert markdown_html(text, LINKER) == expected
+
+
+def test_plain_text_names_references_for_a_terminal():
+    assert plain_text("见 [[demo:tower]]，[[demo:nowhere]]", LINKER) == "见 塔楼 (DM-R01)，[[demo:nowhere]]"
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -43,13 +65,14 @@ def test_inline_html(text, expected):
 
 
 def test_escape_md_neutralises_markdown_and_attribute_lists():
-    assert escape_md("*a* {: onclick=x}") == "&#42;a&#42; &#123;: onclick=x&#125;"
+    assert escape_md("*a* {: onclick=x}") == "&#42;a&#42; &#123;: onclick&#61;x&#125;"
 
 
 @pytest.mark.parametrize("target, page, expected", [
     ("betrayal/vault.html", "betrayal/index.html", "vault.html"),
     ("mausritter/saves.html", "betrayal/vault.html", "../mausritter/saves.html"),
     ("tags/x.html", "index.html", "tags/x.html"),
+    ("betrayal/vault.html#open", "mausritter/faq.html", "../betrayal/vault.html#open"),
 ])
 def test_relative_url(target, page, expected):
     assert relative_url(target, page) == expected

@@ -8,14 +8,13 @@ expected lines. The rendered translators' pages are compared with the golden
 files in ``tests/fixtures/translators/golden/``; after a deliberate change of
 the rendering, refresh them with::
 
-    HOUSERULES_REFRESH_GOLDEN=1 .venv/bin/pytest tests/test_translators.py -k golden
+    UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_translators.py -k golden
 
 and review the diff before committing.
 """
 
 from __future__ import annotations
 
-import doctest
 import json
 import os
 import re
@@ -24,10 +23,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, run_cli
-from houserules import errata, freshness, glossary
+from conftest import FIXTURES, assert_golden, run_cli
+from houserules import freshness, glossary
 from houserules.load import load
-from houserules.pages import SiteRenderer
+from houserules.render.diff import diff_html
+from houserules.site.context import SiteContext
+from houserules.site.pages import site_pages
 
 TRANSLATORS = FIXTURES / "translators"
 DATA = TRANSLATORS / "data"
@@ -45,16 +46,10 @@ def make_data(tmp_path: Path, case: str | None = None) -> Path:
     return target
 
 
-def site_for(data: Path) -> SiteRenderer:
+def pages_for(data: Path) -> dict[str, str]:
     loaded = load(data)
     assert loaded.problems == []
-    return SiteRenderer(loaded.kb)
-
-
-@pytest.mark.parametrize("module", [errata, freshness, glossary])
-def test_docstring_examples(module):
-    result = doctest.testmod(module)
-    assert result.failed == 0 and result.attempted > 0
+    return site_pages(SiteContext(loaded.kb))
 
 
 # -- errata: the diff --------------------------------------------------------------------------------
@@ -75,16 +70,15 @@ def test_docstring_examples(module):
     ("同样", "同样", "zh-CN", ("同样", "同样")),
 ])
 def test_diff_html(printed, corrected, lang, expected):
-    assert errata.diff_html(printed, corrected, lang) == expected
+    assert diff_html(printed, corrected, lang) == expected
 
 
 def test_erratum_renders_with_its_diff_on_every_page_that_concerns_the_component():
-    site = site_for(DATA)
     printed = '<td class="hr-printed" lang="zh"><del>高</del>塔：<del>受到1点</del>肉体<del>损伤</del></td>'
     corrected = '<td class="hr-corrected" lang="zh">塔<ins>楼</ins>：肉体<ins>能力上升1级</ins></td>'
     english = ('<td class="hr-printed" lang="en"><del>Take</del> 1 mental <del>damage</del> '
                '<del>&lt;</del>here<del>&gt;</del>.</td>')
-    pages = site.pages()
+    pages = pages_for(DATA)
     # The entry holding it, the component, and another ruling that applies to the component.
     for src in ("demo/tower-errata.md", "demo/tower.md", "demo/tower-crossing.md", "demo/errata.md", "errata.md"):
         assert printed in pages[src] and corrected in pages[src], src
@@ -101,16 +95,11 @@ def test_erratum_renders_with_its_diff_on_every_page_that_concerns_the_component
     ("demo/notes.md", "demo-notes.md"),
 ])
 def test_golden_translator_pages(src, golden):
-    rendered = site_for(DATA).pages()[src]
-    path = GOLDEN / golden
-    if os.environ.get("HOUSERULES_REFRESH_GOLDEN"):
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(rendered, encoding="utf-8")
-    assert rendered == path.read_text(encoding="utf-8")
+    assert_golden(GOLDEN / golden, pages_for(DATA)[src])
 
 
 def test_game_page_links_the_translator_pages():
-    page = site_for(DATA).pages()["demo/index.md"]
+    page = pages_for(DATA)["demo/index.md"]
     for href in ('href="glossary.html"', 'href="errata.html"', 'href="notes.html"'):
         assert href in page
 
@@ -182,8 +171,8 @@ def test_stale_translation_is_a_warning_with_a_count(tmp_path):
 
 def test_stale_translation_shows_on_the_entry_page(tmp_path):
     notice = "译文可能已过时"
-    assert notice not in site_for(DATA).pages()["demo/tower.md"]
-    pages = site_for(make_data(tmp_path, "stale-translation")).pages()
+    assert notice not in pages_for(DATA)["demo/tower.md"]
+    pages = pages_for(make_data(tmp_path, "stale-translation"))
     assert notice in pages["demo/tower.md"]
     assert notice not in pages["demo/tower-crossing.md"]
 

@@ -1,4 +1,4 @@
-"""``houserules build``: check, then write the whole site into a fresh folder and swap it in.
+"""``houserules build``: from one checked knowledge base, write the whole site into a fresh folder and swap it in.
 
 The site is built into a temporary folder beside the target; only when every
 step succeeded does it replace the previous ``site/``. A failed or killed
@@ -17,14 +17,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from .errors import HouserulesError
+from .model import KnowledgeBase
 
 ROOT = Path(__file__).resolve().parents[2]
 MKDOCS_YML = ROOT / "mkdocs.yml"
 os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
 
-#: Extra steps run on the freshly built site folder before it is swapped in
-#: (search index, printed FAQ...). Each takes (site_dir, data_dir).
-POST_STEPS: list[Callable[[Path, Path], None]] = []
 #: Written into every built site, so that a later build knows the folder is its own to replace.
 MARKER = ".houserules-site"
 
@@ -99,25 +97,57 @@ def _quiet_jieba() -> None:
     jieba.setLogLevel(logging.WARNING)
 
 
-def mkdocs_build(data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML) -> None:
-    """Run MkDocs (strict) on ``data_dir`` into ``site_dir``."""
-    from mkdocs.commands.build import build
+def mkdocs_config(kb: KnowledgeBase, site_dir: Path, config_file: Path = MKDOCS_YML, **options: object):
+    """MkDocs' configuration of the site, with the houserules plugin given the checked knowledge base."""
     from mkdocs.config import load_config
+
+    config = load_config(str(config_file), site_dir=str(site_dir), strict=True, **options)
+    config.plugins["houserules"].use(kb)
+    return config
+
+
+def mkdocs_build(kb: KnowledgeBase, site_dir: Path, config_file: Path = MKDOCS_YML) -> None:
+    """Run MkDocs (strict) on ``kb`` into ``site_dir``."""
+    from mkdocs.commands.build import build
     from mkdocs.exceptions import MkDocsException
 
-    os.environ["HOUSERULES_DATA"] = str(data_dir.resolve())
     _quiet_jieba()
     try:
-        config = load_config(str(config_file), site_dir=str(site_dir), strict=True)
-        build(config)
+        build(mkdocs_config(kb, site_dir, config_file))
     except MkDocsException as exc:
         raise HouserulesError(f"the site build failed: {exc}") from None
     except SystemExit as exc:  # mkdocs aborts strict builds this way
         raise HouserulesError(f"the site build failed (MkDocs exit {exc.code}); see the warnings above") from None
 
 
-def build_site(data_dir: Path, target: Path, steps: list[Callable[[Path, Path], None]] | None = None) -> Path:
-    """Build everything into ``target`` atomically and return it."""
+def configured_site_url(config_file: Path = MKDOCS_YML) -> str | None:
+    """``site_url`` of mkdocs.yml, if set (the PDF then carries QR codes to the entry pages)."""
+    from mkdocs.utils.yaml import yaml_load
+
+    with open(config_file, encoding="utf-8") as handle:
+        return yaml_load(handle).get("site_url") or None
+
+
+Step = Callable[[KnowledgeBase, Path], None]
+
+
+def site_step(kb: KnowledgeBase, site_dir: Path) -> None:
+    """the site (MkDocs, strict)"""
+    mkdocs_build(kb, site_dir)
+
+
+def pdf_step(kb: KnowledgeBase, site_dir: Path) -> None:
+    """the printed FAQ (a PDF per game and one for all)"""
+    from .print.faq import build_pdfs  # WeasyPrint loads only when a build runs
+
+    build_pdfs(kb, site_dir, configured_site_url())
+
+
+STEPS: list[Step] = [site_step, pdf_step]
+
+
+def build_site(kb: KnowledgeBase, data_dir: Path, target: Path, steps: list[Step] | None = None) -> Path:
+    """Build everything from the checked ``kb`` into ``target`` atomically and return it."""
     target = Path(os.path.abspath(target))  # not resolve(): a symlinked target is refused
     check_target(target, data_dir)
     with build_lock(target):
@@ -125,11 +155,9 @@ def build_site(data_dir: Path, target: Path, steps: list[Callable[[Path, Path], 
         work = Path(tempfile.mkdtemp(prefix=f".{target.name}-new-", dir=target.parent))
         work.chmod(0o755)  # mkdtemp's 0700 would hide the site from a web server's user
         try:
-            _progress("the site (MkDocs, strict)")
-            mkdocs_build(data_dir, work)
-            for step in POST_STEPS if steps is None else steps:
+            for step in STEPS if steps is None else steps:
                 _progress((step.__doc__ or step.__name__).strip().splitlines()[0])
-                step(work, data_dir)
+                step(kb, work)
             (work / MARKER).write_text("built by houserules build; replaced whole by the next build\n", encoding="utf-8")
             swap_in(work, target)
         except BaseException:
@@ -141,13 +169,3 @@ def build_site(data_dir: Path, target: Path, steps: list[Callable[[Path, Path], 
 def _progress(what: str) -> None:
     """Say what the build is doing: the printed FAQ alone takes half a minute."""
     print(f"houserules build: {what}…", file=sys.stderr, flush=True)
-
-
-def _printed_faq(site_dir: Path, data_dir: Path) -> None:
-    """the printed FAQ (a PDF per game and one for all)"""
-    from .pdf import build_step  # WeasyPrint loads only when a build runs
-
-    build_step(site_dir, data_dir)
-
-
-POST_STEPS.append(_printed_faq)

@@ -56,42 +56,47 @@ def _cmd_schema(parser: argparse.ArgumentParser) -> Runner:
     return run
 
 
+def _checked(data: Path):
+    """Load and check the data once; print its problems; stop on errors."""
+    from .check import run as run_check
+
+    report = run_check(data)
+    for problem in report.problems:
+        print(problem, file=sys.stderr)
+    if report.errors:
+        raise HouserulesError(f"the data has {len(report.errors)} problems; fix them first ({report.summary()})")
+    return report
+
+
 def _cmd_build(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("-o", "--output", type=Path, default=Path("site"), metavar="DIR",
                         help="where to write the site (default: site/)")
 
     def run(args: argparse.Namespace) -> int:
         from .build import build_site
-        from .check import run as run_check
 
-        report = run_check(args.data)
-        for problem in report.problems:
-            print(problem, file=sys.stderr)
-        if report.errors:
-            print(report.summary())
-            return 1
-        target = build_site(args.data, args.output)
+        report = _checked(args.data)
+        target = build_site(report.kb, args.data, args.output)
         print(f"built {target} ({report.summary()})")
         return 0
 
     return run
 
 
+def _port(text: str) -> int:
+    value = int(text) if text.isdigit() else -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number from 0 to 65535 (0: any free port), not {text!r}")
+    return value
+
+
 def _cmd_serve(parser: argparse.ArgumentParser) -> Runner:
-    parser.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default: 8000)")
+    parser.add_argument("--port", type=_port, default=8000, help="port on 127.0.0.1 (default: 8000; 0: any free port)")
 
     def run(args: argparse.Namespace) -> int:
-        import os
+        from .serve import serve
 
-        from .build import MKDOCS_YML
-
-        # MkDocs' own command sets up its logging and live reload; the hook reads the data folder
-        # from the environment and checks it on every rebuild.
-        os.environ["HOUSERULES_DATA"] = str(args.data.resolve())
-        os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
-        print(f"serving on http://127.0.0.1:{args.port}/ (rebuilds when rules_data/ changes; Ctrl-C stops)", flush=True)
-        os.execv(sys.executable, [sys.executable, "-m", "mkdocs", "serve", "--config-file", str(MKDOCS_YML),
-                                  "--dev-addr", f"127.0.0.1:{args.port}"])
+        return serve(args.data, args.port)
 
     return run
 
@@ -149,19 +154,25 @@ def _cmd_stamp(parser: argparse.ArgumentParser) -> Runner:
 
 
 def _cmd_pdf(parser: argparse.ArgumentParser) -> Runner:
+    from .print.document import LAYOUTS
+
     parser.add_argument("--game", metavar="G", help="one game only (default: every game, or the profile's games)")
     parser.add_argument("--profile", type=Path, metavar="FILE",
                         help="a group's profile: print its house rules too (see examples/house-rules/)")
+    parser.add_argument("--layout", choices=LAYOUTS, default="qa",
+                        help="qa: each entry's short answer and its questions (default); full: every detail")
     parser.add_argument("-o", "--output", type=Path, metavar="PATH", help="the PDF to write (default: faq.pdf or <game>.pdf)")
     parser.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size (default: a4)")
     parser.add_argument("--site-url", metavar="URL",
                         help="public address of the site, for a QR code per entry (default: site_url of mkdocs.yml)")
 
     def run(args: argparse.Namespace) -> int:
-        from .pdf import configured_site_url, make_faq
+        from .build import configured_site_url
+        from .print.faq import make_faq
 
+        kb = _checked(args.data).kb
         site_url = args.site_url or configured_site_url()
-        target, entries, pages = make_faq(args.data, args.output, args.game, args.profile, args.paper, site_url)
+        target, entries, pages = make_faq(kb, args.output, args.game, args.profile, args.paper, site_url, args.layout)
         print(f"wrote {target} ({entries} entries, {pages} pages)")
         return 0
 

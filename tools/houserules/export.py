@@ -14,11 +14,10 @@ import json
 from typing import Any, Callable, Iterator
 
 from . import vocab
-from .errata import all_errata
 from .errors import display_path
 from .freshness import stale_translations
 from .model import Entry, KnowledgeBase
-from .pages import entry_url
+from .render.urls import entry_url
 
 EXPORT_VERSION = 1
 
@@ -110,7 +109,7 @@ def entry_rows(kb: KnowledgeBase) -> Iterator[Row]:
 
 def errata_rows(kb: KnowledgeBase) -> Iterator[Row]:
     """One row per erratum, with the component's names and the entry that records it."""
-    for entry, erratum in all_errata(kb):
+    for entry, erratum in ((entry, erratum) for entry in kb.entries.values() for erratum in entry.errata):
         component = kb.entries.get(erratum["component"])
         note = erratum.get("note", {})
         yield {"game": erratum["component"].split(":", 1)[0], "component": erratum["component"],

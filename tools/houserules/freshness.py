@@ -68,16 +68,6 @@ def check_freshness(kb: KnowledgeBase) -> Iterator[Problem]:
                           severity="warning")
 
 
-STALE_NOTICE = ('<div class="hr-warning hr-warning--stale"><p>译文可能已过时：原文在翻译之后有改动。'
-                '<span lang="en">The translation may be out of date: the source text changed after it was translated.'
-                '</span></p></div>\n')
-
-
-def notice_html(entry: Entry) -> str:
-    """The entry page's notice when one of its translations may be out of date, else ``""``."""
-    return STALE_NOTICE if stale_translations(entry) else ""
-
-
 # -- houserules stamp ------------------------------------------------------------------------------
 
 

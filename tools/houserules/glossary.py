@@ -1,4 +1,4 @@
-"""The glossary of each game: its checks and its page.
+"""The glossary of each game: the checks that keep translations consistent.
 
 ``rules_data/<game>/glossary.yaml`` lists terms: the English name (``en``),
 the preferred Chinese translation (``zh``), other accepted forms
@@ -25,12 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import Problem, display_path
 from .model import Entry, KnowledgeBase, text_fields
-from .pages import _front_matter, entry_url
-from .textrender import escape_md, inline_html, relative_url
 
-if TYPE_CHECKING:
-    from .model import Game
-    from .pages import SiteRenderer
 
 Term = dict[str, Any]
 #: A block scalar (``|``) starts its text on the next line, so a line within the text can be found.
@@ -176,41 +171,3 @@ def check_glossary(kb: KnowledgeBase) -> Iterator[Problem]:
 
 
 CHECKS = [check_glossary, check_titles, check_deprecated]
-
-
-# -- the glossary page -----------------------------------------------------------------------------
-def glossary_src(game: "Game") -> str:
-    return f"{game.id}/glossary.md"
-
-
-def glossary_page(site: "SiteRenderer", game: "Game") -> str:
-    """A table of every term of a game, sorted by English name, for translators to scan and search."""
-    page = f"{game.id}/glossary.html"
-    out = [_front_matter(f"术语表 Glossary · {game.name['zh']}", f"{game.name['zh']} 中英术语对照"),
-           f"# 术语表 · Glossary：{escape_md(game.name['zh'])}\n",
-           '<p>统一译名：标题与正文使用“中文”一栏的译法；“弃用”一栏的译法由 <code>houserules check</code> 报告。'
-           '<span lang="en">Preferred translations: titles and text use the Chinese column; '
-           '<code>houserules check</code> reports the deprecated forms.</span></p>\n']
-    glossary = terms(site.kb, game.id)
-    if not glossary:
-        out.append('<p class="hr-cite">暂无术语表。<span lang="en">No glossary yet.</span></p>\n')
-        return "\n".join(out)
-    rows = []
-    for term in sorted(glossary, key=lambda t: t["en"].casefold()):
-        variants = "、".join(inline_html(v) for v in term.get("variants", []))
-        deprecated = "、".join(f"<del>{inline_html(d)}</del>" for d in term.get("deprecated", []))
-        ref = term.get("entry")
-        if ref in site.kb.entries:
-            target = site.kb.entries[ref]
-            link = (f'<a href="{inline_html(relative_url(entry_url(target), page))}">'
-                    f'<code class="hr-code">{inline_html(target.code)}</code></a>')
-        else:
-            link = ""
-        rows.append(f'<tr id="term-{inline_html(term["id"])}"><td lang="en">{inline_html(term["en"])}</td>'
-                    f'<td lang="zh"><strong>{inline_html(term["zh"])}</strong></td><td lang="zh">{variants}</td>'
-                    f'<td class="hr-printed" lang="zh">{deprecated}</td>'
-                    f'<td>{site.bilingual(term.get("note"), page)}</td><td>{link}</td></tr>')
-    head = ("<tr><th>英文 English</th><th>中文 Chinese</th><th>其他写法 Variants</th><th>弃用 Deprecated</th>"
-            "<th>说明 Note</th><th>条目 Entry</th></tr>")
-    out.append(f'<table class="hr-glossary"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>\n')
-    return "\n".join(out)

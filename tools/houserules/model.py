@@ -223,3 +223,25 @@ class KnowledgeBase:
                 if ref in result and ref != entry.ref and entry.ref not in result[ref]:
                     result[ref].append(entry.ref)
         return result
+
+
+def game_sections(kb: KnowledgeBase, game: Game) -> list[tuple[str, dict[str, str], list[str]]]:
+    """A game's entries grouped as its page and its printed FAQ show them: (anchor, title, refs).
+
+    The sections of the game's ``contents`` first, then every other entry by kind, by code.
+    """
+    from . import vocab
+
+    sections = []
+    listed: set[str] = set()
+    for section in game.contents:
+        refs = [r for r in section["entries"] if r in kb.entries]
+        listed.update(refs)
+        sections.append((section["id"], section["title"], refs))
+    by_kind: dict[str, list[str]] = {}
+    for entry in kb.game_entries(game.id):
+        if entry.ref not in listed:
+            by_kind.setdefault(entry.kind, []).append(entry.ref)
+    for kind, refs in by_kind.items():
+        sections.append((f"more-{kind}", vocab.KINDS[kind], sorted(refs, key=lambda r: kb.entries[r].code)))
+    return sections

@@ -114,7 +114,7 @@ def fingerprint(data_dir: Path) -> str:
 
 def documents(kb: Any) -> Iterable[dict[str, Any]]:
     """The index documents of a :class:`~houserules.model.KnowledgeBase`."""
-    from .pages import entry_url
+    from .render.urls import entry_url
 
     for entry in kb.entries.values():
         titles = [entry.title["zh"], entry.title["en"]]

@@ -75,7 +75,7 @@ def show_command(parser: argparse.ArgumentParser) -> Runner:
 
     def run(args: argparse.Namespace) -> int:
         from .load import load
-        from .pages import entry_url
+        from .render.urls import entry_url
         from .terminal import clean, close_matches, format_entry, terminal_columns
 
         result = load(args.data)

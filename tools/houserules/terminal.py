@@ -14,7 +14,8 @@ import unicodedata
 from typing import Any, Iterable
 
 from . import vocab
-from .model import INLINE_REF
+from .render.blocks import EntryBlocks
+from .render.text import Linker, plain_text
 
 #: Labels of the header fields of ``houserules show`` (the sections use vocab.SECTIONS).
 FIELDS: dict[str, dict[str, str]] = {
@@ -148,10 +149,16 @@ def _label(names: dict[str, str]) -> str:
     return f"{names['zh']} {names['en']}"
 
 
-def markdown_text(text: str, describe_ref: Any) -> str:
+class TerminalLinker(Linker):
+    """References in a terminal: the target's title and code, ``塔楼 (DM-R01)``."""
+
+    def text(self, target: Any, lang: str) -> str:
+        return f"{clean(target.title[lang])} ({clean(target.code)})"
+
+
+def markdown_text(text: str, linker: Linker, lang: str = "zh") -> str:
     """Entry Markdown as plain terminal text: references named, tables aligned."""
-    text = INLINE_REF.sub(lambda m: describe_ref(m.group(1).strip()), clean(text))
-    text = _EMPHASIS.sub("", text)
+    text = _EMPHASIS.sub("", plain_text(clean(text), linker, lang))
     out: list[str] = []
     rows: list[list[str]] = []
     for line in text.split("\n") + [""]:
@@ -180,14 +187,14 @@ def align_table(rows: list[list[str]]) -> list[str]:
     return [lines[0], rule, *lines[1:]]
 
 
+#: The blocks ``houserules show`` prints, in order (the rest are on the entry's page).
+TERMINAL_BLOCKS = ("answer", "uncertain", "stub", "questions", "body", "applies-to", "see-also", "sources")
+
+
 def format_entry(entry: Any, kb: Any, url: str, columns: int) -> str:
-    """An entry for ``houserules show``: header fields, answer, details and references."""
+    """An entry for ``houserules show``: header fields, then its blocks as text."""
     data = entry.data
-
-    def describe_ref(ref: str, lang: str = "zh") -> str:
-        target = kb.entries.get(ref)
-        return f"{clean(target.title[lang])} ({clean(target.code)})" if target else clean(ref)
-
+    linker = TerminalLinker(kb)
     game = kb.games[entry.game]
     fields = [
         (FIELDS["game"], bilingual(game.name)),
@@ -214,13 +221,28 @@ def format_entry(entry: Any, kb: Any, url: str, columns: int) -> str:
                     lines.append("")
                 lines.extend(indented(text, columns, "  "))
 
-    section(FIELDS["summary"], [clean(t) for _, t in _distinct(entry.summary)])
-    section(vocab.SECTIONS["details"], [markdown_text(t, lambda ref, lang=lang: describe_ref(ref, lang))
-                                        for lang, t in _distinct(entry.body)])
-    section(vocab.SECTIONS["applies-to"], ["\n".join(describe_ref(r) for r in entry.applies_to)])
-    section(vocab.SECTIONS["see-also"], ["\n".join(describe_ref(r) for r in entry.see_also)])
-    sources = [f"{clean(s['doc'])} {clean(str(s.get('ref', '')))}".strip() for s in data.get("sources", [])]
-    section(vocab.SECTIONS["sources"], ["\n".join(sources)])
+    def refs(items: list[str]) -> list[str]:
+        return ["\n".join(linker.text(kb.entries[r], "zh") for r in items)]
+
+    for block in EntryBlocks(kb).blocks(entry):
+        if block.kind not in TERMINAL_BLOCKS:
+            continue
+        if block.kind == "answer":
+            section(FIELDS["summary"], [clean(t) for _, t in _distinct(block.data)])
+        elif block.kind == "uncertain":
+            section(block.label, [clean(t) for _, t in _distinct(block.data)])
+        elif block.kind == "stub":
+            section(block.label, [f"{block.data['zh']} {block.data['en']}"])
+        elif block.kind == "questions":
+            section(block.label, [f"问 {clean(q['q']['zh'])} / {clean(q['q']['en'])}\n"
+                                  + "\n".join(clean(t) for _, t in _distinct(q["a"])) for q in block.data])
+        elif block.kind == "body":
+            section(block.label, [markdown_text(t, linker, lang) for lang, t in _distinct(block.data)])
+        elif block.kind in {"applies-to", "see-also"}:
+            section(block.label, refs(block.data))
+        elif block.kind == "sources":
+            section(block.label, ["\n".join(f"{clean(s['doc'])} {clean(str(s.get('ref', '')))}".strip()
+                                             for s in block.data)])
     return "\n".join(line.rstrip() for line in lines)
 
 

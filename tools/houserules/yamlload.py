@@ -137,9 +137,11 @@ if CParser is not None:
 
 #: Text that libyaml and PyYAML read differently, left to PyYAML: characters the
 #: Python reader refuses, tabs, other line breaks than \n and \r, a byte-order mark
-#: past the start and '?' (libyaml accepts some that PyYAML refuses in flow collections).
+#: past the start, and '?' as a key indicator or after a flow collection opens on its
+#: line (libyaml accepts some that PyYAML refuses in flow collections; a question mark
+#: in ordinary text, as in every question of an entry, reads the same in both).
 _PYTHON_ONLY = re.compile(r"[^\x09\x0A\x0D\x20-\x7E\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010ffff]"
-                          r"|[\t\u2028\u2029\ufeff?]")
+                          r"|[\t\u2028\u2029\ufeff]|^[ \t-]*\?|[\[{][^\n]*\?", re.M)
 
 
 #: Where an anchor (&name) or alias (*name) could start: after a space, a line start or a

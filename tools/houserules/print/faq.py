@@ -1,0 +1,45 @@
+"""``houserules pdf`` and the build's PDF step: which games, which layout, where to."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import HouserulesError
+from ..model import KnowledgeBase
+from ..render.blocks import EntryBlocks
+from ..render.urls import PRINT_DIR, pdf_name
+from .document import LAYOUTS, PrintOptions
+from .pdf import PrintedGame, combine, print_games, require_cjk_font, write_pdf
+
+
+def build_pdfs(kb: KnowledgeBase, site_dir: Path, site_url: str | None) -> None:
+    """``print/<game>.pdf`` for each game and ``print/faq.pdf`` from the same pages (the Q&A layout)."""
+    require_cjk_font()
+    out = site_dir / PRINT_DIR
+    out.mkdir(parents=True, exist_ok=True)
+    options = PrintOptions(layout="qa", site_url=site_url)
+    blocks = EntryBlocks(kb)
+    parts = [PrintedGame(kb, game, options, "a4", blocks) for game in kb.games.values()]
+    for part in parts:
+        write_pdf(part.document, out / pdf_name(part.game.id))
+    write_pdf(combine(kb, parts, options, "a4"), out / pdf_name(None))
+
+
+def make_faq(kb: KnowledgeBase, output: Path | None = None, game: str | None = None, profile_file: Path | None = None,
+             paper: str = "a4", site_url: str | None = None, layout: str = "qa") -> tuple[Path, int, int]:
+    """``houserules pdf`` on a checked knowledge base, with a group's house rules; returns (path, entries, pages)."""
+    from ..profile import load_profile
+
+    if layout not in LAYOUTS:
+        raise HouserulesError(f"unknown layout '{layout}' — use one of: {', '.join(LAYOUTS)}")
+    profile = None
+    if profile_file is not None:
+        profile, kb = load_profile(profile_file, kb)
+    games = [game] if game else (profile.games if profile else list(kb.games))
+    unknown = [g for g in games if g not in kb.games]
+    if unknown:
+        raise HouserulesError(f"unknown game '{unknown[0]}' — use one of: {', '.join(kb.games)}")
+    target = output or Path(pdf_name(game))
+    pages = print_games(kb, games, target, PrintOptions(layout, profile, site_url), paper)
+    entries = sum(1 for e in kb.entries.values() if e.game in games and (profile is None or profile.includes(e)))
+    return target, entries, pages

@@ -1,0 +1,207 @@
+"""Data text to safe HTML: the one place where entry text becomes markup.
+
+Entry text is Markdown written by contributors and is never trusted as HTML:
+raw HTML is shown as text, ``[[game:id]]`` becomes the link the output needs
+(:class:`Linker`), links and images follow the link policy of
+:mod:`houserules.textpolicy`, and the result passes an allow-list sanitizer
+(nh3). Plain-text fields (titles, aliases, codes, names) are escaped with
+:func:`inline_html` in HTML and with :func:`escape_md` where they stand in
+Markdown, so neither Markdown nor attribute lists ever see them as syntax.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import xml.etree.ElementTree as etree
+from collections.abc import Hashable
+from typing import TYPE_CHECKING
+
+import markdown
+import nh3
+from markdown.extensions import Extension
+from markdown.inlinepatterns import InlineProcessor
+from markdown.treeprocessors import Treeprocessor
+from markdown.util import AtomicString
+
+from ..model import INLINE_REF
+from ..textpolicy import allowed_link
+
+if TYPE_CHECKING:
+    from ..model import Entry, KnowledgeBase
+
+ALLOWED_TAGS = {
+    "p", "br", "em", "strong", "code", "pre", "blockquote", "ul", "ol", "li", "a", "hr",
+    "table", "thead", "tbody", "tr", "th", "td", "h3", "h4", "h5", "h6", "del", "sup", "sub", "span",
+}
+ALLOWED_ATTRIBUTES = {"a": {"href", "title", "class"}, "th": {"align"}, "td": {"align"}, "span": {"class"}}
+URL_SCHEMES = {"http", "https", "mailto"}
+REF_CLASS = "hr-ref"
+
+#: Control characters and bidirectional overrides: invisible in a page or a PDF, but they can
+#: garble or reorder what a reader sees. YAML escapes ("\e", "\u202e") can put them in data.
+INVISIBLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_MD_SPECIAL = re.compile(r"[\\`*_{}\[\]<>()#+!|~^&\"'=.-]")
+
+
+class Linker:
+    """What ``[[game:id]]`` becomes in one output: a link to the target, labelled with its title.
+
+    The site links relative to the page, the printed FAQ to the entry's place in the PDF
+    with its code and page, the terminal names the title and code. Subclasses change
+    :meth:`element` (HTML outputs) or :meth:`text` (plain text).
+    """
+
+    def __init__(self, kb: KnowledgeBase):
+        self.kb = kb
+
+    #: Outputs of two linkers with the same key are the same (the render cache relies on it).
+    @property
+    def key(self) -> Hashable:
+        return (type(self).__name__, id(self.kb))
+
+    def href(self, target: Entry) -> str | None:
+        return None
+
+    def element(self, target: Entry, label: str) -> etree.Element:
+        href = self.href(target)
+        el = etree.Element("a" if href else "span", {"class": REF_CLASS})
+        if href:
+            el.set("href", href)
+        el.text = AtomicString(label)
+        return el
+
+    def link_html(self, target: Entry, label_html: str) -> str:
+        """A link to an entry in a list (applies to, see also...), around already escaped ``label_html``."""
+        href = self.href(target)
+        if href is None:
+            return f'<span class="hr-link">{label_html}</span>'
+        return f'<a class="hr-link" href="{html.escape(href)}">{label_html}</a>'
+
+    def text(self, target: Entry, lang: str) -> str:
+        return f"{target.title[lang]} ({target.code})"
+
+
+class _RefPattern(InlineProcessor):
+    """``[[game:id]]`` → the linker's element for that entry (unknown references stay text)."""
+
+    def __init__(self, ext: RefExtension):
+        super().__init__(INLINE_REF.pattern)
+        self.ext = ext
+
+    def handleMatch(self, m: re.Match[str], data: str):  # type: ignore[override]
+        target = self.ext.linker.kb.entries.get(m.group(1).strip())
+        if target is None:
+            return AtomicString(m.group(0)), m.start(0), m.end(0)
+        return self.ext.linker.element(target, target.title[self.ext.lang]), m.start(0), m.end(0)
+
+
+class _LinkPolicy(Treeprocessor):
+    """Links the data may not make become their text; images become their alt text."""
+
+    def run(self, root: etree.Element) -> None:
+        for parent in root.iter():
+            for child in list(parent):
+                if child.tag == "img":
+                    _replace_with_text(parent, child, child.get("alt", ""))
+                elif child.tag == "a" and REF_CLASS not in (child.get("class") or "").split():
+                    if not allowed_link(child.get("href", "")):
+                        child.tag = "span"
+                        child.attrib.clear()
+
+
+def _replace_with_text(parent: etree.Element, child: etree.Element, text: str) -> None:
+    index = list(parent).index(child)
+    tail = text + (child.tail or "")
+    if index:
+        previous = parent[index - 1]
+        previous.tail = (previous.tail or "") + tail
+    else:
+        parent.text = (parent.text or "") + tail
+    parent.remove(child)
+
+
+class RefExtension(Extension):
+    """The ``[[ref]]`` links and the link policy, for one linker and language at a time."""
+
+    def __init__(self, linker: Linker | None = None, lang: str = "zh"):
+        super().__init__()
+        self.linker = linker
+        self.lang = lang
+
+    def extendMarkdown(self, md: markdown.Markdown) -> None:
+        # Before links (160) and references (170): "[[" must never start a Markdown link.
+        md.inlinePatterns.register(_RefPattern(self), "houserules-ref", 175)
+        md.treeprocessors.register(_LinkPolicy(md), "houserules-links", 1)
+
+
+def _markdown() -> tuple[markdown.Markdown, RefExtension]:
+    ext = RefExtension()
+    md = markdown.Markdown(extensions=["tables", "sane_lists", ext], output_format="html")
+    # Raw HTML in data is text, never markup.
+    md.preprocessors.deregister("html_block")
+    md.inlinePatterns.deregister("html")
+    return md, ext
+
+
+_MD, _EXT = _markdown()
+_CACHE: dict[tuple[str, Hashable, str], str] = {}
+_CACHE_LIMIT = 200_000
+
+
+def escape_md(text: str) -> str:
+    """Plain text for a Markdown line: every character Markdown or its extensions read as syntax
+    becomes an HTML character reference, so the text shows exactly as written.
+
+    >>> escape_md("a *b* {: onclick=x} <i>")
+    'a &#42;b&#42; &#123;: onclick&#61;x&#125; &#60;i&#62;'
+    """
+    return _MD_SPECIAL.sub(lambda m: f"&#{ord(m.group(0))};", INVISIBLE.sub("", text))
+
+
+def clean(html_text: str) -> str:
+    """Sanitize HTML with the project's allow-list."""
+    return nh3.clean(html_text, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRIBUTES,
+                     url_schemes=URL_SCHEMES, link_rel=None)
+
+
+#: One line with no Markdown syntax at all: its HTML is a paragraph of the escaped text.
+_PLAIN = re.compile(r"(?=.)(?![-+*>#=]|\d+[.)]|\s)[^\x00-\x1f\x7f-\x9f\u2028\u2029*_`\[\]<>#|\\!&~=:]*(?<!\s)")
+
+
+def markdown_html(text: str, linker: Linker, lang: str = "zh") -> str:
+    """Data Markdown as sanitized HTML, ``[[game:id]]`` linked by ``linker`` with titles in ``lang``.
+
+    >>> from houserules.model import KnowledgeBase
+    >>> markdown_html("**见** <b>", Linker(KnowledgeBase()))
+    '<p><strong>见</strong> &lt;b&gt;</p>'
+    """
+    text = INVISIBLE.sub("", text)
+    if _PLAIN.fullmatch(text):
+        # Most one-line answers: the same result as the full path, without it (a large site
+        # renders tens of thousands of them; tests/test_textrender.py compares the two).
+        return f"<p>{html.escape(text, quote=False)}</p>"
+    key = (text, linker.key, lang)
+    cached = _CACHE.get(key)
+    if cached is None:
+        _EXT.linker, _EXT.lang = linker, lang
+        _MD.reset()
+        cached = clean(_MD.convert(text))
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        _CACHE[key] = cached
+    return cached
+
+
+def inline_html(text: str) -> str:
+    """Plain text for an HTML context (titles, aliases, codes)."""
+    return html.escape(INVISIBLE.sub("", text), quote=True)
+
+
+def plain_text(text: str, linker: Linker, lang: str = "zh") -> str:
+    """Data text for a terminal: ``[[game:id]]`` named by ``linker``, everything else as written."""
+    def name(match: re.Match[str]) -> str:
+        target = linker.kb.entries.get(match.group(1).strip())
+        return linker.text(target, lang) if target else match.group(0)
+
+    return INLINE_REF.sub(name, text)

@@ -1,0 +1,99 @@
+"""Where things live in the built site: one place for every path and anchor.
+
+``use_directory_urls`` is off (the site opens from ``file://``), so pages are
+``<game>/<id>.html``. A question's anchor is its id on its entry's page.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..model import Entry
+
+PRINT_DIR = "print"
+#: The PDF of every game; each game also has ``print/<game>.pdf``.
+ALL_GAMES_PDF = "faq"
+
+
+def entry_src(entry: Entry) -> str:
+    """The generated Markdown file of an entry, relative to the docs folder."""
+    return f"{entry.game}/{entry.id}.md"
+
+
+def entry_url(entry: Entry) -> str:
+    """The entry's page in the built site."""
+    return f"{entry.game}/{entry.id}.html"
+
+
+def question_url(entry: Entry, question_id: str) -> str:
+    """The answer of one question: its anchor on the entry's page.
+
+    >>> from types import SimpleNamespace
+    >>> question_url(SimpleNamespace(game="betrayal", id="vault"), "open")
+    'betrayal/vault.html#open'
+    """
+    return f"{entry_url(entry)}#{question_id}"
+
+
+def page_url(src: str) -> str:
+    """The HTML page MkDocs writes for a Markdown source path.
+
+    >>> page_url("betrayal/index.md"), page_url("tags/kind-rule.md")
+    ('betrayal/index.html', 'tags/kind-rule.html')
+    """
+    return src.removesuffix(".md") + ".html"
+
+
+def game_src(game_id: str) -> str:
+    return f"{game_id}/index.md"
+
+
+def faq_src(game_id: str) -> str:
+    return f"{game_id}/faq.md"
+
+
+def tag_src(tag: str) -> str:
+    return f"tags/{tag}.md"
+
+
+def glossary_src(game_id: str) -> str:
+    return f"{game_id}/glossary.md"
+
+
+def errata_src(game_id: str | None = None) -> str:
+    """A game's errata page, or the page of every game's errata when ``game_id`` is None."""
+    return f"{game_id}/errata.md" if game_id else "errata.md"
+
+
+def notes_src(game_id: str) -> str:
+    return f"{game_id}/notes.md"
+
+
+PRINT_PAGE = f"{PRINT_DIR}/index.md"
+
+
+def pdf_name(game_id: str | None) -> str:
+    """The file name of a game's PDF, or of the all-games PDF."""
+    return f"{game_id or ALL_GAMES_PDF}.pdf"
+
+
+@lru_cache(maxsize=65536)
+def relative_url(target: str, page: str) -> str:
+    """A site path made relative to the page that links to it.
+
+    >>> relative_url("mausritter/saves.html", "betrayal/vault.html")
+    '../mausritter/saves.html'
+    >>> relative_url("betrayal/vault.html#open", "betrayal/index.html")
+    'vault.html#open'
+    """
+    path, hash_, fragment = target.partition("#")
+    base = posixpath.dirname(page) or "."
+    return posixpath.relpath(path, base) + hash_ + fragment
+
+
+def question_code(entry: Entry, question_id: str) -> str:
+    """How a question is cited: its entry's code and its id (``BH-A13/must-run``), printed and linkable."""
+    return f"{entry.code}/{question_id}"

@@ -1,0 +1,47 @@
+"""What every page generator needs from the knowledge base, computed once per build."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from functools import cached_property
+
+from .. import vocab
+from ..model import Entry, KnowledgeBase
+from ..render.blocks import EntryBlocks
+
+
+def entry_tags(entry: Entry) -> list[str]:
+    """Tag slugs of an entry: its game, kind and authority, and any warning state."""
+    tags = [f"game-{entry.game}", f"kind-{entry.kind}", f"authority-{entry.data['authority']}"]
+    if entry.data.get("confidence") == "uncertain":
+        tags.append("confidence-uncertain")
+    status = entry.data.get("status", "complete")
+    if status != "complete":
+        tags.append(f"status-{status}")
+    return tags
+
+
+class SiteContext:
+    """The knowledge base with the indexes the pages share (blocks, tags)."""
+
+    def __init__(self, kb: KnowledgeBase):
+        self.kb = kb
+        self.blocks = EntryBlocks(kb)
+
+    @cached_property
+    def tag_names(self) -> dict[str, dict[str, str]]:
+        """Every tag slug with its bilingual name."""
+        names: dict[str, dict[str, str]] = {f"game-{g.id}": g.name for g in self.kb.games.values()}
+        for prefix, table in (("kind", vocab.KINDS), ("authority", vocab.AUTHORITIES),
+                              ("status", vocab.STATUSES), ("confidence", vocab.CONFIDENCES)):
+            names.update({f"{prefix}-{key}": value for key, value in table.items()})
+        return names
+
+    @cached_property
+    def tagged(self) -> dict[str, list[str]]:
+        """Each tag in use with its entries, in load order (computed once: tags × entries adds up)."""
+        result: dict[str, list[str]] = defaultdict(list)
+        for entry in self.kb.entries.values():
+            for tag in entry_tags(entry):
+                result[tag].append(entry.ref)
+        return dict(result)

@@ -1,0 +1,113 @@
+"""The MkDocs adapter: the only module that knows MkDocs and Material.
+
+Declared in ``mkdocs.yml`` as the ``houserules`` plugin (an entry point of the
+package). ``houserules build`` loads and checks the data once and hands the
+knowledge base to the plugin (:meth:`HouserulesPlugin.use`); run by plain
+``mkdocs build``, the plugin loads the ``data`` folder named in its config.
+Everything it adds to the site comes from :mod:`houserules.site.pages`, a pure
+function of the knowledge base, so a move to another generator touches only
+this file.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config import config_options
+from mkdocs.config.base import Config
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+
+from ..model import KnowledgeBase
+from ..render.text import inline_html
+from . import csp, translators
+from .context import SiteContext
+from .pages import home_cards, licences, site_pages
+from .postbuild import write_outputs
+
+log = logging.getLogger("mkdocs.plugins.houserules")
+#: Material renders the whole navigation into every page: a nav item per game would make
+#: the site grow as pages × games (1.6 GB at 5,000 entries in 120 games). Past this many
+#: games the nav leaves the games out (BENCHMARKS.md).
+NAV_GAMES = 12
+HOME = "index.md"
+
+
+class HouserulesConfig(Config):
+    data_dir = config_options.Type(str, default="rules_data")
+
+
+class HouserulesPlugin(BasePlugin[HouserulesConfig]):
+    """Adds the generated pages, the nav, the API and search files and each page's security policy."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ctx: SiteContext | None = None
+        self._given: KnowledgeBase | None = None
+
+    def use(self, kb: KnowledgeBase) -> None:
+        """Build from ``kb`` (already loaded and checked) instead of loading the data folder."""
+        self._given = kb
+
+    def _load(self, config: MkDocsConfig) -> KnowledgeBase:
+        from ..check import run as run_check
+
+        data = Path(self.config.data_dir)
+        if not data.is_absolute():
+            data = Path(config.config_file_path).parent / data
+        report = run_check(data)
+        if report.errors:
+            for problem in report.errors:  # one by one, so a live preview shows them too
+                log.error(str(problem))
+            raise PluginError(f"the data has {len(report.errors)} problems; fix them (see 'houserules check')")
+        return report.kb
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        kb = self._given or self._load(config)
+        self.ctx = SiteContext(kb)
+        config.nav = site_nav(kb, config.nav or [])
+        return config
+
+    def on_files(self, files: Files, config: MkDocsConfig) -> Files:
+        assert self.ctx is not None
+        for path, markdown in site_pages(self.ctx).items():
+            files.append(File.generated(config, path, content=markdown))
+        return files
+
+    def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+        assert self.ctx is not None
+        markers = {"<!-- houserules:games -->": home_cards, "<!-- houserules:licences -->": licences}
+        for marker, render in markers.items():
+            if marker in markdown:
+                markdown = markdown.replace(marker, render(self.ctx, page.file.url))
+        return markdown
+
+    def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
+        return csp.add_policy(output)
+
+    def on_post_build(self, config: MkDocsConfig) -> None:
+        assert self.ctx is not None
+        write_outputs(self.ctx.kb, Path(config.site_dir))
+
+
+def site_nav(kb: KnowledgeBase, configured: list[Any]) -> list[Any]:
+    """Home, the games (while few), the translators' pages, the printed FAQ, then the configured pages."""
+    nav: list[Any] = [{"首页 Home": HOME}]
+    if len(kb.games) <= NAV_GAMES:
+        nav += _escaped([{f"{g.name['zh']} {g.name['en']}": f"{g.id}/index.md"} for g in kb.games.values()])
+        nav += _escaped(translators.nav(kb))
+    else:  # the home page lists the games; each game page links its translators' pages
+        nav += _escaped([{title: items[:1]} for title, items in translators.nav(kb)[0].items()])
+    nav += [{"打印版 Printed FAQ": "print/index.md"}]
+    return nav + [item for item in configured if item != HOME]
+
+
+def _escaped(nav: list[Any]) -> list[Any]:
+    """Nav titles made from data, HTML-escaped: Material prints nav titles as HTML."""
+    return [{inline_html(title): _escaped(value) if isinstance(value, list) else value
+             for title, value in item.items()} if isinstance(item, dict) else item for item in nav]
