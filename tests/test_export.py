@@ -53,6 +53,18 @@ def test_json_carries_the_same_records_as_the_csv(what):
     assert payload["records"] == read_csv(as_csv.stdout.encode("utf-8"))
 
 
+def test_every_question_of_the_real_data_is_a_faq_row_with_its_anchor():
+    result = run_cli("export", "--what", "faq", "--format", "csv")
+    assert result.returncode == 0, result.stderr
+    records = read_csv(result.stdout.encode("utf-8"))
+    kb = load(DATA).kb
+    questions = [(e, q) for e in kb.entries.values() for q in e.questions]
+    assert len(records) == len(questions) >= 150
+    assert [r["id"] for r in records] == [f"{e.code}/{q['id']}" for e, q in questions]
+    assert all(r["url"] == f"{e.game}/{e.id}.html#{q['id']}" for r, (e, q) in zip(records, questions))
+    assert all(r["question_zh"] and r["answer_zh"] and r["question_en"] and r["answer_en"] for r in records)
+
+
 def test_entries_json_is_the_api_document_with_translation_freshness():
     result = run_cli("export", "--data", str(TRANSLATORS))
     payload = json.loads(result.stdout)

@@ -105,7 +105,7 @@ def _cmd_export(parser: argparse.ArgumentParser) -> Runner:
     from .vocab import EXPORT_FORMATS as FORMATS, EXPORT_TABLES as TABLES
 
     parser.add_argument("--what", choices=list(TABLES), default="entries",
-                        help="entries, errata, glossary terms, or entries needing review (default: entries)")
+                        help="entries, questions and answers (faq), errata, glossary terms, or entries needing review (default: entries)")
     parser.add_argument("--format", choices=FORMATS, default="json", help="default: json")
     parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE instead of stdout")
 

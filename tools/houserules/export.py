@@ -17,7 +17,7 @@ from . import vocab
 from .errors import display_path
 from .freshness import stale_translations
 from .model import Entry, KnowledgeBase
-from .render.urls import entry_url
+from .render.urls import entry_url, question_code, question_url
 
 EXPORT_VERSION = 1
 
@@ -46,6 +46,8 @@ def entry_record(entry: Entry, kb: KnowledgeBase, backlinks: dict[str, list[str]
         "summary": entry.summary,
         "body": entry.body,
         "facts": data.get("facts", []),
+        "questions": [{**question, "code": question_code(entry, question["id"]), "url": question_url(entry, question["id"])}
+                      for question in entry.questions],
         "completion": data.get("completion"),
         "applies_to": [ref_info(r) for r in entry.applies_to],
         "see_also": [ref_info(r) for r in entry.see_also],
@@ -105,6 +107,19 @@ def entry_rows(kb: KnowledgeBase) -> Iterator[Row]:
                "authority": data["authority"], "confidence": data["confidence"],
                "status": data.get("status", "complete"), "applies_to": _join(entry.applies_to),
                "sources": _sources(data["sources"]), "url": entry_url(entry)}
+
+
+def faq_rows(kb: KnowledgeBase) -> Iterator[Row]:
+    """One row per question, entry by entry: the question, its answer and where the answer comes from."""
+    for entry in kb.entries.values():
+        for question in entry.questions:
+            source = question["source"]
+            yield {"id": question_code(entry, question["id"]), "entry": entry.ref, "code": entry.code, "game": entry.game,
+                   "kind": entry.kind, "question_zh": question["q"]["zh"], "question_en": question["q"]["en"],
+                   "answer_zh": question["a"]["zh"], "answer_en": question["a"]["en"],
+                   "variants": _join(question.get("variants", [])),
+                   "source": f"{source['doc']} {source['ref']}", "clause": source.get("clause", ""),
+                   "confidence": question.get("confidence", "confirmed"), "url": question_url(entry, question["id"])}
 
 
 def errata_rows(kb: KnowledgeBase) -> Iterator[Row]:
@@ -170,6 +185,8 @@ def review_rows(kb: KnowledgeBase) -> Iterator[Row]:
 TABLES: dict[str, tuple[Callable[[KnowledgeBase], Iterator[Row]], tuple[str, ...]]] = {
     "entries": (entry_rows, ("id", "code", "game", "kind", "title_zh", "title_en", "aliases", "summary_zh",
                              "summary_en", "authority", "confidence", "status", "applies_to", "sources", "url")),
+    "faq": (faq_rows, ("id", "entry", "code", "game", "kind", "question_zh", "question_en", "answer_zh", "answer_en",
+                       "variants", "source", "clause", "confidence", "url")),
     "errata": (errata_rows, ("game", "component", "component_code", "component_zh", "component_en", "lang",
                              "edition", "printed", "corrected", "source_en", "status", "date", "sources",
                              "note_zh", "note_en", "entry", "entry_code", "url")),

@@ -100,5 +100,5 @@ REVIEW_REASONS: dict[str, dict[str, str]] = {
 }
 
 #: What ``houserules export`` can write, and in which formats.
-EXPORT_TABLES: tuple[str, ...] = ("entries", "errata", "glossary", "review")
+EXPORT_TABLES: tuple[str, ...] = ("entries", "faq", "errata", "glossary", "review")
 EXPORT_FORMATS: tuple[str, ...] = ("csv", "json")
