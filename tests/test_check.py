@@ -51,7 +51,7 @@ CASES += [
     ("missing-required", {f"{E}/extra.yaml": entry().replace("confidence: confirmed\n", "")},
      [f"{E}/extra.yaml:1: demo:extra: missing required field 'confidence' — add 'confidence:' (see CONTRIBUTING.md)"]),
     ("unknown-field", {f"{E}/extra.yaml": entry() + "colour: red\n"},
-     [f"{E}/extra.yaml:11: demo:extra: unknown field 'colour' — remove it or use one of: aliases, applies_to, authority, body, code, completion, confidence, confidence_note, errata, facts, history, id, kind, scope, see_also, sources, status, summary, title, translations, translator_notes"]),
+     [f"{E}/extra.yaml:11: demo:extra: unknown field 'colour' — remove it or use one of: aliases, applies_to, authority, body, code, completion, confidence, confidence_note, errata, facts, history, id, kind, questions, scope, see_also, sources, status, summary, title, translations, translator_notes"]),
     ("bad-enum", {f"{E}/extra.yaml": entry().replace("kind: ruling", "kind: rulling")},
      [f"{E}/extra.yaml:3: demo:extra: field 'kind' has 'rulling', which is not allowed — use one of: ruling, rule, component, term, house-rule"]),
     ("uncertain-without-note", {f"{E}/extra.yaml": entry().replace("confidence: confirmed", "confidence: uncertain")},
