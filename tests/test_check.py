@@ -16,6 +16,7 @@ import pytest
 from conftest import ENTRY_TEMPLATE, GOOD, run_cli
 
 E = "data/demo/entries"
+TAG_FIX = "remove the tag; values are plain text, numbers, true/false, lists and mappings"
 
 
 def entry(id: str = "extra", code: str = "DM-X1", **replace: str) -> str:
@@ -42,6 +43,18 @@ CASES = [
      [f"{E}/extra.yaml:1: demo:extra: the file is empty — write the entry, or delete the file"]),
     ("not-a-mapping", {f"{E}/extra.yaml": "- id: extra\n"},
      [f"{E}/extra.yaml:1: demo:extra: the file holds a list, not a mapping of fields — write the fields as 'name: value' lines"]),
+    # every explicit tag, even the standard ones (libyaml's fast path must not let them through)
+    ("yaml-tag-str", {f"{E}/extra.yaml": entry() + "aliases: [!!str x]\n"},
+     [f"{E}/extra.yaml:11: demo:extra: unsupported YAML tag 'tag:yaml.org,2002:str' — {TAG_FIX}"]),
+    ("yaml-tag-map", {f"{E}/extra.yaml": entry() + "scope: !!map {edition: 1e}\n"},
+     [f"{E}/extra.yaml:11: demo:extra: unsupported YAML tag 'tag:yaml.org,2002:map' — {TAG_FIX}"]),
+    ("yaml-tag-seq", {f"{E}/extra.yaml": entry().replace("see_also: [demo:tower]", "see_also: !!seq [demo:tower]")},
+     [f"{E}/extra.yaml:10: demo:extra: unsupported YAML tag 'tag:yaml.org,2002:seq' — {TAG_FIX}"]),
+    ("yaml-tag-bare", {f"{E}/extra.yaml": "! " + entry()},
+     [f"{E}/extra.yaml:1: demo:extra: unsupported YAML tag '!' — {TAG_FIX}"]),
+    # nesting deep enough to exhaust Python's recursion limit
+    ("deep-brackets", {f"{E}/extra.yaml": entry() + "scope: " + "[" * 350 + "]" * 350 + "\n"},
+     [f"{E}/extra.yaml:11: demo:extra: nesting deeper than 32 levels — flatten the structure; no field needs that depth"]),
 ]
 LOAD_FAILURES = {c[0] for c in CASES}
 CASES += [

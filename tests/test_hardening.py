@@ -357,6 +357,16 @@ ODD_FILES = [
      ["11: the file holds more than one YAML document — keep one entry per file and remove the '---' separator"]),
     ("python-tag", (GOOD_ENTRY + "scope: !!python/object/apply:os.system ['true']\n").encode(),
      ["11: unsupported YAML tag 'tag:yaml.org,2002:python/object/apply:os.system' — remove the tag"]),
+    ("str-tag", (GOOD_ENTRY + "aliases: [!!str x]\n").encode(),
+     ["11: unsupported YAML tag 'tag:yaml.org,2002:str' — remove the tag"]),
+    ("tag-on-the-document", ("!!map\n" + GOOD_ENTRY).encode(),
+     ["1: unsupported YAML tag 'tag:yaml.org,2002:map' — remove the tag"]),
+    ("tag-after-a-flow-colon", (GOOD_ENTRY + 'scope: {"edition":!!str 1e}\n').encode(),
+     ["11: unsupported YAML tag 'tag:yaml.org,2002:str' — remove the tag"]),
+    ("local-tag", (GOOD_ENTRY + "scope: !edition {edition: 1e}\n").encode(),
+     ["11: unsupported YAML tag '!edition' — remove the tag"]),
+    ("deep-block-nesting", (GOOD_ENTRY + "scope:\n" + "".join(" " * i + "- \n" for i in range(400))).encode(),
+     ["44: nesting deeper than 32 levels — flatten the structure; no field needs that depth"]),
     ("control-character", GOOD_ENTRY.replace("一句话。", "一句\x07话。").encode(),
      ["5: control character #x0007 is not allowed — remove control characters from the file"]),
 ]
@@ -380,6 +390,59 @@ def test_odd_files_load_or_fail_with_file_and_line(tmp_path, monkeypatch, name, 
         assert all(e.startswith(prefix) for e in errors), errors
         got = [e[len(prefix):].replace("demo:extra: ", "", 1) for e in errors]
         assert [g.split(" — ")[0] for g in got] == [x.split(" — ")[0].rstrip("\n") for x in expected]
+
+
+def test_deep_nesting_is_reported_and_the_other_files_still_checked(tmp_path):
+    """350 '[' exhausted Python's recursion limit; 120,000 crashed libyaml's composer (C stack)."""
+    make_data(tmp_path, {})
+    entries = tmp_path / E
+    (entries / "deep.yaml").write_text(entry(id="deep") + "scope: " + "[" * 350 + "]" * 350 + "\n", encoding="utf-8")
+    (entries / "deeper.yaml").write_text(entry(id="deeper") + "scope: " + "[" * 120_000 + "]" * 120_000 + "\n",
+                                         encoding="utf-8")
+    (entries / "compact.yaml").write_text(entry(id="compact") + "scope:\n" + "- " * 100_000 + "x\n", encoding="utf-8")
+    (entries / "typo.yaml").write_text(entry(id="typo") + "colour: red\n", encoding="utf-8")
+    result = run_cli("check", "--data", "data", cwd=tmp_path, timeout=60)
+    assert result.returncode == 1, result.stderr
+    deep = "nesting deeper than 32 levels — flatten the structure; no field needs that depth"
+    assert [line for line in result.stderr.splitlines() if ":" in line and "colour" not in line] == [
+        f"{E}/compact.yaml:12: demo:compact: {deep}",
+        f"{E}/deep.yaml:11: demo:deep: {deep}",
+        f"{E}/deeper.yaml:11: demo:deeper: {deep}",
+    ]
+    assert f"{E}/typo.yaml:11: demo:typo: unknown field 'colour'" in result.stderr
+
+
+def test_a_huge_sparse_file_is_refused_before_it_is_read(tmp_path):
+    make_data(tmp_path, {})
+    with open(tmp_path / E / "huge.yaml", "wb") as handle:
+        handle.truncate(1 << 30)  # 1 GB of nothing, no disk used
+    # With 512 MB of address space, reading the file whole would fail with a MemoryError.
+    limit = "import resource; resource.setrlimit(resource.RLIMIT_AS, (512 << 20, 512 << 20))"
+    result = subprocess.run([sys.executable, "-c", f"{limit}; from houserules.cli import main; raise SystemExit(main())",
+                             "check", "--data", "data"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        f"{E}/huge.yaml:1: demo:huge: file is 1073741824 bytes, over the 262144-byte limit — split the entry or shorten it"]
+
+
+def test_a_file_that_grew_after_its_size_was_checked_is_read_only_up_to_the_limit(tmp_path, monkeypatch):
+    import tracemalloc
+
+    path = tmp_path / "grown.yaml"
+    with open(path, "wb") as handle:
+        handle.truncate(64 << 20)
+    real_stat = os.stat
+    small = os.stat_result((*real_stat(path)[:6], 10, *real_stat(path)[7:]))
+    monkeypatch.setattr(yamlload.os, "stat", lambda p, *a, **k: small if Path(p) == path else real_stat(p, *a, **k))
+    tracemalloc.start()
+    try:
+        with pytest.raises(yamlload.YamlError) as caught:
+            yamlload.read_bytes(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert caught.value.problem == f"file is {64 << 20} bytes, over the 262144-byte limit"
+    assert peak < 2 * yamlload.MAX_BYTES
 
 
 # -- atomic output ----------------------------------------------------------------------------------
