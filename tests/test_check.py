@@ -101,6 +101,9 @@ CASES += [
      [f"{E}/extra.yaml:1: demo:extra: orphan entry: no game contents section lists it and no entry refers to it — add 'demo:extra' to a contents section of rules_data/demo/game.yaml or refer to it from a related entry"]),
     ("stray-file", {f"{E}/notes.txt": "hello"},
      [f"{E}/notes.txt:1: -: only <id>.yaml files belong in entries/ — rename it to <id>.yaml or move it out"]),
+    ("folder-named-like-an-entry", {f"{E}/x.yaml/notes.txt": "hello"},
+     [f"{E}/x.yaml:1: -: folder 'x.yaml' in entries/, where only <id>.yaml files belong — "
+      "move it out; an entry is one <id>.yaml file"]),
 ]
 
 
