@@ -69,6 +69,13 @@ CASES += [
      [f"{E}/extra.yaml:3: demo:extra: field 'kind' has 'rulling', which is not allowed — use one of: ruling, rule, component, term, house-rule"]),
     ("uncertain-without-note", {f"{E}/extra.yaml": entry().replace("confidence: confirmed", "confidence: uncertain")},
      [f"{E}/extra.yaml:1: demo:extra: missing required field 'confidence_note' — add 'confidence_note:' (see CONTRIBUTING.md)"]),
+    # patterns match whole strings: a trailing newline makes no id or code
+    ("impostor-id", {f"{E}/extra.yaml": entry(id='"extra\\n"')},
+     [f"{E}/extra.yaml:1: demo:extra: field 'id' value 'extra\\n' is not an id — use lowercase letters, digits and "
+      "single hyphens, e.g. mystic-elevator"]),
+    ("impostor-code", {f"{E}/extra.yaml": entry(code='"DM-X1\\n"')},
+     [f"{E}/extra.yaml:2: demo:extra: field 'code' value 'DM-X1\\n' is not a code — write the game's prefix, a hyphen "
+      "and capital letters or digits, e.g. BH-A13"]),
     # -- identity ---------------------------------------------------------------------------------------
     ("id-not-file-name", {f"{E}/extra.yaml": entry(id="other")},
      [f"{E}/extra.yaml:1: demo:extra: id 'other' differs from the file name 'extra.yaml' — set 'id: extra' or rename the file to other.yaml"]),
@@ -109,7 +116,7 @@ CASES += [
 
 #: Cases whose entry fails the schema or identity checks and is therefore not loaded.
 NOT_KEPT = {"wrong-type", "missing-required", "unknown-field", "bad-enum", "uncertain-without-note",
-            "id-not-file-name", "duplicate-id"}
+            "impostor-id", "impostor-code", "id-not-file-name", "duplicate-id"}
 
 
 def make_data(tmp_path: Path, files: dict[str, str | bytes], list_extra: bool = True) -> Path:

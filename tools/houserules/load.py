@@ -34,6 +34,11 @@ _SLUG = re.compile(schemas.SLUG)
 FORMS = {
     schemas.SLUG: ("an id", "use lowercase letters, digits and single hyphens, e.g. mystic-elevator"),
     schemas.REF: ("a reference game:id", "write game:id in lowercase letters, digits and hyphens, e.g. betrayal:vault"),
+    schemas.CODE: ("a code", "write the game's prefix, a hyphen and capital letters or digits, e.g. BH-A13"),
+    schemas.CODE_PREFIX: ("a code prefix", "write 2 to 4 capital letters, e.g. BH"),
+    schemas.DATE: ("a date", "write the date as YYYY-MM-DD, e.g. 2026-11-30"),
+    schemas.HASH: ("a source hash", "run 'houserules stamp game:id' to write it"),
+    schemas.DOC_ID: ("a document id", "use letters, digits, '.', '_' and '-', e.g. rulebook-2e.pdf"),
 }
 GAME_FILE = "game.yaml"
 GLOSSARY_FILE = "glossary.yaml"
