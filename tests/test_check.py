@@ -17,6 +17,7 @@ from conftest import ENTRY_TEMPLATE, GOOD, run_cli
 
 E = "data/demo/entries"
 TAG_FIX = "remove the tag; values are plain text, numbers, true/false, lists and mappings"
+BLANK_FIX = "write the text or remove the field"
 
 
 def entry(id: str = "extra", code: str = "DM-X1", **replace: str) -> str:
@@ -76,6 +77,16 @@ CASES += [
     ("impostor-code", {f"{E}/extra.yaml": entry(code='"DM-X1\\n"')},
      [f"{E}/extra.yaml:2: demo:extra: field 'code' value 'DM-X1\\n' is not a code — write the game's prefix, a hyphen "
       "and capital letters or digits, e.g. BH-A13"]),
+    # text that shows nothing
+    ("blank-title", {f"{E}/extra.yaml": entry().replace("en: Title", 'en: "\\u200b"')},
+     [f"{E}/extra.yaml:4: demo:extra: field 'title.en' has no visible text — {BLANK_FIX}"]),
+    ("blank-summary", {f"{E}/extra.yaml": entry().replace("一句话。", '"\\u200d"')},
+     [f"{E}/extra.yaml:5: demo:extra: field 'summary.zh' has no visible text — {BLANK_FIX}"]),
+    ("blank-alias", {f"{E}/extra.yaml": entry() + 'aliases: [塔, "   ", "\\u3000\\t\\u2060"]\n'},
+     [f"{E}/extra.yaml:11: demo:extra: field 'aliases.1' has no visible text — {BLANK_FIX}",
+      f"{E}/extra.yaml:11: demo:extra: field 'aliases.2' has no visible text — {BLANK_FIX}"]),
+    ("blank-source-ref", {f"{E}/extra.yaml": entry().replace('ref: "【1】"', 'ref: "\\u3164"')},
+     [f"{E}/extra.yaml:9: demo:extra: field 'sources.0.ref' has no visible text — {BLANK_FIX}"]),
     # -- identity ---------------------------------------------------------------------------------------
     ("id-not-file-name", {f"{E}/extra.yaml": entry(id="other")},
      [f"{E}/extra.yaml:1: demo:extra: id 'other' differs from the file name 'extra.yaml' — set 'id: extra' or rename the file to other.yaml"]),
@@ -183,3 +194,24 @@ def test_missing_data_folder_is_a_clear_message(tmp_path):
     result = run_cli("check", "--data", "nowhere", cwd=tmp_path)
     assert result.returncode == 1
     assert "nowhere:1: -: data folder not found — pass --data DIR pointing at the rules_data folder" in result.stderr
+
+
+# -- text that shows nothing, in the other files ------------------------------------------------------
+
+BLANK_FILES = [
+    ("game", "data/demo/game.yaml", lambda text: text.replace("{zh: 测试用的小游戏。,", '{zh: "\\u2800\\ufe0f",'),
+     "data/demo/game.yaml:6: demo: field 'description.zh' has no visible text — write the text or remove the field"),
+    ("glossary", "data/demo/glossary.yaml",
+     lambda _: 'terms:\n  - {id: tower, en: Tower, zh: 塔楼, variants: ["\\u200b\\u200c"]}\n',
+     "data/demo/glossary.yaml:2: demo: field 'terms.0.variants.0' has no visible text — write the text or remove the field"),
+]
+
+
+@pytest.mark.parametrize("name, rel, change, expected", BLANK_FILES, ids=[c[0] for c in BLANK_FILES])
+def test_text_with_nothing_visible_is_reported_in_games_and_glossaries(tmp_path, name, rel, change, expected):
+    make_data(tmp_path, {}, list_extra=False)
+    path = tmp_path / rel
+    path.write_text(change(path.read_text(encoding="utf-8") if path.exists() else ""), encoding="utf-8")
+    result = run_cli("check", "--data", "data", cwd=tmp_path)
+    assert result.returncode == 1
+    assert problems(result.stderr) == [expected]

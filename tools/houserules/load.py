@@ -26,7 +26,7 @@ import jsonschema
 
 from . import schema as schemas
 from .errors import Problem, display_path
-from .model import Entry, Game, Glossary, KnowledgeBase
+from .model import Entry, Game, Glossary, KnowledgeBase, text_fields
 from .yamlload import Document, YamlError, load as load_yaml
 
 _SLUG = re.compile(schemas.SLUG)
@@ -170,6 +170,32 @@ def validate(doc: Document, schema_name: str, path: Path, label: str) -> list[Pr
     return sorted(set(problems))
 
 
+#: Characters that show nothing on their own besides spaces, controls and format characters
+#: (zero-width space and joiners, bidi marks): the other default-ignorable code points
+#: (Hangul fillers, variation selectors, tag characters) and the blank Braille pattern.
+_INVISIBLE = re.compile("[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\ufe00-\ufe0f\uffa0"
+                        "\U0001bca0-\U0001bca3\U000e0000-\U000e0fff]")
+_INVISIBLE_CATEGORIES = {"Zs", "Zl", "Zp", "Cc", "Cf", "Cs"}
+
+
+def has_visible_text(text: str) -> bool:
+    """Whether ``text`` shows anything: not only spaces or invisible characters.
+
+    >>> has_visible_text("\u200b \u3000"), has_visible_text("\u200d塔楼")
+    (False, True)
+    """
+    return any(not (c.isspace() or unicodedata.category(c) in _INVISIBLE_CATEGORIES or _INVISIBLE.match(c))
+               for c in text)
+
+
+def _blank_texts(doc: Document, path: Path, label: str) -> Iterator[Problem]:
+    """A problem for each text of the file that shows nothing (``"   "``, a zero-width space)."""
+    for data_path, text in text_fields(doc.data):
+        if not has_visible_text(text):
+            yield Problem(display_path(path), doc.line(data_path), label,
+                          f"field '{_field_name(data_path)}' has no visible text", "write the text or remove the field")
+
+
 def unreadable(path: Path, label: str, exc: OSError, folder: bool = False) -> Problem:
     """A file or folder that cannot be opened, as a problem with its remedy."""
     what = "folder" if folder else "file"
@@ -181,7 +207,11 @@ def unreadable(path: Path, label: str, exc: OSError, folder: bool = False) -> Pr
 
 
 def _read(path: Path, schema_name: str, label: str) -> tuple[Document | None, list[Problem]]:
-    """The validated document of ``path`` (None when it cannot be used) and its problems."""
+    """The validated document of ``path`` (None when it cannot be used) and its problems.
+
+    A document whose only problems are texts with nothing visible is kept: the rest of
+    the checks still apply to it.
+    """
     try:
         doc = load_yaml(path)
     except YamlError as exc:
@@ -193,7 +223,9 @@ def _read(path: Path, schema_name: str, label: str) -> tuple[Document | None, li
         return None, [Problem(display_path(path), 1, label, f"the file holds a {kind}, not a mapping of fields",
                               "write the fields as 'name: value' lines")]
     problems = validate(doc, schema_name, path, label)
-    return (None if problems else doc), problems
+    if problems:
+        return None, problems
+    return doc, list(_blank_texts(doc, path, label))
 
 
 def _children(folder: Path, label: str, result: LoadResult) -> list[tuple[Path, int]] | None:

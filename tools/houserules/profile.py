@@ -134,7 +134,7 @@ def load_profile(path: Path, shared: KnowledgeBase) -> tuple[Profile, KnowledgeB
     if doc is None:
         raise HouserulesError(f"the profile {display_path(path)} is not valid", problems)
     profile = Profile(path, doc)
-    problems = list(_check_profile(profile, shared))
+    problems += _check_profile(profile, shared)  # beside _read's own: texts with nothing visible
     kb = KnowledgeBase(
         games={gid: _with_sources(game, profile) if gid in profile.games else game for gid, game in shared.games.items()},
         entries=dict(shared.entries),
