@@ -320,6 +320,32 @@ def test_build_refuses_an_output_folder_it_would_destroy(tmp_path, monkeypatch, 
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
 
 
+def _pages_checkout(folder: Path, marker: bool) -> None:
+    """What a GitHub Pages checkout looks like: a site's files beside its .git and drafts."""
+    for rel, text in {"index.html": "<html></html>", "sitemap.xml": "<urlset/>", ".git/HEAD": "ref: refs/heads/main\n",
+                      "drafts/next-post.md": "mine"}.items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(text, encoding="utf-8")
+    if marker:  # a built site copied in, marker and all
+        (folder / ".houserules-site").write_text("built by houserules build\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("marker, message", [
+    (False, "the output folder {out} is not empty and holds no built site (no .houserules-site file); "
+            "the build replaces it whole, so choose an empty or new folder with -o DIR"),
+    (True, "the output folder {out} holds a .git repository; the build replaces the folder whole, "
+           "so build into another folder with -o DIR and copy the site into the checkout"),
+])
+def test_build_replaces_only_a_folder_it_made(tmp_path, marker, message):
+    make_data(tmp_path, {})
+    _pages_checkout(tmp_path / "pages", marker)
+    before = {p: p.read_bytes() for p in sorted((tmp_path / "pages").rglob("*")) if p.is_file()}
+    result = run_cli("build", "--data", "data", "-o", "pages", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr == f"houserules build: {message.format(out=tmp_path / 'pages')}\n"
+    assert {p: p.read_bytes() for p in sorted((tmp_path / "pages").rglob("*")) if p.is_file()} == before
+
+
 def test_a_bad_id_writes_nothing_anywhere(tmp_path):
     make_data(tmp_path, {f"{E}/escape.yaml": entry(id="../../../escape")})
     before = sorted(tmp_path.parent.iterdir())
