@@ -742,3 +742,12 @@ def test_the_strict_reader_names_the_line_of_a_problem():
     with pytest.raises(yamlload.YamlError) as caught:
         yamlload.parse("id: a\nlist: [1, 2\n")
     assert caught.value.line == 3
+
+
+@pytest.mark.parametrize("module", ["yamlload", "load", "schema", "export"])
+def test_docstring_examples_of_the_readers_and_writers(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"houserules.{module}"))
+    assert result.failed == 0 and result.attempted > 0
