@@ -158,15 +158,19 @@ def test_spreadsheet_safe_cells(value, cell):
 @pytest.mark.parametrize("output, message", [
     ("missing/dir/f.csv", "houserules export: cannot write missing/dir/f.csv: the folder missing/dir does not exist; "
                           "create it first or choose another path with -o FILE"),
+    ("a-file.txt/f.csv", "houserules export: cannot write a-file.txt/f.csv: a-file.txt is not a folder "
+                         "or choose another path with -o FILE"),
     ("a-folder", "houserules export: cannot write a-folder: it is a folder; give a file name, "
                  "e.g. -o a-folder/export.csv"),
 ])
 def test_export_to_a_path_it_cannot_write_is_a_clear_message(tmp_path, output, message):
     (tmp_path / "a-folder").mkdir()
+    (tmp_path / "a-file.txt").write_text("mine", encoding="utf-8")
     result = run_cli("export", "--data", str(TRANSLATORS), "--format", "csv", "-o", output, cwd=tmp_path)
     assert result.returncode == 1
     assert result.stderr == message + "\n" and result.stdout == ""
-    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == ["a-folder"]
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == ["a-file.txt", "a-folder"]
+    assert (tmp_path / "a-file.txt").read_text(encoding="utf-8") == "mine"
 
 
 def test_a_failed_export_leaves_the_previous_file_whole(tmp_path, monkeypatch, capsys):

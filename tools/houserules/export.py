@@ -246,14 +246,17 @@ def write_output(path: Path, data: bytes) -> None:
                               f"e.g. -o {path / 'export.csv'}")
     folder = path.parent
     if not folder.is_dir():
-        raise HouserulesError(f"cannot write {path}: the folder {folder} does not exist; "
-                              "create it first or choose another path with -o FILE")
+        problem = f"{folder} is not a folder" if folder.exists() else f"the folder {folder} does not exist; create it first"
+        raise HouserulesError(f"cannot write {path}: {problem} or choose another path with -o FILE")
     temp = folder / f".{path.name}.{secrets.token_hex(4)}.tmp"
     try:
         with open(temp, "xb") as out:  # created with the usual permissions (umask), unlike mkstemp's 0600
             out.write(data)
         os.replace(temp, path)
-    except OSError as exc:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             temp.unlink()
-        raise HouserulesError(f"cannot write {path}: {exc.strerror or exc}; choose another path with -o FILE") from None
+        if isinstance(exc, OSError):
+            raise HouserulesError(f"cannot write {path}: {exc.strerror or exc}; "
+                                  "choose another path with -o FILE") from None
+        raise
