@@ -16,6 +16,8 @@ import pytest
 from conftest import ENTRY_TEMPLATE, GOOD, run_cli
 
 E = "data/demo/entries"
+TAG_FIX = "remove the tag; values are plain text, numbers, true/false, lists and mappings"
+BLANK_FIX = "write the text or remove the field"
 
 
 def entry(id: str = "extra", code: str = "DM-X1", **replace: str) -> str:
@@ -42,6 +44,18 @@ CASES = [
      [f"{E}/extra.yaml:1: demo:extra: the file is empty — write the entry, or delete the file"]),
     ("not-a-mapping", {f"{E}/extra.yaml": "- id: extra\n"},
      [f"{E}/extra.yaml:1: demo:extra: the file holds a list, not a mapping of fields — write the fields as 'name: value' lines"]),
+    # every explicit tag, even the standard ones (libyaml's fast path must not let them through)
+    ("yaml-tag-str", {f"{E}/extra.yaml": entry() + "aliases: [!!str x]\n"},
+     [f"{E}/extra.yaml:11: demo:extra: unsupported YAML tag 'tag:yaml.org,2002:str' — {TAG_FIX}"]),
+    ("yaml-tag-map", {f"{E}/extra.yaml": entry() + "scope: !!map {edition: 1e}\n"},
+     [f"{E}/extra.yaml:11: demo:extra: unsupported YAML tag 'tag:yaml.org,2002:map' — {TAG_FIX}"]),
+    ("yaml-tag-seq", {f"{E}/extra.yaml": entry().replace("see_also: [demo:tower]", "see_also: !!seq [demo:tower]")},
+     [f"{E}/extra.yaml:10: demo:extra: unsupported YAML tag 'tag:yaml.org,2002:seq' — {TAG_FIX}"]),
+    ("yaml-tag-bare", {f"{E}/extra.yaml": "! " + entry()},
+     [f"{E}/extra.yaml:1: demo:extra: unsupported YAML tag '!' — {TAG_FIX}"]),
+    # nesting deep enough to exhaust Python's recursion limit
+    ("deep-brackets", {f"{E}/extra.yaml": entry() + "scope: " + "[" * 350 + "]" * 350 + "\n"},
+     [f"{E}/extra.yaml:11: demo:extra: nesting deeper than 32 levels — flatten the structure; no field needs that depth"]),
 ]
 LOAD_FAILURES = {c[0] for c in CASES}
 CASES += [
@@ -56,6 +70,23 @@ CASES += [
      [f"{E}/extra.yaml:3: demo:extra: field 'kind' has 'rulling', which is not allowed — use one of: ruling, rule, component, term, house-rule"]),
     ("uncertain-without-note", {f"{E}/extra.yaml": entry().replace("confidence: confirmed", "confidence: uncertain")},
      [f"{E}/extra.yaml:1: demo:extra: missing required field 'confidence_note' — add 'confidence_note:' (see CONTRIBUTING.md)"]),
+    # patterns match whole strings: a trailing newline makes no id or code
+    ("impostor-id", {f"{E}/extra.yaml": entry(id='"extra\\n"')},
+     [f"{E}/extra.yaml:1: demo:extra: field 'id' value 'extra\\n' is not an id — use lowercase letters, digits and "
+      "single hyphens, e.g. mystic-elevator"]),
+    ("impostor-code", {f"{E}/extra.yaml": entry(code='"DM-X1\\n"')},
+     [f"{E}/extra.yaml:2: demo:extra: field 'code' value 'DM-X1\\n' is not a code — write the game's prefix, a hyphen "
+      "and capital letters or digits, e.g. BH-A13"]),
+    # text that shows nothing
+    ("blank-title", {f"{E}/extra.yaml": entry().replace("en: Title", 'en: "\\u200b"')},
+     [f"{E}/extra.yaml:4: demo:extra: field 'title.en' has no visible text — {BLANK_FIX}"]),
+    ("blank-summary", {f"{E}/extra.yaml": entry().replace("一句话。", '"\\u200d"')},
+     [f"{E}/extra.yaml:5: demo:extra: field 'summary.zh' has no visible text — {BLANK_FIX}"]),
+    ("blank-alias", {f"{E}/extra.yaml": entry() + 'aliases: [塔, "   ", "\\u3000\\t\\u2060"]\n'},
+     [f"{E}/extra.yaml:11: demo:extra: field 'aliases.1' has no visible text — {BLANK_FIX}",
+      f"{E}/extra.yaml:11: demo:extra: field 'aliases.2' has no visible text — {BLANK_FIX}"]),
+    ("blank-source-ref", {f"{E}/extra.yaml": entry().replace('ref: "【1】"', 'ref: "\\u3164"')},
+     [f"{E}/extra.yaml:9: demo:extra: field 'sources.0.ref' has no visible text — {BLANK_FIX}"]),
     # -- identity ---------------------------------------------------------------------------------------
     ("id-not-file-name", {f"{E}/extra.yaml": entry(id="other")},
      [f"{E}/extra.yaml:1: demo:extra: id 'other' differs from the file name 'extra.yaml' — set 'id: extra' or rename the file to other.yaml"]),
@@ -88,12 +119,15 @@ CASES += [
      [f"{E}/extra.yaml:1: demo:extra: orphan entry: no game contents section lists it and no entry refers to it — add 'demo:extra' to a contents section of rules_data/demo/game.yaml or refer to it from a related entry"]),
     ("stray-file", {f"{E}/notes.txt": "hello"},
      [f"{E}/notes.txt:1: -: only <id>.yaml files belong in entries/ — rename it to <id>.yaml or move it out"]),
+    ("folder-named-like-an-entry", {f"{E}/x.yaml/notes.txt": "hello"},
+     [f"{E}/x.yaml:1: -: folder 'x.yaml' in entries/, where only <id>.yaml files belong — "
+      "move it out; an entry is one <id>.yaml file"]),
 ]
 
 
 #: Cases whose entry fails the schema or identity checks and is therefore not loaded.
 NOT_KEPT = {"wrong-type", "missing-required", "unknown-field", "bad-enum", "uncertain-without-note",
-            "id-not-file-name", "duplicate-id"}
+            "impostor-id", "impostor-code", "id-not-file-name", "duplicate-id"}
 
 
 def make_data(tmp_path: Path, files: dict[str, str | bytes], list_extra: bool = True) -> Path:
@@ -160,3 +194,24 @@ def test_missing_data_folder_is_a_clear_message(tmp_path):
     result = run_cli("check", "--data", "nowhere", cwd=tmp_path)
     assert result.returncode == 1
     assert "nowhere:1: -: data folder not found — pass --data DIR pointing at the rules_data folder" in result.stderr
+
+
+# -- text that shows nothing, in the other files ------------------------------------------------------
+
+BLANK_FILES = [
+    ("game", "data/demo/game.yaml", lambda text: text.replace("{zh: 测试用的小游戏。,", '{zh: "\\u2800\\ufe0f",'),
+     "data/demo/game.yaml:6: demo: field 'description.zh' has no visible text — write the text or remove the field"),
+    ("glossary", "data/demo/glossary.yaml",
+     lambda _: 'terms:\n  - {id: tower, en: Tower, zh: 塔楼, variants: ["\\u200b\\u200c"]}\n',
+     "data/demo/glossary.yaml:2: demo: field 'terms.0.variants.0' has no visible text — write the text or remove the field"),
+]
+
+
+@pytest.mark.parametrize("name, rel, change, expected", BLANK_FILES, ids=[c[0] for c in BLANK_FILES])
+def test_text_with_nothing_visible_is_reported_in_games_and_glossaries(tmp_path, name, rel, change, expected):
+    make_data(tmp_path, {}, list_extra=False)
+    path = tmp_path / rel
+    path.write_text(change(path.read_text(encoding="utf-8") if path.exists() else ""), encoding="utf-8")
+    result = run_cli("check", "--data", "data", cwd=tmp_path)
+    assert result.returncode == 1
+    assert problems(result.stderr) == [expected]

@@ -118,6 +118,90 @@ def test_export_refuses_data_with_problems(tmp_path):
     assert result.stderr.splitlines()[-1] == "not exported: 4 entries, 4 references, 1 game: 1 problem"
 
 
+# -- spreadsheet formulas ----------------------------------------------------------------------------
+
+FORMULA_TERM = """  - id: formula
+    en: "=HYPERLINK(\\"https://example.invalid\\", \\"x\\")"
+    zh: "＝1+1"
+    variants: ["+1", " @SUM(A1)", "\\t=1", "\\r=1", "-1 hp", "1-2", "a=b"]
+    note: {zh: "  -2+3", en: "cmd|' /C calc'!A0"}
+"""
+
+
+def test_csv_cells_never_start_a_formula(tmp_path):
+    """Data that a spreadsheet would run (OWASP's CSV injection) is written with a leading apostrophe."""
+    data = make_data(tmp_path, "stale-translation")
+    glossary = data / "demo/glossary.yaml"
+    glossary.write_text(glossary.read_text(encoding="utf-8") + FORMULA_TERM, encoding="utf-8")
+    library = data / "demo/entries/library.yaml"
+    text = library.read_text(encoding="utf-8")
+    library.write_text(text.replace("summary: {zh: ", "summary: {zh: '-1 hp：", 1).replace("。, en:", "。', en:", 1),
+                       encoding="utf-8")
+    result = run_cli("export", "--data", "data", "--what", "glossary", "--format", "csv", "-o", "g.csv", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    row = read_csv((tmp_path / "g.csv").read_bytes())[-1]
+    assert (row["en"], row["zh"], row["note_zh"], row["note_en"]) == (
+        "'=HYPERLINK(\"https://example.invalid\", \"x\")", "'＝1+1", "'  -2+3", "cmd|' /C calc'!A0")
+    # a list cell is one cell: only its start matters
+    assert row["variants"] == "'+1;  @SUM(A1); \t=1; \r=1; -1 hp; 1-2; a=b"
+    entries = run_cli("export", "--data", "data", "--format", "csv", cwd=tmp_path)
+    library_row = next(r for r in read_csv(entries.stdout.encode("utf-8")) if r["id"] == "demo:library")
+    assert library_row["summary_zh"].startswith("'-1 hp：")  # still reads as "-1 hp" to a person
+    # the JSON export carries the exact text
+    as_json = json.loads(run_cli("export", "--data", "data", "--what", "glossary", cwd=tmp_path).stdout)
+    assert as_json["records"][-1]["en"] == '=HYPERLINK("https://example.invalid", "x")'
+
+
+@pytest.mark.parametrize("value, cell", [
+    ("=1+1", "'=1+1"), ("+1", "'+1"), ("-1 hp", "'-1 hp"), ("@SUM(A1)", "'@SUM(A1)"),
+    ("\t=1", "'\t=1"), ("\r=1", "'\r=1"), ("  =1", "'  =1"), ("\u3000=1", "'\u3000=1"),
+    ("＝1", "'＝1"), ("＋1", "'＋1"), ("－1", "'－1"), ("＠x", "'＠x"),
+    # left alone
+    ("1-2", "1-2"), ("a=b", "a=b"), ("塔楼", "塔楼"), ("", ""), ("'quoted", "'quoted"),
+])
+def test_spreadsheet_safe_cells(value, cell):
+    assert export.spreadsheet_safe(value) == cell
+    parsed = read_csv(export.to_csv(("x",), [{"x": value}]))
+    assert parsed == [{"x": cell}]
+
+
+# -- where the export goes ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("output, message", [
+    ("missing/dir/f.csv", "houserules export: cannot write missing/dir/f.csv: the folder missing/dir does not exist; "
+                          "create it first or choose another path with -o FILE"),
+    ("a-file.txt/f.csv", "houserules export: cannot write a-file.txt/f.csv: a-file.txt is not a folder "
+                         "or choose another path with -o FILE"),
+    ("a-folder", "houserules export: cannot write a-folder: it is a folder; give a file name, "
+                 "e.g. -o a-folder/export.csv"),
+])
+def test_export_to_a_path_it_cannot_write_is_a_clear_message(tmp_path, output, message):
+    (tmp_path / "a-folder").mkdir()
+    (tmp_path / "a-file.txt").write_text("mine", encoding="utf-8")
+    result = run_cli("export", "--data", str(TRANSLATORS), "--format", "csv", "-o", output, cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr == message + "\n" and result.stdout == ""
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == ["a-file.txt", "a-folder"]
+    assert (tmp_path / "a-file.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_a_failed_export_leaves_the_previous_file_whole(tmp_path, monkeypatch, capsys):
+    from houserules.cli import main
+
+    out = tmp_path / "entries.csv"
+    out.write_bytes(b"the previous export")
+
+    def disk_full(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(export.os, "replace", disk_full)
+    assert main(["export", "--data", str(TRANSLATORS), "--format", "csv", "-o", str(out)]) == 1
+    assert capsys.readouterr().err == (f"houserules export: cannot write {out}: No space left on device; "
+                                       "choose another path with -o FILE\n")
+    assert out.read_bytes() == b"the previous export"
+    assert [p.name for p in tmp_path.iterdir()] == ["entries.csv"]
+
+
 @pytest.mark.slow
 def test_menagerie_and_study_erratum_in_the_real_export(tmp_path):
     out = tmp_path / "errata.csv"

@@ -321,6 +321,32 @@ def test_build_refuses_an_output_folder_it_would_destroy(tmp_path, monkeypatch, 
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
 
 
+def _pages_checkout(folder: Path, marker: bool) -> None:
+    """What a GitHub Pages checkout looks like: a site's files beside its .git and drafts."""
+    for rel, text in {"index.html": "<html></html>", "sitemap.xml": "<urlset/>", ".git/HEAD": "ref: refs/heads/main\n",
+                      "drafts/next-post.md": "mine"}.items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(text, encoding="utf-8")
+    if marker:  # a built site copied in, marker and all
+        (folder / ".houserules-site").write_text("built by houserules build\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("marker, message", [
+    (False, "the output folder {out} is not empty and holds no built site (no .houserules-site file); "
+            "the build replaces it whole, so choose an empty or new folder with -o DIR"),
+    (True, "the output folder {out} holds a .git repository; the build replaces the folder whole, "
+           "so build into another folder with -o DIR and copy the site into the checkout"),
+])
+def test_build_replaces_only_a_folder_it_made(tmp_path, marker, message):
+    make_data(tmp_path, {})
+    _pages_checkout(tmp_path / "pages", marker)
+    before = {p: p.read_bytes() for p in sorted((tmp_path / "pages").rglob("*")) if p.is_file()}
+    result = run_cli("build", "--data", "data", "-o", "pages", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr == f"houserules build: {message.format(out=tmp_path / 'pages')}\n"
+    assert {p: p.read_bytes() for p in sorted((tmp_path / "pages").rglob("*")) if p.is_file()} == before
+
+
 def test_a_bad_id_writes_nothing_anywhere(tmp_path):
     make_data(tmp_path, {f"{E}/escape.yaml": entry(id="../../../escape")})
     before = sorted(tmp_path.parent.iterdir())
@@ -358,6 +384,16 @@ ODD_FILES = [
      ["11: the file holds more than one YAML document — keep one entry per file and remove the '---' separator"]),
     ("python-tag", (GOOD_ENTRY + "scope: !!python/object/apply:os.system ['true']\n").encode(),
      ["11: unsupported YAML tag 'tag:yaml.org,2002:python/object/apply:os.system' — remove the tag"]),
+    ("str-tag", (GOOD_ENTRY + "aliases: [!!str x]\n").encode(),
+     ["11: unsupported YAML tag 'tag:yaml.org,2002:str' — remove the tag"]),
+    ("tag-on-the-document", ("!!map\n" + GOOD_ENTRY).encode(),
+     ["1: unsupported YAML tag 'tag:yaml.org,2002:map' — remove the tag"]),
+    ("tag-after-a-flow-colon", (GOOD_ENTRY + 'scope: {"edition":!!str 1e}\n').encode(),
+     ["11: unsupported YAML tag 'tag:yaml.org,2002:str' — remove the tag"]),
+    ("local-tag", (GOOD_ENTRY + "scope: !edition {edition: 1e}\n").encode(),
+     ["11: unsupported YAML tag '!edition' — remove the tag"]),
+    ("deep-block-nesting", (GOOD_ENTRY + "scope:\n" + "".join(" " * i + "- \n" for i in range(400))).encode(),
+     ["44: nesting deeper than 32 levels — flatten the structure; no field needs that depth"]),
     ("control-character", GOOD_ENTRY.replace("一句话。", "一句\x07话。").encode(),
      ["5: control character #x0007 is not allowed — remove control characters from the file"]),
 ]
@@ -381,6 +417,169 @@ def test_odd_files_load_or_fail_with_file_and_line(tmp_path, monkeypatch, name, 
         assert all(e.startswith(prefix) for e in errors), errors
         got = [e[len(prefix):].replace("demo:extra: ", "", 1) for e in errors]
         assert [g.split(" — ")[0] for g in got] == [x.split(" — ")[0].rstrip("\n") for x in expected]
+
+
+NOT_REGULAR_FIX = "replace it by a regular YAML file; only regular files are read"
+
+
+def test_deep_nesting_is_reported_and_the_other_files_still_checked(tmp_path):
+    """350 '[' exhausted Python's recursion limit; 120,000 crashed libyaml's composer (C stack)."""
+    make_data(tmp_path, {})
+    entries = tmp_path / E
+    (entries / "deep.yaml").write_text(entry(id="deep") + "scope: " + "[" * 350 + "]" * 350 + "\n", encoding="utf-8")
+    (entries / "deeper.yaml").write_text(entry(id="deeper") + "scope: " + "[" * 120_000 + "]" * 120_000 + "\n",
+                                         encoding="utf-8")
+    (entries / "compact.yaml").write_text(entry(id="compact") + "scope:\n" + "- " * 100_000 + "x\n", encoding="utf-8")
+    (entries / "typo.yaml").write_text(entry(id="typo") + "colour: red\n", encoding="utf-8")
+    result = run_cli("check", "--data", "data", cwd=tmp_path, timeout=60)
+    assert result.returncode == 1, result.stderr
+    deep = "nesting deeper than 32 levels — flatten the structure; no field needs that depth"
+    assert [line for line in result.stderr.splitlines() if ":" in line and "colour" not in line] == [
+        f"{E}/compact.yaml:12: demo:compact: {deep}",
+        f"{E}/deep.yaml:11: demo:deep: {deep}",
+        f"{E}/deeper.yaml:11: demo:deeper: {deep}",
+    ]
+    assert f"{E}/typo.yaml:11: demo:typo: unknown field 'colour'" in result.stderr
+
+
+def test_a_huge_sparse_file_is_refused_before_it_is_read(tmp_path):
+    make_data(tmp_path, {})
+    with open(tmp_path / E / "huge.yaml", "wb") as handle:
+        handle.truncate(1 << 30)  # 1 GB of nothing, no disk used
+    # With 512 MB of address space, reading the file whole would fail with a MemoryError.
+    limit = "import resource; resource.setrlimit(resource.RLIMIT_AS, (512 << 20, 512 << 20))"
+    result = subprocess.run([sys.executable, "-c", f"{limit}; from houserules.cli import main; raise SystemExit(main())",
+                             "check", "--data", "data"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        f"{E}/huge.yaml:1: demo:huge: file is 1073741824 bytes, over the 262144-byte limit — split the entry or shorten it"]
+
+
+def test_a_file_that_grew_after_its_size_was_checked_is_read_only_up_to_the_limit(tmp_path, monkeypatch):
+    import tracemalloc
+
+    path = tmp_path / "grown.yaml"
+    with open(path, "wb") as handle:
+        handle.truncate(64 << 20)
+    real_stat = os.stat
+    small = os.stat_result((*real_stat(path)[:6], 10, *real_stat(path)[7:]))
+    monkeypatch.setattr(yamlload.os, "stat", lambda p, *a, **k: small if Path(p) == path else real_stat(p, *a, **k))
+    tracemalloc.start()
+    try:
+        with pytest.raises(yamlload.YamlError) as caught:
+            yamlload.read_bytes(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert caught.value.problem == f"file is {64 << 20} bytes, over the 262144-byte limit"
+    assert peak < 2 * yamlload.MAX_BYTES
+
+
+#: What the fixture's game says when its entries are missing.
+UNCITED = [f"data/demo/game.yaml:20: demo: section '{s}' of seed.txt is not cited by any entry — "
+           f'cite it in an entry: sources: [{{doc: seed.txt, ref: "{s}"}}]' for s in ("【1】", "【2】")]
+
+
+def _remove(path: Path) -> None:
+    path.unlink()
+
+
+SPECIAL_FILES = [
+    # (name, how to make the odd file, expected problems)
+    ("entry-is-a-named-pipe", lambda data: os.mkfifo(data / "demo/entries/pipe.yaml"),
+     [f"{E}/pipe.yaml:1: demo:pipe: this is a named pipe (FIFO), not a regular file — {NOT_REGULAR_FIX}"]),
+    ("glossary-is-a-named-pipe", lambda data: os.mkfifo(data / "demo/glossary.yaml"),
+     [f"data/demo/glossary.yaml:1: demo: this is a named pipe (FIFO), not a regular file — {NOT_REGULAR_FIX}"]),
+    ("game-yaml-is-a-named-pipe", lambda data: (_remove(data / "demo/game.yaml"), os.mkfifo(data / "demo/game.yaml")),
+     [f"data/demo/game.yaml:1: demo: this is a named pipe (FIFO), not a regular file — {NOT_REGULAR_FIX}"]),
+    ("game-yaml-is-a-folder", lambda data: (_remove(data / "demo/game.yaml"), (data / "demo/game.yaml").mkdir()),
+     [f"data/demo/game.yaml:1: demo: this is a folder, not a regular file — {NOT_REGULAR_FIX}"]),
+    ("entries-is-a-file", lambda data: (shutil.rmtree(data / "demo/entries"), (data / "demo/entries").write_text("")),
+     ["data/demo/entries:1: -: 'entries' is not a folder — make entries/ a folder of <id>.yaml files",
+      *UNCITED,
+      "data/demo/game.yaml:27: demo: contents list 'demo:tower-crossing', which does not exist — "
+      "fix the reference or create the entry",
+      "data/demo/game.yaml:27: demo: contents list 'demo:tower-errata', which does not exist — "
+      "fix the reference or create the entry"]),
+]
+
+
+@pytest.mark.parametrize("name, make, expected", SPECIAL_FILES, ids=[c[0] for c in SPECIAL_FILES])
+def test_files_that_are_not_regular_files_are_reported_not_read(tmp_path, name, make, expected):
+    """A named pipe would block the check for ever; each odd file gets its own message."""
+    make(make_data(tmp_path, {}))
+    result = run_cli("check", "--data", "data", cwd=tmp_path, timeout=60)
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == expected
+
+
+# -- unreadable files and folders ---------------------------------------------------------------------
+
+UNREADABLE = [
+    ("folder", E, f"{E}:1: -: cannot read the folder: permission denied — make it readable (chmod u+rx {E})"),
+    ("file", f"{E}/tower-errata.yaml", f"{E}/tower-errata.yaml:1: demo:tower-errata: cannot read the file: "
+                                       f"permission denied — make it readable (chmod u+r {E}/tower-errata.yaml)"),
+    ("game-folder", "data/demo", "data/demo:1: demo: cannot read the folder: permission denied — "
+                                 "make it readable (chmod u+rx data/demo)"),
+    # a folder that can be listed but not searched (chmod a-x): nothing inside can be opened
+    ("game-folder-not-searchable", "data/demo", "data/demo:1: demo: cannot read the folder: permission denied — "
+                                                "make it readable (chmod u+rx data/demo)"),
+]
+
+
+def _deny(monkeypatch, tmp_path: Path, rel: str, searchable_only: bool = False) -> None:
+    """Make ``rel`` unreadable the way chmod 000 does for anyone but root: listing or opening it fails.
+
+    ``searchable_only``: the way chmod a-x does, listing works but nothing inside can be reached.
+    """
+    denied = tmp_path / rel
+
+    def refuse(path) -> None:
+        if Path(path).absolute() == denied:
+            raise PermissionError(13, "Permission denied", str(path))
+
+    real_iterdir, real_open, real_lstat = Path.iterdir, os.open, os.lstat
+    if not searchable_only:
+        monkeypatch.setattr(Path, "iterdir", lambda self: (refuse(self), real_iterdir(self))[1])
+        monkeypatch.setattr(os, "open", lambda path, *args, **kwargs: (refuse(path), real_open(path, *args, **kwargs))[1])
+    else:
+        monkeypatch.setattr(os, "lstat", lambda path, *args, **kwargs: (refuse(Path(path).parent),
+                                                                          real_lstat(path, *args, **kwargs))[1])
+
+
+@pytest.mark.parametrize("name, rel, message", UNREADABLE, ids=[c[0] for c in UNREADABLE])
+def test_unreadable_files_and_folders_are_problems_in_check_and_show(tmp_path, monkeypatch, capsys, name, rel, message):
+    from houserules.cli import main
+
+    make_data(tmp_path, {})
+    monkeypatch.chdir(tmp_path)
+    _deny(monkeypatch, tmp_path, rel, searchable_only=name.endswith("not-searchable"))
+    assert main(["check", "--data", "data"]) == 1
+    # (the game then also misses the entries it lists and cites)
+    assert [line for line in capsys.readouterr().err.splitlines() if not line.startswith("data/demo/game.yaml")] \
+        == [message]
+    code = main(["show", "--data", "data", "demo:tower"])
+    out, err = capsys.readouterr()
+    assert message in err.splitlines() and "Traceback" not in err
+    if name == "file":  # the other entries still load
+        assert code == 0 and "塔楼" in out
+    else:
+        assert code == 1 and err.splitlines()[-1].startswith("houserules show: no entry 'demo:tower'")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode; "
+                                                "test_unreadable_files_and_folders_are_problems_in_check_and_show simulates it")
+@pytest.mark.parametrize("name, rel, message", UNREADABLE, ids=[c[0] for c in UNREADABLE])
+def test_unreadable_files_and_folders_with_chmod(tmp_path, name, rel, message):
+    make_data(tmp_path, {})
+    (tmp_path / rel).chmod(0o644 if name.endswith("not-searchable") else 0)
+    try:
+        for command in (("check",), ("show", "demo:tower")):
+            result = run_cli(*command, "--data", "data", cwd=tmp_path)
+            assert message in result.stderr.splitlines()
+            assert "Traceback" not in result.stderr
+    finally:
+        (tmp_path / rel).chmod(0o755)
 
 
 # -- atomic output ----------------------------------------------------------------------------------

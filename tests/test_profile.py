@@ -78,6 +78,18 @@ def test_loading_a_profile_leaves_the_shared_data_alone():
     assert profile.name == {"zh": "测试小组", "en": "Test group"}
 
 
+def test_a_profile_text_with_nothing_visible_is_a_problem(tmp_path, monkeypatch):
+    shutil.copytree(PROFILES / "entries", tmp_path / "entries")
+    profile_file = tmp_path / "group.yaml"
+    profile_file.write_text(GROUP.read_text(encoding="utf-8").replace("en: Test group", 'en: "\\u3164 "'),
+                            encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(HouserulesError) as caught:
+        load_profile(profile_file, run_check(GOOD).kb)
+    assert [str(p) for p in caught.value.problems] == [
+        "group.yaml:1: profile:group: field 'name.en' has no visible text — write the text or remove the field"]
+
+
 @pytest.mark.parametrize("include, printed", [
     ({"all": True}, ["DM-HR1", "DM-A1", "DM-A2", "DM-R01"]),
     ({"kinds": ["component"]}, ["DM-HR1", "DM-R01"]),

@@ -89,3 +89,75 @@ def test_libyaml_composition_reads_like_the_strict_reader():
             loader_.dispose()
         assert (fast.data, fast.lines, fast.literal_starts) == (strict.data, strict.lines, strict.literal_starts), path
     assert fast_count > len(paths) * 0.8
+
+
+# -- patterns match whole strings, in Python and in editors' JavaScript ---------------------------
+
+def _patterns(node) -> set[str]:
+    if isinstance(node, dict):
+        found = {node["pattern"]} if isinstance(node.get("pattern"), str) else set()
+        return found.union(*(_patterns(value) for value in node.values()))
+    if isinstance(node, list):
+        return set().union(*(_patterns(value) for value in node))
+    return set()
+
+
+PATTERNS = sorted(set().union(*(_patterns(json.loads(schema.schema_text(name))) for name in schema.SCHEMAS)))
+#: A value each pattern accepts, and what an impostor adds to it.
+GOOD_VALUES = ["alpha", "demo:alpha", "TG-A1", "TG", "2026-11-30", "0123456789ab", "seed.txt", "https://x"]
+IMPOSTORS = ["{}\n", "{}\r\n", "{}\n\n", "\n{}", "{}\u2028", "{} "]
+
+
+def _javascript() -> str | None:
+    import shutil
+
+    found = shutil.which("node")
+    if found:
+        return found
+    try:  # Playwright (a test dependency) carries a Node.js of its own
+        from playwright._impl._driver import compute_driver_executable
+
+        return compute_driver_executable()[0]
+    except Exception:
+        return None
+
+
+def test_every_pattern_is_anchored_at_both_ends_or_a_prefix():
+    assert PATTERNS
+    for pattern in PATTERNS:
+        assert pattern.startswith("^"), pattern
+        assert pattern.endswith("$(?![\\s\\S])") or pattern == "^https://", pattern
+
+
+def test_python_rejects_impostor_values():
+    import re
+
+    anchored = [p for p in PATTERNS if p.endswith("$(?![\\s\\S])")]
+    assert len(anchored) >= 6  # slug, reference, code, prefix, date, hash, document id
+    for pattern in anchored:
+        accepted = [v for v in GOOD_VALUES if re.search(pattern, v)]
+        assert accepted, pattern
+        for value in accepted:
+            for impostor in IMPOSTORS:
+                assert not re.search(pattern, impostor.format(value)), (pattern, impostor.format(value))
+
+
+def test_javascript_reads_every_pattern_as_python_does():
+    """What editors (the YAML language server, in JavaScript) accept is what the checker accepts."""
+    import re
+    import subprocess
+
+    node = _javascript()
+    if node is None:
+        pytest.skip("no JavaScript engine (node) to compare with")
+    values = [impostor.format(v) for v in GOOD_VALUES for impostor in ["{}", *IMPOSTORS]]
+    script = ("const [patterns, values] = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+              "console.log(JSON.stringify(patterns.map(p => [new RegExp(p, 'u'), new RegExp(p)].map("
+              "r => values.map(v => r.test(v))))));")
+    result = subprocess.run([node, "-e", script], input=json.dumps([PATTERNS, values]), capture_output=True,
+                            text=True, check=True, timeout=60)
+    javascript = json.loads(result.stdout)
+    python = [[re.search(p, v) is not None for v in values] for p in PATTERNS]
+    for pattern, (with_u, without_u), expected in zip(PATTERNS, javascript, python):
+        assert with_u == expected and without_u == expected, pattern
+    assert any(any(row) for row in python)  # some values match: the comparison is not vacuous

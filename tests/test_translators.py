@@ -29,6 +29,7 @@ from houserules.load import load
 from houserules.render.diff import diff_html
 from houserules.site.context import SiteContext
 from houserules.site.pages import site_pages
+from houserules.yamlload import parse
 
 TRANSLATORS = FIXTURES / "translators"
 DATA = TRANSLATORS / "data"
@@ -241,7 +242,7 @@ def test_stamp_adds_a_translation_record_to_an_entry_without_one(tmp_path):
     (["demo:nowhere"], "houserules stamp: no entry 'demo:nowhere' loaded from data; "
                        "run 'houserules check' if its file has problems"),
     (["demo:tower", "--lang", "zh"], "houserules stamp: data/demo/entries/tower.yaml: demo:tower has no translation "
-                                     "record for zh; add 'zh: {from: zh, source_hash: 000000000000}' under "
+                                     "record for zh; add 'zh: {from: zh, source_hash: \"000000000000\"}' under "
                                      "'translations:' and stamp again"),
 ])
 def test_stamp_failures_are_clear(tmp_path, args, message):
@@ -250,6 +251,73 @@ def test_stamp_failures_are_clear(tmp_path, args, message):
     assert result.returncode == 1
     assert result.stderr.strip() == message
     assert result.stdout == ""
+
+
+def test_the_advised_placeholder_reads_as_text(tmp_path):
+    """The record the message above advises, pasted in, loads: YAML would read 000000000000 as the number 0."""
+    data = make_data(tmp_path)
+    path = data / "demo/entries/tower.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("translations:\n", 'translations:\n  zh: {from: zh, source_hash: "000000000000"}\n'),
+                    encoding="utf-8")
+    assert load(data).kb.entries["demo:tower"].data["translations"]["zh"]["source_hash"] == "000000000000"
+
+
+@pytest.mark.parametrize("value, written", [
+    ("3f2a9c0d41b7", "3f2a9c0d41b7"),
+    ("000000000000", '"000000000000"'),      # an integer to YAML
+    ("123e45678901", '"123e45678901"'),      # a float to YAML 1.2, as editors read it
+    ("0b1010101010", '"0b1010101010"'),      # a binary integer to YAML 1.1
+])
+def test_stamped_hashes_are_quoted_when_yaml_would_read_a_number(value, written):
+    assert freshness._scalar(value) == written
+    assert parse(f"h: {written}\n").data["h"] == value
+
+
+def test_stamp_refuses_a_read_only_file(tmp_path):
+    data = make_data(tmp_path, "stale-translation")
+    path = data / "demo/entries/tower.yaml"
+    before = path.read_bytes()
+    path.chmod(0o444)
+    result = run_cli("stamp", "--data", "data", "demo:tower", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr == ("houserules stamp: data/demo/entries/tower.yaml: the file is read-only; make it writable "
+                             "(chmod u+w data/demo/entries/tower.yaml) and stamp again, or leave it as it is\n")
+    assert path.read_bytes() == before and path.stat().st_mode & 0o777 == 0o444
+
+
+def test_stamp_keeps_the_file_mode(tmp_path):
+    data = make_data(tmp_path, "stale-translation")
+    path = data / "demo/entries/tower.yaml"
+    path.chmod(0o640)
+    result = run_cli("stamp", "--data", "data", "demo:tower", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert path.stat().st_mode & 0o7777 == 0o640
+    assert freshness.stale_translations(load(data).kb.entries["demo:tower"]) == []
+
+
+def test_stamp_keeps_hard_links(tmp_path):
+    data = make_data(tmp_path, "stale-translation")
+    path = data / "demo/entries/tower.yaml"
+    link = tmp_path / "tower-link.yaml"
+    os.link(path, link)
+    result = run_cli("stamp", "--data", "data", "demo:tower", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert os.path.samefile(path, link) and path.stat().st_nlink == 2
+    assert link.read_bytes() == path.read_bytes()
+    assert freshness.stale_translations(load(data).kb.entries["demo:tower"]) == []
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a file to another user")
+def test_stamp_by_root_keeps_the_owner(tmp_path):
+    data = make_data(tmp_path, "stale-translation")
+    path = data / "demo/entries/tower.yaml"
+    os.chown(path, 4321, 4321)
+    inode = path.stat().st_ino
+    result = run_cli("stamp", "--data", "data", "demo:tower", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (path.stat().st_uid, path.stat().st_gid, path.stat().st_ino) == (4321, 4321, inode)
+    assert freshness.stale_translations(load(data).kb.entries["demo:tower"]) == []
 
 
 # -- the real data, built: the Menagerie / Study erratum of ruling 【2】 --------------------------------

@@ -31,8 +31,10 @@ def check_target(target: Path, data_dir: Path) -> None:
     """Refuse an output folder whose replacement would destroy something else.
 
     The swap deletes the previous folder, so ``-o .`` or ``-o ~`` must fail: the target may
-    not hold the data or the working folder, and an existing one must be empty or a site
-    built before (the marker, or MkDocs' ``index.html`` and ``sitemap.xml``).
+    not hold the data or the working folder, and an existing one must be empty or a site this
+    command built (its :data:`MARKER` file). Any site at all is not enough: a Pages checkout
+    holds an ``index.html`` and a ``sitemap.xml`` too, beside its ``.git`` and drafts; and a
+    built site copied into such a checkout brings its marker along, hence the ``.git`` test.
     """
     real = target.resolve()
     for inside, what in ((data_dir.resolve(), "the data folder"), (Path.cwd().resolve(), "the working folder")):
@@ -40,10 +42,17 @@ def check_target(target: Path, data_dir: Path) -> None:
             raise HouserulesError(f"the output folder {target} holds {what}; choose another with -o DIR")
     if target.is_symlink() or (target.exists() and not target.is_dir()):
         raise HouserulesError(f"the output {target} is not a folder; choose another with -o DIR")
-    built = (target / MARKER).is_file() or ((target / "index.html").is_file() and (target / "sitemap.xml").is_file())
-    if target.is_dir() and any(target.iterdir()) and not built:
-        raise HouserulesError(f"the output folder {target} is not empty and holds no built site; "
+    try:
+        if not target.is_dir() or not any(target.iterdir()):
+            return
+    except OSError as exc:
+        raise HouserulesError(f"cannot read the output folder {target}: {exc.strerror}; choose another with -o DIR") from None
+    if not (target / MARKER).is_file() or (target / MARKER).is_symlink():
+        raise HouserulesError(f"the output folder {target} is not empty and holds no built site (no {MARKER} file); "
                               "the build replaces it whole, so choose an empty or new folder with -o DIR")
+    if os.path.lexists(target / ".git"):
+        raise HouserulesError(f"the output folder {target} holds a .git repository; the build replaces the folder "
+                              "whole, so build into another folder with -o DIR and copy the site into the checkout")
 
 
 @contextlib.contextmanager

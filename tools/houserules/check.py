@@ -63,7 +63,7 @@ def _check_references(kb: KnowledgeBase) -> Iterator[Problem]:
         refs = [(path, entry.doc.line(path), ref, f"'{ref}'") for path, ref in entry.field_refs()]
         refs += [(path, line, ref, f"[[{ref}]]") for path, line, ref in entry.located_inline_refs()]
         for path, line, ref, shown in refs:
-            if not _REF.match(ref):
+            if not _REF.fullmatch(ref):
                 yield _problem(entry, path, f"reference {shown} is not of the form game:id",
                                "write it as game:id, e.g. [[betrayal:vault]]", line=line)
             elif ref == entry.ref:

@@ -111,7 +111,7 @@ def _cmd_export(parser: argparse.ArgumentParser) -> Runner:
 
     def run(args: argparse.Namespace) -> int:
         from .check import run as run_check
-        from .export import export
+        from .export import export, write_output
 
         report = run_check(args.data)
         for problem in report.errors:
@@ -124,7 +124,7 @@ def _cmd_export(parser: argparse.ArgumentParser) -> Runner:
             sys.stdout.buffer.write(data)
             sys.stdout.flush()
         else:
-            args.output.write_bytes(data)
+            write_output(args.output, data)
             print(f"wrote {args.output} ({args.what}, {args.format})")
         return 0
 

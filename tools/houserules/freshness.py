@@ -14,11 +14,14 @@ new hash once the translation has been updated.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
+import stat
 import tempfile
 import unicodedata
+from pathlib import Path
 from typing import Any, Iterator
 
 from .errors import HouserulesError, Problem, display_path
@@ -86,7 +89,7 @@ def stamp(entry: Entry, langs: list[str] | None = None, source: str = "zh") -> d
         if missing:
             raise HouserulesError(f"{display_path(entry.path)}: {entry.ref} has no translation record for "
                                   f"{', '.join(missing)}; add '{missing[0]}: {{from: {source}, source_hash: "
-                                  f"000000000000}}' under 'translations:' and stamp again")
+                                  f"\"000000000000\"}}' under 'translations:' and stamp again")
     else:
         wanted = langs or [lang for lang in ("zh", "en") if lang != source]
     text = entry.path.read_bytes().decode("utf-8")
@@ -120,9 +123,18 @@ def stamp(entry: Entry, langs: list[str] | None = None, source: str = "zh") -> d
     return stamped
 
 
+#: Hashes YAML reads as something other than text: all digits (an integer), digits with an
+#: 'e' inside (a float in YAML 1.2, as editors read it), '0b' and binary digits (YAML 1.1).
+_NOT_TEXT = re.compile(r"[0-9]+(e[0-9]+)?|0b[01]+")
+
+
 def _scalar(value: str) -> str:
-    # An all-digit hash would read back as a number.
-    return f'"{value}"' if value.isdigit() else value
+    """``value`` as a YAML scalar that reads back as the same text: quoted only when needed.
+
+    >>> _scalar("3f2a9c0d41b7"), _scalar("000000000000"), _scalar("123e45678901")
+    ('3f2a9c0d41b7', '"000000000000"', '"123e45678901"')
+    """
+    return f'"{value}"' if _NOT_TEXT.fullmatch(value) else value
 
 
 def _verify(entry: Entry, new_text: str, expected: dict[str, Any]) -> None:
@@ -138,13 +150,58 @@ def _verify(entry: Entry, new_text: str, expected: dict[str, Any]) -> None:
 
 
 def _write(entry: Entry, text: str) -> None:
-    # Write beside the file and rename, so an interrupted stamp never leaves half a file.
-    handle, temp = tempfile.mkstemp(prefix=f".{entry.path.name}.", dir=entry.path.parent)
+    """Put the stamped ``text`` in the entry's file, as its owner would expect.
+
+    - A file without write permission is refused, even for root: someone made it
+      read-only (``chmod a-w``) on purpose.
+    - Usually the text is written beside the file and renamed over it, so an
+      interrupted stamp never leaves half a file; the new file keeps the old one's
+      mode (and group, where allowed).
+    - A file with other hard links, or owned by another user, or in a folder the user
+      may not write, is rewritten in place instead: every link sees the new text and
+      the file keeps its owner. The text was verified before (:func:`_verify`) and is
+      written in one call from the start; a stamp only lengthens a file or keeps its
+      length, so even an interrupted write leaves the old bytes after the new ones,
+      never a hole.
+    """
+    path = entry.path
+    where = display_path(path)
+    try:
+        info = os.stat(path)
+        if not info.st_mode & 0o222 or not os.access(path, os.W_OK):
+            raise HouserulesError(f"{where}: the file is read-only; make it writable (chmod u+w {where}) "
+                                  "and stamp again, or leave it as it is")
+        data = text.encode("utf-8")
+        if info.st_nlink > 1 or info.st_uid != os.geteuid() or not _replace(path, data, info):
+            _write_in_place(path, data)
+    except OSError as exc:
+        raise HouserulesError(f"{where}: cannot write the file: {exc.strerror or exc}") from None
+
+
+def _replace(path: Path, data: bytes, info: os.stat_result) -> bool:
+    """Write ``data`` beside ``path`` and rename it over; False when the folder is not writable."""
+    try:
+        handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except PermissionError:
+        return False
     try:
         with os.fdopen(handle, "wb") as out:
-            out.write(text.encode("utf-8"))
-        os.chmod(temp, entry.path.stat().st_mode & 0o7777)  # mkstemp creates 0600
-        os.replace(temp, entry.path)
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temp, stat.S_IMODE(info.st_mode))  # mkstemp creates 0600
+        with contextlib.suppress(OSError):  # only root or a member of the group may set it
+            os.chown(temp, -1, info.st_gid)
+        os.replace(temp, path)
     except BaseException:
         os.unlink(temp)
         raise
+    return True
+
+
+def _write_in_place(path: Path, data: bytes) -> None:
+    with open(path, "r+b") as out:
+        out.write(data)
+        out.truncate()
+        out.flush()
+        os.fsync(out.fileno())

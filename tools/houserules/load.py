@@ -12,18 +12,21 @@ out; the rest still loads, so one run shows every problem.
 
 from __future__ import annotations
 
+import errno
+import os
+import re
+import stat
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-import re
-
 import jsonschema
 
 from . import schema as schemas
 from .errors import Problem, display_path
-from .model import Entry, Game, Glossary, KnowledgeBase
+from .model import Entry, Game, Glossary, KnowledgeBase, text_fields
 from .yamlload import Document, YamlError, load as load_yaml
 
 _SLUG = re.compile(schemas.SLUG)
@@ -31,6 +34,11 @@ _SLUG = re.compile(schemas.SLUG)
 FORMS = {
     schemas.SLUG: ("an id", "use lowercase letters, digits and single hyphens, e.g. mystic-elevator"),
     schemas.REF: ("a reference game:id", "write game:id in lowercase letters, digits and hyphens, e.g. betrayal:vault"),
+    schemas.CODE: ("a code", "write the game's prefix, a hyphen and capital letters or digits, e.g. BH-A13"),
+    schemas.CODE_PREFIX: ("a code prefix", "write 2 to 4 capital letters, e.g. BH"),
+    schemas.DATE: ("a date", "write the date as YYYY-MM-DD, e.g. 2026-11-30"),
+    schemas.HASH: ("a source hash", "run 'houserules stamp game:id' to write it"),
+    schemas.DOC_ID: ("a document id", "use letters, digits, '.', '_' and '-', e.g. rulebook-2e.pdf"),
 }
 GAME_FILE = "game.yaml"
 GLOSSARY_FILE = "glossary.yaml"
@@ -162,28 +170,97 @@ def validate(doc: Document, schema_name: str, path: Path, label: str) -> list[Pr
     return sorted(set(problems))
 
 
+#: Characters that show nothing on their own besides spaces, controls and format characters
+#: (zero-width space and joiners, bidi marks): the other default-ignorable code points
+#: (Hangul fillers, variation selectors, tag characters) and the blank Braille pattern.
+_INVISIBLE = re.compile("[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\ufe00-\ufe0f\uffa0"
+                        "\U0001bca0-\U0001bca3\U000e0000-\U000e0fff]")
+_INVISIBLE_CATEGORIES = {"Zs", "Zl", "Zp", "Cc", "Cf", "Cs"}
+
+
+def has_visible_text(text: str) -> bool:
+    """Whether ``text`` shows anything: not only spaces or invisible characters.
+
+    >>> has_visible_text("\u200b \u3000"), has_visible_text("\u200d塔楼")
+    (False, True)
+    """
+    return any(not (c.isspace() or unicodedata.category(c) in _INVISIBLE_CATEGORIES or _INVISIBLE.match(c))
+               for c in text)
+
+
+def _blank_texts(doc: Document, path: Path, label: str) -> Iterator[Problem]:
+    """A problem for each text of the file that shows nothing (``"   "``, a zero-width space)."""
+    for data_path, text in text_fields(doc.data):
+        if not has_visible_text(text):
+            yield Problem(display_path(path), doc.line(data_path), label,
+                          f"field '{_field_name(data_path)}' has no visible text", "write the text or remove the field")
+
+
+def unreadable(path: Path, label: str, exc: OSError, folder: bool = False) -> Problem:
+    """A file or folder that cannot be opened, as a problem with its remedy."""
+    what = "folder" if folder else "file"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return Problem(display_path(path), 1, label, f"cannot read the {what}: permission denied",
+                       f"make it readable (chmod {'u+rx' if folder else 'u+r'} {display_path(path)})")
+    return Problem(display_path(path), 1, label, f"cannot read the {what}: {exc.strerror or exc}",
+                   f"check the {what} and the disk")
+
+
 def _read(path: Path, schema_name: str, label: str) -> tuple[Document | None, list[Problem]]:
+    """The validated document of ``path`` (None when it cannot be used) and its problems.
+
+    A document whose only problems are texts with nothing visible is kept: the rest of
+    the checks still apply to it.
+    """
     try:
         doc = load_yaml(path)
     except YamlError as exc:
         return None, [Problem(display_path(path), exc.line, label, exc.problem, exc.fix)]
     except OSError as exc:
-        return None, [Problem(display_path(path), 1, label, f"cannot read file: {exc.strerror}", "check the file")]
+        return None, [unreadable(path, label, exc)]
     if not isinstance(doc.data, dict):
         kind = type(doc.data).__name__
         return None, [Problem(display_path(path), 1, label, f"the file holds a {kind}, not a mapping of fields",
                               "write the fields as 'name: value' lines")]
     problems = validate(doc, schema_name, path, label)
-    return (None if problems else doc), problems
+    if problems:
+        return None, problems
+    return doc, list(_blank_texts(doc, path, label))
 
 
-def _bad_name(path: Path, siblings: list[Path]) -> Problem | None:
+def _children(folder: Path, label: str, result: LoadResult) -> list[tuple[Path, int]] | None:
+    """The sorted entries of ``folder`` with their ``lstat`` modes; None (and a problem) when unreadable.
+
+    Hidden names (``.git``, editor files) are left out; an entry that vanished meanwhile too.
+    """
+    try:
+        paths = sorted(folder.iterdir())
+    except OSError as exc:
+        result.problems.append(unreadable(folder, label, exc, folder=True))
+        return None
+    found = []
+    for path in paths:
+        if path.name.startswith("."):
+            continue
+        try:
+            found.append((path, os.lstat(path).st_mode))
+        except FileNotFoundError:
+            continue
+        except OSError as exc:  # listed but not searchable (chmod a-x): nothing inside can be read
+            result.problems.append(unreadable(folder, label, exc, folder=True))
+            return None
+    return found
+
+
+def _link(path: Path) -> Problem:
+    # Named as written: display_path would follow the link.
+    return Problem(str(Path(display_path(path.parent)) / path.name), 1, "-", "symbolic link in the data folder",
+                   "replace the link by the file itself; the build reads only real files inside rules_data/")
+
+
+def _bad_name(path: Path, stem: str, siblings: list[Path]) -> Problem | None:
     """A problem when a file or folder name is not a slug (ids become file names in the site)."""
-    if path.is_symlink():  # named as written: display_path would follow the link
-        return Problem(str(Path(display_path(path.parent)) / path.name), 1, "-", "symbolic link in the data folder",
-                       "replace the link by the file itself; the build reads only real files inside rules_data/")
-    stem = path.stem if path.is_file() else path.name
-    if _SLUG.match(stem):
+    if _SLUG.fullmatch(stem):
         return None
     twins = [p.name for p in siblings if p != path and p.stem.casefold() == stem.casefold()]
     clash = f"; it clashes with {', '.join(twins)} where case is ignored (Windows, macOS)" if twins else ""
@@ -199,17 +276,24 @@ def _stray(path: Path, where: str) -> Problem:
 def load(data_dir: Path) -> LoadResult:
     """Load every game and entry under ``data_dir``."""
     result = LoadResult(KnowledgeBase())
-    if not data_dir.is_dir():
+    try:
+        is_dir = stat.S_ISDIR(os.stat(data_dir).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        is_dir = False
+    except OSError as exc:
+        result.problems.append(unreadable(data_dir, "-", exc, folder=True))
+        return result
+    if not is_dir:
         result.problems.append(Problem(display_path(data_dir), 1, "-", "data folder not found",
                                        "pass --data DIR pointing at the rules_data folder"))
         return result
-    children = sorted(data_dir.iterdir())
-    for child in children:
-        if child.name.startswith("."):
-            continue
-        if child.is_dir() and (problem := _bad_name(child, children)):
+    children = _children(data_dir, "-", result) or []
+    for child, mode in children:
+        if stat.S_ISLNK(mode):
+            result.problems.append(_link(child))
+        elif stat.S_ISDIR(mode) and (problem := _bad_name(child, child.name, [p for p, _ in children])):
             result.problems.append(problem)
-        elif child.is_dir():
+        elif stat.S_ISDIR(mode):
             _load_game(child, result)
         elif child.suffix in {".yaml", ".yml"}:
             result.problems.append(_stray(child, "the data folder"))
@@ -219,17 +303,21 @@ def load(data_dir: Path) -> LoadResult:
 def _load_game(folder: Path, result: LoadResult) -> None:
     game_id = folder.name
     game_file = folder / GAME_FILE
-    for special in (game_file, folder / GLOSSARY_FILE, folder / ENTRIES_DIR):
-        if special.is_symlink():
-            result.problems.append(_bad_name(special, []))
+    children = _children(folder, game_id, result)
+    if children is None:
+        return
+    modes = {path.name: mode for path, mode in children}
+    for special in (GAME_FILE, GLOSSARY_FILE, ENTRIES_DIR):
+        if stat.S_ISLNK(modes.get(special, 0)):
+            result.problems.append(_link(folder / special))
             return
-    if not game_file.is_file():
+    if GAME_FILE not in modes:
         for path in sorted(folder.rglob("*.y*ml")):
             result.problems.append(Problem(
                 display_path(path), 1, f"{game_id}:{path.stem}", f"unknown game '{game_id}': {display_path(game_file)} is missing",
                 "add the game's game.yaml, or move the entry into a declared game's folder"))
         return
-    doc, problems = _read(game_file, "game", game_id)
+    doc, problems = _read(game_file, "game", game_id)  # a game.yaml that is no file is reported here
     result.problems.extend(problems)
     if doc is None:
         return
@@ -241,15 +329,14 @@ def _load_game(folder: Path, result: LoadResult) -> None:
         return
     result.kb.games[game_id] = game
     glossary_file = folder / GLOSSARY_FILE
-    if glossary_file.exists():
+    if GLOSSARY_FILE in modes:
         gdoc, problems = _read(glossary_file, "glossary", game_id)
         result.problems.extend(problems)
         if gdoc is not None:
             game.glossary = Glossary(glossary_file, gdoc, game=game_id)
-    for child in sorted(folder.iterdir()):
-        if child.name in {GAME_FILE, GLOSSARY_FILE, ENTRIES_DIR} or child.name.startswith("."):
-            continue
-        result.problems.append(_stray(child, f"the folder of game '{game_id}'"))
+    for child, _ in children:
+        if child.name not in {GAME_FILE, GLOSSARY_FILE, ENTRIES_DIR}:
+            result.problems.append(_stray(child, f"the folder of game '{game_id}'"))
     load_entries(folder / ENTRIES_DIR, game_id, result)
 
 
@@ -282,15 +369,32 @@ def load_entries(folder: Path, game_id: str, result: LoadResult, origin: str = "
 
 
 def _entry_files(folder: Path, result: LoadResult) -> Iterator[Path]:
-    if not folder.is_dir():
+    """The ``<id>.yaml`` files of ``folder``; anything else there is a problem.
+
+    A ``.yaml`` that is no regular file (a named pipe...) is yielded: reading it reports it.
+    """
+    try:
+        mode = os.stat(folder).st_mode  # a linked entries/ of the shared data is refused before
+    except FileNotFoundError:
         return
-    paths = sorted(folder.iterdir())
-    for path in paths:
-        if path.name.startswith("."):
-            continue
-        if path.suffix == ".yaml" and (problem := _bad_name(path, paths)):
+    except OSError as exc:
+        result.problems.append(unreadable(folder, "-", exc, folder=True))
+        return
+    if not stat.S_ISDIR(mode):
+        result.problems.append(Problem(display_path(folder), 1, "-", f"'{folder.name}' is not a folder",
+                                       f"make {folder.name}/ a folder of <id>.yaml files"))
+        return
+    children = _children(folder, "-", result) or []
+    paths = [path for path, _ in children]
+    for path, mode in children:
+        if stat.S_ISLNK(mode):
+            result.problems.append(_link(path))
+        elif stat.S_ISDIR(mode):
+            result.problems.append(Problem(display_path(path), 1, "-", f"folder '{path.name}' in entries/, where only "
+                                           "<id>.yaml files belong", "move it out; an entry is one <id>.yaml file"))
+        elif path.suffix == ".yaml" and (problem := _bad_name(path, path.stem, paths)):
             result.problems.append(problem)
-        elif path.suffix == ".yaml" and path.is_file():
+        elif path.suffix == ".yaml":
             yield path
         else:
             result.problems.append(Problem(display_path(path), 1, "-", "only <id>.yaml files belong in entries/",

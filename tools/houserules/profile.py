@@ -19,13 +19,14 @@ entries may never refer to house rules.
 
 from __future__ import annotations
 
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
 from .check import check_kb
 from .errors import HouserulesError, Problem, display_path
-from .load import LoadResult, _read, load_entries
+from .load import LoadResult, _children, _read, load_entries
 from .model import Entry, Game, KnowledgeBase, Record
 from .yamlload import Document
 
@@ -93,10 +94,12 @@ def _game_folders(profile: Profile, problems: list[Problem]) -> Iterator[tuple[s
     """The ``<game>/`` folders of the entries folder; anything else is a problem."""
     if not profile.entries_dir.is_dir():
         return
-    for child in sorted(profile.entries_dir.iterdir()):
-        if child.name.startswith("."):
-            continue
-        if child.is_dir() and child.name in profile.games:
+    listing = LoadResult(KnowledgeBase())
+    children = _children(profile.entries_dir, profile.label, listing)
+    problems += listing.problems
+    for child, mode in children or []:
+        # A group may link its game folders from elsewhere: the profile is its own, trusted.
+        if (stat.S_ISDIR(mode) or stat.S_ISLNK(mode) and child.is_dir()) and child.name in profile.games:
             yield child.name, child
         else:
             problems.append(Problem(display_path(child), 1, profile.label,
@@ -131,7 +134,7 @@ def load_profile(path: Path, shared: KnowledgeBase) -> tuple[Profile, KnowledgeB
     if doc is None:
         raise HouserulesError(f"the profile {display_path(path)} is not valid", problems)
     profile = Profile(path, doc)
-    problems = list(_check_profile(profile, shared))
+    problems += _check_profile(profile, shared)  # beside _read's own: texts with nothing visible
     kb = KnowledgeBase(
         games={gid: _with_sources(game, profile) if gid in profile.games else game for gid, game in shared.games.items()},
         entries=dict(shared.entries),

@@ -14,10 +14,28 @@ from typing import Any
 from . import vocab
 
 SCHEMA_DIR = "schema"
-SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
-REF = r"^[a-z0-9]+(-[a-z0-9]+)*:[a-z0-9]+(-[a-z0-9]+)*$"
-CODE = r"^[A-Z]{2,4}-[A-Z0-9]{1,8}(-[A-Z0-9]{1,8})?$"
-DATE = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+
+
+def whole(pattern: str) -> str:
+    r"""A pattern that matches whole strings only, alike in Python and in editors' JavaScript.
+
+    JSON Schema tests a pattern with a search; a final ``$`` also matches before a
+    trailing newline in Python, so ``^[a-z]+$`` would let ``"alpha\n"`` through. The
+    lookahead after it (no character follows) means the same in both engines.
+
+    >>> import re; bool(re.search(whole("[a-z]+"), "alpha\n"))
+    False
+    """
+    return rf"^{pattern}$(?![\s\S])"
+
+
+SLUG = whole(r"[a-z0-9]+(-[a-z0-9]+)*")
+REF = whole(r"[a-z0-9]+(-[a-z0-9]+)*:[a-z0-9]+(-[a-z0-9]+)*")
+CODE = whole(r"[A-Z]{2,4}-[A-Z0-9]{1,8}(-[A-Z0-9]{1,8})?")
+CODE_PREFIX = whole(r"[A-Z]{2,4}")
+DATE = whole(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+HASH = whole(r"[0-9a-f]{12}")
+DOC_ID = whole(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 
 def _enum(values: Any) -> dict[str, Any]:
@@ -155,7 +173,7 @@ def entry_schema() -> dict[str, Any]:
             "type": "object",
             "propertyNames": _enum(vocab.LANGS),
             "additionalProperties": _strict(
-                {"from": _enum(vocab.LANGS), "source_hash": _string(pattern=r"^[0-9a-f]{12}$")},
+                {"from": _enum(vocab.LANGS), "source_hash": _string(pattern=HASH)},
                 ["from", "source_hash"],
             ),
         },
@@ -181,7 +199,7 @@ def game_schema() -> dict[str, Any]:
     named = _strict({"id": {"$ref": "#/$defs/slug"}, "name": {"$ref": "#/$defs/text_both"}}, ["id", "name"])
     properties = {
         "id": {"$ref": "#/$defs/slug"},
-        "code_prefix": _string(pattern=r"^[A-Z]{2,4}$"),
+        "code_prefix": _string(pattern=CODE_PREFIX),
         "name": {"$ref": "#/$defs/text_both"},
         "aliases": {"type": "array", "items": _string(), "uniqueItems": True},
         "publisher": _string(),
@@ -203,7 +221,7 @@ def game_schema() -> dict[str, Any]:
             "minItems": 1,
             "items": _strict(
                 {
-                    "id": _string(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", maxLength=100),
+                    "id": _string(pattern=DOC_ID, maxLength=100),
                     "title": {"$ref": "#/$defs/text_both"},
                     "kind": _enum(vocab.SOURCE_KINDS),
                     "lang": _string(),
@@ -281,7 +299,7 @@ def profile_schema() -> dict[str, Any]:
             "type": "array",
             "items": _strict(
                 {
-                    "id": _string(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", maxLength=100),
+                    "id": _string(pattern=DOC_ID, maxLength=100),
                     "title": {"$ref": "#/$defs/text_both"},
                     "note": {"$ref": "#/$defs/text"},
                 },

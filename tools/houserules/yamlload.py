@@ -9,7 +9,9 @@ for the messages of ``houserules check``.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,6 +85,8 @@ class _Loader(yaml.SafeLoader):
         for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
     }
 
+    _depth = 0
+
     def compose_node(self, parent: Node | None, index: Any) -> Node:  # type: ignore[override]
         event = self.peek_event()
         if self.check_event(AliasEvent):
@@ -97,7 +101,21 @@ class _Loader(yaml.SafeLoader):
                 f"YAML anchor '&{event.anchor}' is not allowed",
                 "remove the anchor and write each value out in full",
             )
-        return super().compose_node(parent, index)
+        # Only the event knows whether a tag was written: the node's tag is resolved
+        # either way, so '!!str x' and 'x' would look alike once composed.
+        if getattr(event, "tag", None) is not None:
+            raise YamlError(event.start_mark.line + 1, f"unsupported YAML tag '{event.tag}'",
+                            "remove the tag; values are plain text, numbers, true/false, lists and mappings")
+        # Stop at the depth _convert refuses anyway, before the recursion gets deep enough
+        # for a RecursionError (a few hundred '[' would do it).
+        if self._depth > MAX_DEPTH:
+            raise YamlError(event.start_mark.line + 1, f"nesting deeper than {MAX_DEPTH} levels",
+                            "flatten the structure; no field needs that depth")
+        self._depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
 try:
@@ -125,8 +143,9 @@ if CParser is not None:
             yaml.resolver.Resolver.__init__(self)
 
     class _ComposedInC(CParser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
-        """libyaml composes the whole node tree, for files where no anchor or alias can
-        stand (see ``_MAYBE_ANCHOR``), so there is nothing for the strict composer to refuse."""
+        """libyaml composes the whole node tree, for files where no anchor, alias or tag can
+        stand and nesting cannot run deep (see :func:`_composable_in_c`), so there is
+        nothing for the strict composer to refuse."""
 
         yaml_implicit_resolvers = _Loader.yaml_implicit_resolvers
 
@@ -148,6 +167,22 @@ _PYTHON_ONLY = re.compile(r"[^\x09\x0A\x0D\x20-\x7E\xA0-\uD7FF\uE000-\uFFFD\U000
 #: flow indicator, and followed by a name (so Markdown's ``**bold**`` and "A & B" are not).
 #: Text without one cannot hold either, so libyaml may compose it whole.
 _MAYBE_ANCHOR = re.compile(r"(?:^|[\s\[\]{},:-])(?:&(?![\s\[\]{},]|$)|\*(?![\s*\[\]{},]|$))", re.M)
+#: Where a tag (!!str, !foo, !) could start. libyaml's composer resolves tags without
+#: telling whether one was written, so text that may hold one is composed in Python.
+_MAYBE_TAG = re.compile(r"(?:^|[\s\[\]{},:-])!", re.M)
+#: libyaml's composer recurses in C once per level of nesting and exhausts the C stack
+#: (a crash, not an exception) some ten thousand levels down. Every level of nesting
+#: needs one of these characters, so their count bounds the depth; text with more of
+#: them than any data file holds is composed in Python, which stops at MAX_DEPTH.
+_NESTING_CHARS = "[{-:?"
+_C_COMPOSE_MAX = 1000
+
+
+def _composable_in_c(text: str) -> bool:
+    """Whether libyaml may compose ``text`` whole: no anchor, alias or tag, no deep nesting."""
+    if _MAYBE_ANCHOR.search(text) or _MAYBE_TAG.search(text):
+        return False
+    return sum(text.count(c) for c in _NESTING_CHARS) <= _C_COMPOSE_MAX
 
 
 def _parse_fast(text: str) -> Document | None:
@@ -158,7 +193,7 @@ def _parse_fast(text: str) -> Document | None:
     """
     if CParser is None or _PYTHON_ONLY.search(text):
         return None
-    loader = _FastLoader(text) if _MAYBE_ANCHOR.search(text) else _ComposedInC(text)
+    loader = _ComposedInC(text) if _composable_in_c(text) else _FastLoader(text)
     try:
         node = loader.get_single_node()
         if node is None:
@@ -172,11 +207,51 @@ def _parse_fast(text: str) -> Document | None:
         loader.dispose()
 
 
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+
+
+def file_kind(mode: int) -> str:
+    """What a file of ``mode`` is, in words: ``a folder``, ``a named pipe (FIFO)``..."""
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def _not_regular(mode: int) -> YamlError:
+    return YamlError(1, f"this is {file_kind(mode)}, not a regular file",
+                     "replace it by a regular YAML file; only regular files are read")
+
+
+def _too_big(size: int) -> YamlError:
+    return YamlError(1, f"file is {size} bytes, over the {MAX_BYTES}-byte limit", "split the entry or shorten it")
+
+
+def read_bytes(path: Path) -> bytes:
+    """The bytes of a regular file of at most MAX_BYTES; :class:`YamlError` for anything else.
+
+    The size and kind are checked before reading, and never more than MAX_BYTES + 1
+    bytes are read: a named pipe would block for ever, and a huge (or sparse) file
+    would fill the memory. Raises :class:`OSError` when the file cannot be opened.
+    """
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise _not_regular(info.st_mode)
+    if info.st_size > MAX_BYTES:
+        raise _too_big(info.st_size)
+    # Non-blocking: a file swapped for a pipe after the stat must not block the open.
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise _not_regular(info.st_mode)
+        raw = handle.read(MAX_BYTES + 1)
+    if len(raw) > MAX_BYTES:  # the file grew since the stat
+        raise _too_big(max(info.st_size, len(raw)))
+    return raw
+
+
 def read_text(path: Path) -> str:
     """The file's text: UTF-8 (a byte-order mark is dropped), at most MAX_BYTES."""
-    raw = path.read_bytes()
-    if len(raw) > MAX_BYTES:
-        raise YamlError(1, f"file is {len(raw)} bytes, over the {MAX_BYTES}-byte limit", "split the entry or shorten it")
+    raw = read_bytes(path)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
