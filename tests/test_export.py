@@ -39,7 +39,7 @@ def test_csv_parses_back_to_the_same_records(tmp_path, what):
     expected = export.rows(load(TRANSLATORS).kb, what)
     assert expected, "the fixture has records of every kind"
     data = out.read_bytes()
-    assert read_csv(data) == expected
+    assert read_csv(data) == [{k: export.spreadsheet_safe(v) for k, v in row.items()} for row in expected]
     assert data.decode("utf-8-sig").splitlines()[0].split(",") == list(export.TABLES[what][1])
 
 
@@ -50,7 +50,14 @@ def test_json_carries_the_same_records_as_the_csv(what):
     assert as_json.returncode == as_csv.returncode == 0
     payload = json.loads(as_json.stdout)
     assert payload["what"] == what and payload["columns"] == list(export.TABLES[what][1])
-    assert payload["records"] == read_csv(as_csv.stdout.encode("utf-8"))
+    safe = [{k: export.spreadsheet_safe(v) for k, v in row.items()} for row in payload["records"]]
+    assert safe == read_csv(as_csv.stdout.encode("utf-8"))
+
+
+def test_a_question_variant_never_runs_as_a_formula():
+    result = run_cli("export", "--data", str(TRANSLATORS), "--what", "faq", "--format", "csv")
+    (row,) = read_csv(result.stdout.encode("utf-8"))
+    assert row["variants"] == "'=HYPERLINK(\"https://example.org\"); 塔楼能退回去吗"
 
 
 def test_every_question_of_the_real_data_is_a_faq_row_with_its_anchor():

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ENTRY_TEMPLATE, FIXTURES, GOOD, ROOT, run_cli
+from conftest import HOUSERULES, ENTRY_TEMPLATE, FIXTURES, GOOD, ROOT, run_cli
 from houserules import yamlload
 from houserules.build import build_lock, build_site
 from houserules.check import run as run_check
@@ -497,9 +497,11 @@ SPECIAL_FILES = [
     ("entries-is-a-file", lambda data: (shutil.rmtree(data / "demo/entries"), (data / "demo/entries").write_text("")),
      ["data/demo/entries:1: -: 'entries' is not a folder — make entries/ a folder of <id>.yaml files",
       *UNCITED,
-      "data/demo/game.yaml:27: demo: contents list 'demo:tower-crossing', which does not exist — "
+      *[f"data/demo/game.yaml:22: demo: clause '{c}' of 【1】 is not answered by any question — add a question with "
+        f'source: {{doc: seed.txt, ref: "【1】", clause: {c}}} to the entry citing 【1】' for c in ("fail-stop", "go-back")],
+      "data/demo/game.yaml:29: demo: contents list 'demo:tower-crossing', which does not exist — "
       "fix the reference or create the entry",
-      "data/demo/game.yaml:27: demo: contents list 'demo:tower-errata', which does not exist — "
+      "data/demo/game.yaml:29: demo: contents list 'demo:tower-errata', which does not exist — "
       "fix the reference or create the entry"]),
 ]
 
@@ -567,15 +569,26 @@ def test_unreadable_files_and_folders_are_problems_in_check_and_show(tmp_path, m
         assert code == 1 and err.splitlines()[-1].startswith("houserules show: no entry 'demo:tower'")
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode; "
-                                                "test_unreadable_files_and_folders_are_problems_in_check_and_show simulates it")
+def _as_a_reader(folder: Path) -> list[str]:
+    """Who runs the command: the test's own user, or (as root, whom chmod does not stop) ``nobody``."""
+    if os.geteuid() != 0:
+        return []
+    for path in (folder, *folder.parents):  # let nobody reach the data
+        if path != Path("/"):
+            path.chmod(path.stat().st_mode | 0o005)
+    return ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+
+
 @pytest.mark.parametrize("name, rel, message", UNREADABLE, ids=[c[0] for c in UNREADABLE])
 def test_unreadable_files_and_folders_with_chmod(tmp_path, name, rel, message):
     make_data(tmp_path, {})
+    prefix = _as_a_reader(tmp_path)
     (tmp_path / rel).chmod(0o644 if name.endswith("not-searchable") else 0)
     try:
         for command in (("check",), ("show", "demo:tower")):
-            result = run_cli(*command, "--data", "data", cwd=tmp_path)
+            result = subprocess.run([*prefix, str(HOUSERULES), *command, "--data", "data"], cwd=tmp_path,
+                                    capture_output=True, text=True, timeout=120,
+                                    env={**os.environ, "HOME": str(tmp_path), "NO_MKDOCS_2_WARNING": "1"})
             assert message in result.stderr.splitlines()
             assert "Traceback" not in result.stderr
     finally:
