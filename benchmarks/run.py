@@ -117,7 +117,7 @@ def bench_pdf(data: Path, work: Path, results: Results) -> None:
 
 
 def measure(name: str, data: Path, work: Path, args: argparse.Namespace) -> Results:
-    from houserules.load import load
+    from houserules.data.load import load
 
     kb = load(data).kb
     results: Results = {"name": name, "entries": len(kb.entries), "games": len(kb.games),

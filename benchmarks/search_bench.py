@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from houserules import search, searcheval, searchtext
-from houserules.load import load
+from houserules.data.load import load
 
 ROOT = Path(__file__).resolve().parents[1]
 HOUSERULES = Path(sys.executable).parent / "houserules"

@@ -31,10 +31,10 @@ from typing import Any, Callable
 
 import yaml
 
-from houserules import freshness
+from houserules.data import freshness
 from houserules.check import run as run_check
-from houserules.load import ENTRIES_DIR, GAME_FILE, GLOSSARY_FILE
-from houserules.model import INLINE_REF, Entry, Game, KnowledgeBase
+from houserules.data.load import ENTRIES_DIR, GAME_FILE, GLOSSARY_FILE
+from houserules.data.model import INLINE_REF, Entry, Game, KnowledgeBase
 
 
 class _Dumper(yaml.SafeDumper):

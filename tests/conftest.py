@@ -49,7 +49,7 @@ def assert_golden(path: Path, actual: str) -> None:
 
 def load_kb(data: Path):
     """The knowledge base of ``data``, which must load without problems."""
-    from houserules.load import load
+    from houserules.data.load import load
 
     loaded = load(data)
     assert loaded.problems == [], loaded.problems

@@ -18,7 +18,7 @@ from benchmarks import plain, synth
 from benchmarks.run import ROWS
 from conftest import DATA, GOOD, ROOT
 from houserules.check import run as run_check
-from houserules.model import KnowledgeBase
+from houserules.data.model import KnowledgeBase
 
 
 def rates(kb: KnowledgeBase) -> dict[str, object]:

@@ -8,8 +8,8 @@ import pytest
 
 from conftest import DATA, run_cli
 from houserules.check import run as run_check
-from houserules.model import text_fields
-from houserules.seeds import sections
+from houserules.data.model import text_fields
+from houserules.data.seeds import sections
 
 KB = run_check(DATA).kb
 SEED_SOURCES = [(game.id, source) for game in KB.games.values() for source in game.data["sources"]

@@ -13,7 +13,8 @@ import pytest
 
 from conftest import DATA, FIXTURES, HOUSERULES, run_cli
 from houserules import export
-from houserules.load import load
+import houserules.export.tables
+from houserules.data.load import load
 
 TRANSLATORS = FIXTURES / "translators" / "data"
 WHAT = list(export.TABLES)
@@ -201,7 +202,7 @@ def test_a_failed_export_leaves_the_previous_file_whole(tmp_path, monkeypatch, c
     def disk_full(*args):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(export.os, "replace", disk_full)
+    monkeypatch.setattr(export.tables.os, "replace", disk_full)
     assert main(["export", "--data", str(TRANSLATORS), "--format", "csv", "-o", str(out)]) == 1
     assert capsys.readouterr().err == (f"houserules export: cannot write {out}: No space left on device; "
                                        "choose another path with -o FILE\n")

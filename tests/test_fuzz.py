@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import GOOD, load_kb
-from houserules import yamlload
+from houserules.data import yamlload
 from houserules.check import run as run_check
 from houserules.errors import Problem
-from houserules.terminal import clean
+from houserules.render.terminal import clean
 from houserules.render import text as textrender
 from houserules.render.text import Linker, markdown_html
 from test_hardening import LiveMarkup

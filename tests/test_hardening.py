@@ -25,11 +25,11 @@ from pathlib import Path
 import pytest
 
 from conftest import HOUSERULES, ENTRY_TEMPLATE, FIXTURES, GOOD, ROOT, run_cli
-from houserules import yamlload
+from houserules.data import yamlload
 from houserules.build import build_lock, build_site
 from houserules.check import run as run_check
 from houserules.errors import HouserulesError
-from houserules.model import KnowledgeBase
+from houserules.data.model import KnowledgeBase
 
 HOSTILE = FIXTURES / "hostile"
 E = "data/demo/entries"
@@ -635,7 +635,7 @@ KILLED_BUILD = textwrap.dedent("""
     import sys, time
     from pathlib import Path
     from houserules.build import build_site
-    from houserules.model import KnowledgeBase
+    from houserules.data.model import KnowledgeBase
 
     def stall(kb, site):
         Path(sys.argv[3]).write_text(str(site))

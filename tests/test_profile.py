@@ -13,7 +13,7 @@ from conftest import DATA, FIXTURES, GOOD, ROOT, run_cli
 from houserules.check import run as run_check
 from houserules.errors import HouserulesError
 from houserules.print.document import print_groups
-from houserules.profile import load_profile
+from houserules.check.profile import load_profile
 
 PROFILES = FIXTURES / "profile"
 GROUP = PROFILES / "group.yaml"

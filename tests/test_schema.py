@@ -7,7 +7,7 @@ import json
 import pytest
 
 from conftest import DATA, ROOT
-from houserules import schema, vocab
+from houserules.data import schema, vocab
 
 
 @pytest.mark.parametrize("name", sorted(schema.SCHEMAS))
@@ -43,7 +43,7 @@ def test_data_files_carry_a_schema_modeline(path):
 
 # -- the fast paths agree with the strict ones ---------------------------------------------------
 
-from houserules import load as loader, yamlload  # noqa: E402
+from houserules.data import load as loader, yamlload  # noqa: E402
 
 ENTRY_FILES = sorted(DATA.glob("*/entries/*.yaml"))
 

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from conftest import DATA, FIXTURES, ROOT, run_cli
-from houserules import search, searchtext, terminal
+from houserules import search, searchtext
+from houserules.render import terminal
 
 SEARCH = FIXTURES / "search"
 SEARCH_DATA = SEARCH / "data"
@@ -263,7 +264,7 @@ def test_cache_location(tmp_path, monkeypatch):
 
 
 def _fixture_kb():
-    from houserules.load import load
+    from houserules.data.load import load
 
     return load(SEARCH_DATA).kb
 

@@ -24,12 +24,13 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, assert_golden, run_cli
-from houserules import freshness, glossary
-from houserules.load import load
+from houserules.check import glossary
+from houserules.data import freshness, stamp
+from houserules.data.load import load
 from houserules.render.diff import diff_html
 from houserules.site.context import SiteContext
 from houserules.site.pages import site_pages
-from houserules.yamlload import parse
+from houserules.data.yamlload import parse
 
 TRANSLATORS = FIXTURES / "translators"
 DATA = TRANSLATORS / "data"
@@ -270,7 +271,7 @@ def test_the_advised_placeholder_reads_as_text(tmp_path):
     ("0b1010101010", '"0b1010101010"'),      # a binary integer to YAML 1.1
 ])
 def test_stamped_hashes_are_quoted_when_yaml_would_read_a_number(value, written):
-    assert freshness._scalar(value) == written
+    assert stamp._scalar(value) == written
     assert parse(f"h: {written}\n").data["h"] == value
 
 

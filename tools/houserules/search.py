@@ -113,7 +113,7 @@ def fingerprint(data_dir: Path) -> str:
 # -- building -------------------------------------------------------------------
 
 def documents(kb: Any) -> Iterable[dict[str, Any]]:
-    """The index documents of a :class:`~houserules.model.KnowledgeBase`."""
+    """The index documents of a :class:`~houserules.data.model.KnowledgeBase`."""
     from .render.urls import entry_url
 
     for entry in kb.entries.values():
@@ -165,7 +165,7 @@ def write_index(target: Path, docs: Iterable[dict[str, Any]], meta: dict[str, An
 
 def build_for(data_dir: Path, target: Path) -> Path:
     """Load ``data_dir`` and write its index; load problems are kept to be shown on each search."""
-    from .load import load
+    from .data.load import load
 
     result = load(data_dir)
     kb = result.kb

@@ -20,7 +20,7 @@ from typing import Any
 
 from .errors import HouserulesError, Problem, display_path
 from .search import SearchIndex
-from .yamlload import YamlError, load as load_yaml
+from .data.yamlload import YamlError, load as load_yaml
 
 DEPTH = 10
 

@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 
-from ..model import Entry, Game, KnowledgeBase, game_sections
-from ..profile import ORIGIN, Profile
+from ..data.model import Entry, Game, KnowledgeBase, game_sections
+from ..check.profile import ORIGIN, Profile
 from ..render import blocks as B
 from ..render.html import Html, bilingual_label
 from ..render.text import Linker, inline_html

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import HouserulesError
-from ..model import KnowledgeBase
+from ..data.model import KnowledgeBase
 from ..render.blocks import EntryBlocks
 from ..render.urls import PRINT_DIR, pdf_name
 from .document import LAYOUTS, PrintOptions
@@ -28,7 +28,7 @@ def build_pdfs(kb: KnowledgeBase, site_dir: Path, site_url: str | None) -> None:
 def make_faq(kb: KnowledgeBase, output: Path | None = None, game: str | None = None, profile_file: Path | None = None,
              paper: str = "a4", site_url: str | None = None, layout: str = "qa") -> tuple[Path, int, int]:
     """``houserules pdf`` on a checked knowledge base, with a group's house rules; returns (path, entries, pages)."""
-    from ..profile import load_profile
+    from ..check.profile import load_profile
 
     if layout not in LAYOUTS:
         raise HouserulesError(f"unknown layout '{layout}' — use one of: {', '.join(LAYOUTS)}")

@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..errors import HouserulesError
-from ..model import Entry, Game, KnowledgeBase
+from ..data.model import Entry, Game, KnowledgeBase
 from ..render.blocks import EntryBlocks
 from .document import PrintDocument, PrintLinker, PrintOptions, anchor, print_groups
 

@@ -12,9 +12,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from .. import vocab
-from ..freshness import stale_translations
-from ..model import Entry, KnowledgeBase
+from ..data import vocab
+from ..data.freshness import stale_translations
+from ..data.model import Entry, KnowledgeBase
 
 #: Every block an entry can have, in the order outputs show them.
 ORDER = (

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from .. import vocab
-from ..model import Entry, Game, KnowledgeBase
+from ..data import vocab
+from ..data.model import Entry, Game, KnowledgeBase
 from .blocks import Erratum
 from .diff import diff_html
 from .text import Linker, inline_html, markdown_html

@@ -24,11 +24,11 @@ from markdown.inlinepatterns import InlineProcessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
-from ..model import INLINE_REF
-from ..textpolicy import allowed_link
+from ..data.model import INLINE_REF
+from ..data.textpolicy import allowed_link
 
 if TYPE_CHECKING:
-    from ..model import Entry, KnowledgeBase
+    from ..data.model import Entry, KnowledgeBase
 
 ALLOWED_TAGS = {
     "p", "br", "em", "strong", "code", "pre", "blockquote", "ul", "ol", "li", "a", "hr",
@@ -172,7 +172,7 @@ _PLAIN = re.compile(r"(?=.)(?![-+*>#=]|\d+[.)]|\s)[^\x00-\x1f\x7f-\x9f\u2028\u20
 def markdown_html(text: str, linker: Linker, lang: str = "zh") -> str:
     """Data Markdown as sanitized HTML, ``[[game:id]]`` linked by ``linker`` with titles in ``lang``.
 
-    >>> from houserules.model import KnowledgeBase
+    >>> from houserules.data.model import KnowledgeBase
     >>> markdown_html("**见** <b>", Linker(KnowledgeBase()))
     '<p><strong>见</strong> &lt;b&gt;</p>'
     """

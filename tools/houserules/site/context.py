@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from functools import cached_property
 
-from .. import vocab
-from ..model import Entry, KnowledgeBase
+from ..data import vocab
+from ..data.model import Entry, KnowledgeBase
 from ..render.blocks import EntryBlocks
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..model import Entry
+from ..data.model import Entry
 from ..render import blocks as B
 from ..render.html import Html, bilingual_label
 from ..render.text import escape_md, inline_html

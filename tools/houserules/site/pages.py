@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .. import vocab
-from ..model import Game, game_sections
+from ..data import vocab
+from ..data.model import Game, game_sections
 from ..render.html import Html
 from ..render.text import escape_md, inline_html
 from ..render.urls import (

@@ -23,7 +23,7 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from ..model import KnowledgeBase
+from ..data.model import KnowledgeBase
 from ..render.text import inline_html
 from . import csp, translators
 from .context import SiteContext

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..export import entries_json
-from ..model import KnowledgeBase
+from ..data.model import KnowledgeBase
 
 
 def write_outputs(kb: KnowledgeBase, site_dir: Path) -> None:

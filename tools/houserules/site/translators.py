@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from .. import vocab
-from ..model import Game
+from ..data import vocab
+from ..data.model import Game
 from ..render.blocks import Erratum
 from ..render.html import Html
 from ..render.text import escape_md, inline_html

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from .check import check_kb
-from .errors import HouserulesError, Problem, display_path
-from .load import LoadResult, _children, _read, load_entries
-from .model import Entry, Game, KnowledgeBase, Record
-from .yamlload import Document
+from . import check_kb
+from ..errors import HouserulesError, Problem, display_path
+from ..data.load import LoadResult, _children, _read, load_entries
+from ..data.model import Entry, Game, KnowledgeBase, Record
+from ..data.yamlload import Document
 
 ORIGIN = "profile"
 HOUSE_RULE = "house-rule"  # the kind and the authority every house-rule entry has

@@ -23,8 +23,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import Problem, display_path
-from .model import Entry, KnowledgeBase, text_fields
+from ..errors import Problem, display_path
+from ..data.model import Entry, KnowledgeBase, text_fields
 
 
 Term = dict[str, Any]

@@ -13,9 +13,9 @@ import shutil
 import unicodedata
 from typing import Any, Iterable
 
-from . import vocab
-from .render.blocks import EntryBlocks
-from .render.text import Linker, plain_text
+from ..data import vocab
+from .blocks import EntryBlocks
+from .text import Linker, plain_text
 
 #: Labels of the header fields of ``houserules show`` (the sections use vocab.SECTIONS).
 FIELDS: dict[str, dict[str, str]] = {

@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-from .errors import HouserulesError
-from .searchcli import search_command, search_eval_command, show_command
+from ..errors import HouserulesError
+from .lookup import search_command, search_eval_command, show_command
 
 DEFAULT_DATA = Path("rules_data")
 Runner = Callable[[argparse.Namespace], int]
@@ -26,7 +26,7 @@ def _cmd_check(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("--warnings-as-errors", action="store_true", help="fail on warnings too")
 
     def run(args: argparse.Namespace) -> int:
-        from .check import run as run_check
+        from ..check import run as run_check
 
         report = run_check(args.data)
         for problem in report.problems:
@@ -42,7 +42,7 @@ def _cmd_schema(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("--write", action="store_true", help="refresh the committed JSON Schema files")
 
     def run(args: argparse.Namespace) -> int:
-        from .schema import SCHEMAS, committed_schema_path, schema_text
+        from ..data.schema import SCHEMAS, committed_schema_path, schema_text
 
         for name in SCHEMAS:
             target = committed_schema_path(name)
@@ -58,7 +58,7 @@ def _cmd_schema(parser: argparse.ArgumentParser) -> Runner:
 
 def _checked(data: Path):
     """Load and check the data once; print its problems; stop on errors."""
-    from .check import run as run_check
+    from ..check import run as run_check
 
     report = run_check(data)
     for problem in report.problems:
@@ -73,7 +73,7 @@ def _cmd_build(parser: argparse.ArgumentParser) -> Runner:
                         help="where to write the site (default: site/)")
 
     def run(args: argparse.Namespace) -> int:
-        from .build import build_site
+        from ..build import build_site
 
         report = _checked(args.data)
         target = build_site(report.kb, args.data, args.output)
@@ -94,7 +94,7 @@ def _cmd_serve(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("--port", type=_port, default=8000, help="port on 127.0.0.1 (default: 8000; 0: any free port)")
 
     def run(args: argparse.Namespace) -> int:
-        from .serve import serve
+        from ..serve import serve
 
         return serve(args.data, args.port)
 
@@ -102,7 +102,7 @@ def _cmd_serve(parser: argparse.ArgumentParser) -> Runner:
 
 
 def _cmd_export(parser: argparse.ArgumentParser) -> Runner:
-    from .vocab import EXPORT_FORMATS as FORMATS, EXPORT_TABLES as TABLES
+    from ..data.vocab import EXPORT_FORMATS as FORMATS, EXPORT_TABLES as TABLES
 
     parser.add_argument("--what", choices=list(TABLES), default="entries",
                         help="entries, questions and answers (faq), errata, glossary terms, or entries needing review (default: entries)")
@@ -110,8 +110,8 @@ def _cmd_export(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE instead of stdout")
 
     def run(args: argparse.Namespace) -> int:
-        from .check import run as run_check
-        from .export import export, write_output
+        from ..check import run as run_check
+        from ..export import export, write_output
 
         report = run_check(args.data)
         for problem in report.errors:
@@ -137,8 +137,8 @@ def _cmd_stamp(parser: argparse.ArgumentParser) -> Runner:
                         help="the translation to stamp (repeatable; default: every translation of the entry)")
 
     def run(args: argparse.Namespace) -> int:
-        from .freshness import stamp
-        from .load import load
+        from ..data.stamp import stamp
+        from ..data.load import load
 
         kb = load(args.data).kb
         for ref in args.refs:
@@ -154,7 +154,7 @@ def _cmd_stamp(parser: argparse.ArgumentParser) -> Runner:
 
 
 def _cmd_pdf(parser: argparse.ArgumentParser) -> Runner:
-    from .print.document import LAYOUTS
+    from ..print.document import LAYOUTS
 
     parser.add_argument("--game", metavar="G", help="one game only (default: every game, or the profile's games)")
     parser.add_argument("--profile", type=Path, metavar="FILE",
@@ -167,8 +167,8 @@ def _cmd_pdf(parser: argparse.ArgumentParser) -> Runner:
                         help="public address of the site, for a QR code per entry (default: site_url of mkdocs.yml)")
 
     def run(args: argparse.Namespace) -> int:
-        from .build import configured_site_url
-        from .print.faq import make_faq
+        from ..build import configured_site_url
+        from ..print.faq import make_faq
 
         kb = _checked(args.data).kb
         site_url = args.site_url or configured_site_url()

@@ -1,7 +1,7 @@
 """Controlled vocabularies: every closed list of values lives here, and only here.
 
 The JSON Schemas in ``schema/`` are generated against these lists at load time
-(see :func:`houserules.schema.entry_schema`), so a value added here is accepted
+(see :func:`houserules.data.schema.entry_schema`), so a value added here is accepted
 everywhere at once.
 """
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-from .errors import HouserulesError
+from ..errors import HouserulesError
 
 Runner = Callable[[argparse.Namespace], int]
 DEFAULT_JUDGEMENTS = Path("tests/search_judgements.yaml")
@@ -44,9 +44,9 @@ def search_command(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("--json", action="store_true", help="print a JSON array of hits")
 
     def run(args: argparse.Namespace) -> int:
-        from . import vocab
-        from .search import open_index
-        from .terminal import clean, format_hits, terminal_columns
+        from ..data import vocab
+        from ..search import open_index
+        from ..render.terminal import clean, format_hits, terminal_columns
 
         text = " ".join(args.query).strip()
         if not text:
@@ -74,9 +74,9 @@ def show_command(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("ref", help="an entry as game:id or its code (e.g. betrayal:vault or BH-R06)")
 
     def run(args: argparse.Namespace) -> int:
-        from .load import load
-        from .render.urls import entry_url
-        from .terminal import clean, close_matches, format_entry, terminal_columns
+        from ..data.load import load
+        from ..render.urls import entry_url
+        from ..render.terminal import clean, close_matches, format_entry, terminal_columns
 
         result = load(args.data)
         _report_data_problems([str(p) for p in result.problems if p.severity == "error"])
@@ -99,8 +99,8 @@ def search_eval_command(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("--json", action="store_true", help="print the scores as JSON")
 
     def run(args: argparse.Namespace) -> int:
-        from .search import open_index
-        from .searcheval import check_refs, evaluate, read_judgements, report, scores
+        from ..search import open_index
+        from ..searcheval import check_refs, evaluate, read_judgements, report, scores
 
         judgements = read_judgements(args.judgements)
         with open_index(args.data) as index:

@@ -1,4 +1,4 @@
-"""JSON Schemas for the data files, built from :mod:`houserules.vocab`.
+"""JSON Schemas for the data files, built from :mod:`houserules.data.vocab`.
 
 The same schemas are committed under ``schema/`` for editors (the
 yaml-language-server reads them while people type); ``houserules schema

@@ -1,77 +1,23 @@
-"""Translation freshness: which version of the source text a translation was made from.
+"""``houserules stamp``: record in an entry's file that its translation matches the current source text.
 
-An entry that carries a translation records it as::
-
-    translations:
-      en: {from: zh, source_hash: 3f2a9c0d41b7}
-
-``source_hash`` is :func:`source_hash` of the ``from`` language text when the
-translation was last brought up to date. When the source text changes, the
-hash no longer matches: ``houserules check`` warns, the entry page says the
-translation may be out of date, and ``houserules stamp game:id`` records the
-new hash once the translation has been updated.
+Only the ``source_hash`` value changes; every other byte of the file stays as written,
+the result is read back before it is written, and the file keeps its mode, owner and links.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import re
 import stat
 import tempfile
-import unicodedata
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-from .errors import HouserulesError, Problem, display_path
-from .model import Entry, KnowledgeBase
+from ..errors import HouserulesError, display_path
+from .freshness import source_hash
+from .model import Entry
 from .yamlload import YamlError, parse
-
-#: The fields a translation is made from, in hashing order.
-HASHED_FIELDS = ("title", "summary", "body")
-HASH_LENGTH = 12
-
-
-#: A space next to a Chinese character or full-width punctuation: layout, not meaning.
-_CJK_SPACE = re.compile(r"(?<=[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]) | (?=[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef])")
-
-
-def _normalise(text: str) -> str:
-    # Reflowing lines, re-indenting a block or spacing around Chinese does not change what needs translating.
-    return _CJK_SPACE.sub("", " ".join(unicodedata.normalize("NFC", text).split()))
-
-
-def source_hash(data: dict[str, Any], lang: str) -> str:
-    """The hash of an entry's ``lang`` text: sha256 of its normalised title, summary and body, 12 hex digits.
-
-    >>> source_hash({"title": {"zh": "塔楼"}, "summary": {"zh": "一句话。"}}, "zh")
-    'a95ec79778c7'
-    >>> source_hash({"title": {"zh": "塔楼 "}, "summary": {"zh": "一句话。\\n"}}, "zh")
-    'a95ec79778c7'
-    """
-    parts = [f"{name}\x1f{_normalise((data.get(name) or {}).get(lang, ''))}" for name in HASHED_FIELDS]
-    return hashlib.sha256("\x1e".join(parts).encode("utf-8")).hexdigest()[:HASH_LENGTH]
-
-
-def stale_translations(entry: Entry) -> list[str]:
-    """The languages of an entry whose translation was made from an older source text."""
-    return [lang for lang, record in entry.data.get("translations", {}).items()
-            if record["source_hash"] != source_hash(entry.data, record["from"])]
-
-
-def check_freshness(kb: KnowledgeBase) -> Iterator[Problem]:
-    """A warning for each translation whose source text changed since it was stamped."""
-    for entry in kb.entries.values():
-        for lang in stale_translations(entry):
-            source = entry.data["translations"][lang]["from"]
-            yield Problem(display_path(entry.path), entry.line("translations", lang, "source_hash"), entry.ref,
-                          f"the {lang} translation may be out of date: the {source} text changed since it was stamped",
-                          f"update the {lang} title, summary and body, then run 'houserules stamp {entry.ref}'",
-                          severity="warning")
-
-
-# -- houserules stamp ------------------------------------------------------------------------------
 
 
 def stamp(entry: Entry, langs: list[str] | None = None, source: str = "zh") -> dict[str, str]:

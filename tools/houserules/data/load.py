@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterator
 import jsonschema
 
 from . import schema as schemas
-from .errors import Problem, display_path
+from ..errors import Problem, display_path
 from .model import Entry, Game, Glossary, KnowledgeBase, text_fields
 from .yamlload import Document, YamlError, load as load_yaml
 

@@ -1,0 +1,73 @@
+"""``houserules check``: every consistency rule over the loaded knowledge base.
+
+The rules live in :mod:`.rules`, :mod:`.questions`, :mod:`.glossary` and :mod:`.freshness`; ``run``
+loads the data, runs them all and returns every problem at once, sorted by
+file and line, so one bad file never hides the next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..data.load import load
+from ..data.model import KnowledgeBase
+from ..errors import Problem
+from . import freshness, glossary, questions, rules
+
+@dataclass
+class Report:
+    kb: KnowledgeBase
+    problems: list[Problem]
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "warning"]
+
+    def summary(self) -> str:
+        refs = sum(len(e.all_refs()) for e in self.kb.entries.values())
+        text = (f"{_count(len(self.kb.entries), 'entry', 'entries')}, {_count(refs, 'reference')}, "
+                f"{_count(len(self.kb.games), 'game')}")
+        if self.errors:
+            return f"{text}: {_count(len(self.errors), 'problem')}"
+        if self.warnings:
+            return f"ok: {text}, {_count(len(self.warnings), 'warning')}"
+        return f"ok: {text}"
+
+
+def _count(n: int, noun: str, plural: str = "") -> str:
+    """``1 problem``, ``2 problems``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {plural or noun + 's'}"
+
+
+CHECKS: list[Callable[[KnowledgeBase], Iterator[Problem]]] = [
+    rules.check_references,
+    rules.check_ids,
+    rules.check_codes,
+    rules.check_sources,
+    rules.check_scope,
+    rules.check_contents,
+    rules.check_orphans,
+    rules.check_coverage,
+    questions.check_questions,
+    questions.check_clauses,
+    *glossary.CHECKS,
+    freshness.check_freshness,
+]
+
+
+def check_kb(kb: KnowledgeBase) -> list[Problem]:
+    """Every problem of an already loaded knowledge base."""
+    return [problem for check in CHECKS for problem in check(kb)]
+
+
+def run(data_dir: Path) -> Report:
+    """Load ``data_dir`` and run every check; problems sorted by file and line."""
+    loaded = load(data_dir)
+    problems = loaded.problems + check_kb(loaded.kb)
+    return Report(loaded.kb, sorted(set(problems), key=lambda p: (p.path, p.line, p.problem)))
