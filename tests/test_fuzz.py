@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import GOOD, load_kb
@@ -24,12 +24,6 @@ from houserules.render.terminal import clean
 from houserules.render import text as textrender
 from houserules.render.text import Linker, markdown_html
 from test_hardening import LiveMarkup
-
-settings.register_profile("default", max_examples=60, deadline=None,
-                          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-settings.register_profile("long", max_examples=3000, deadline=None,
-                          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 #: Pieces that matter to YAML, Markdown, HTML and terminals, mixed into random text.
 TOKENS = ["\n", "  ", "\t", ":", "- ", "[", "]", "{", "}", "'", '"', "&a", "*a", "<<", "!!str ", "!!python/name:os.system ",

@@ -9,6 +9,7 @@ the terminal.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -147,29 +148,37 @@ def test_page_titles_and_descriptions_are_escaped(hostile_site):
 
 
 @pytest.mark.browser
-def test_no_script_from_data_runs_in_chromium(hostile_site):
+@pytest.mark.parametrize("scheme", ["file", "http"])
+def test_no_script_from_data_runs_in_chromium(hostile_site, scheme):
+    """Every page and a few searches, from disk and from a local server: no script, no dialog, no request out."""
     from playwright.sync_api import sync_playwright
 
+    from sitecheck import serve
     from test_browser import ARGS, CHROMIUM
 
     dialogs: list[str] = []
     messages: list[str] = []
+    requests: list[str] = []
     pages = sorted(str(p.relative_to(hostile_site)) for p in hostile_site.rglob("*.html"))
     visits = [(page, "") for page in pages] + [("index.html", f"?q={q}") for q in ("script", "pwned", "img", "终端")]
     pwned = []
-    with sync_playwright() as playwright:
+    with contextlib.ExitStack() as stack, sync_playwright() as playwright:
+        base = hostile_site.as_uri() if scheme == "file" else stack.enter_context(serve(hostile_site)).rstrip("/")
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        tab = browser.new_context().new_page()
+        context = browser.new_context()
+        context.on("request", lambda request: requests.append(request.url))
+        tab = context.new_page()
         tab.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
         tab.on("console", lambda message: messages.append(message.text))
         for page, query in visits:
-            tab.goto(f"{hostile_site.as_uri()}/{page}{query}")
+            tab.goto(f"{base}/{page}{query}")
             if query:
                 tab.wait_for_selector(".md-search-result__meta", timeout=15000)
                 tab.wait_for_timeout(300)
             else:
                 tab.mouse.move(200, 300)
                 tab.mouse.move(400, 500)
+                tab.keyboard.press("Tab")
             if tab.evaluate("typeof window.__pwned !== 'undefined'"):
                 pwned.append(page + query)
         results = tab.locator(".md-search-result__item").count()
@@ -177,6 +186,9 @@ def test_no_script_from_data_runs_in_chromium(hostile_site):
     assert len(visits) > 20 and results > 0  # the pages and the search results were really rendered
     assert pwned == [] and dialogs == []
     assert [m for m in messages if MARK.search(m)] == []
+    # Nothing leaves the disk (404.html, made for a server, asks for file:///assets/…: still the disk) or the server.
+    origin = "file://" if scheme == "file" else base
+    assert [url for url in requests if not url.startswith((origin, "data:", "blob:", "about:"))] == []
 
 
 def test_json_export_keeps_hostile_text_as_data(hostile_site):

@@ -224,3 +224,35 @@ def test_the_site_links_the_pdfs(built_fixture_site):
     links = re.findall(r'<a href="([^"]+\.pdf)"', page)
     assert links == ["faq.pdf", "demo.pdf"]
     assert all((built_fixture_site / "print" / link).is_file() for link in links)
+
+
+@pytest.mark.parametrize("output, message", [
+    ("a-folder", "houserules pdf: {out} is a folder; give the PDF's file name with -o, e.g. -o {out}/faq.pdf"),
+    ("missing/dir/x.pdf", "houserules pdf: the folder {parent} does not exist; create it or choose another -o"),
+])
+def test_an_unusable_output_is_a_clear_message_and_leaves_nothing(tmp_path, output, message):
+    (tmp_path / "a-folder").mkdir()
+    before = sorted(tmp_path.rglob("*"))
+    result = run_cli("pdf", "--data", str(GOOD), "-o", output, cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.strip() == message.format(out=output, parent="missing/dir")
+    assert sorted(tmp_path.rglob("*")) == before
+
+
+def test_a_pdf_that_fails_half_way_leaves_the_previous_file_and_no_partial_file(tmp_path):
+    from houserules.errors import HouserulesError
+    from houserules.print.pdf import write_pdf
+
+    class DiskFull:
+        pages = [1]
+
+        def write_pdf(self, target):
+            Path(target).write_bytes(b"%PDF-1.7 half")
+            raise OSError(28, "No space left on device")
+
+    out = tmp_path / "faq.pdf"
+    out.write_bytes(b"the previous PDF")
+    with pytest.raises(HouserulesError, match=f"cannot write {out}: No space left on device"):
+        write_pdf(DiskFull(), out)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["faq.pdf"]
+    assert out.read_bytes() == b"the previous PDF"

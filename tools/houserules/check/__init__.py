@@ -14,7 +14,7 @@ from pathlib import Path
 from ..data.load import load
 from ..data.model import KnowledgeBase
 from ..errors import Problem
-from . import freshness, glossary, questions, rules
+from . import freshness, glossary, links, questions, rules
 
 @dataclass
 class Report:
@@ -58,6 +58,7 @@ CHECKS: list[Callable[[KnowledgeBase], Iterator[Problem]]] = [
     questions.check_clauses,
     *glossary.CHECKS,
     freshness.check_freshness,
+    links.check_links,
 ]
 
 

@@ -113,6 +113,9 @@ def write_pdf(document, target: Path) -> int:
     try:
         document.write_pdf(partial)
         partial.replace(target)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise HouserulesError(f"cannot write {target}: {exc.strerror or exc} — free some space or choose another -o") from None
     except BaseException:
         partial.unlink(missing_ok=True)
         raise

@@ -24,8 +24,7 @@ def diff_tokens(text: str, lang: str) -> list[str]:
 
 
 def _cell(text: str) -> str:
-    # A blank line would end the raw HTML block in the generated Markdown.
-    return inline_html(text).replace("\n", "<br>")
+    return inline_html(text).replace("&#10;", "<br>")
 
 
 def diff_html(printed: str, corrected: str, lang: str) -> tuple[str, str]:

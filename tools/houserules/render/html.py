@@ -92,7 +92,7 @@ class Html:
             game = self.kb.games[holder.game]
             sources = "".join(f'<div class="hr-cite">{self.source_label(game, s)}</div>' for s in erratum["sources"])
             note = self.bilingual(erratum.get("note"), "hr-cite")
-            source_en = inline_html(erratum.get("source_en", "")).replace("\n", "<br>")
+            source_en = inline_html(erratum.get("source_en", "")).replace("&#10;", "<br>")
             rows.append(
                 f'<tr class="hr-erratum hr-erratum--{inline_html(erratum["status"])}"><td>{name}{via}</td>'
                 f'<td class="hr-printed" lang="{lang}">{printed}</td>'

@@ -156,7 +156,7 @@ def escape_md(text: str) -> str:
     >>> escape_md("a *b* {: onclick=x} <i>")
     'a &#42;b&#42; &#123;: onclick&#61;x&#125; &#60;i&#62;'
     """
-    return _MD_SPECIAL.sub(lambda m: f"&#{ord(m.group(0))};", INVISIBLE.sub("", text))
+    return _MD_SPECIAL.sub(lambda m: f"&#{ord(m.group(0))};", INVISIBLE.sub("", text)).replace("\n", "&#10;")
 
 
 def clean(html_text: str) -> str:
@@ -194,8 +194,15 @@ def markdown_html(text: str, linker: Linker, lang: str = "zh") -> str:
 
 
 def inline_html(text: str) -> str:
-    """Plain text for an HTML context (titles, aliases, codes)."""
-    return html.escape(INVISIBLE.sub("", text), quote=True)
+    """Plain text for an HTML context (titles, aliases, codes).
+
+    A line break becomes a character reference: a blank line inside the raw HTML of a
+    generated page would end it there and hand the rest to Markdown.
+
+    >>> inline_html('<b>"x"</b>\\n\\n{: onclick=y}')
+    '&lt;b&gt;&quot;x&quot;&lt;/b&gt;&#10;&#10;{: onclick=y}'
+    """
+    return html.escape(INVISIBLE.sub("", text), quote=True).replace("\r", "").replace("\n", "&#10;")
 
 
 def plain_text(text: str, linker: Linker, lang: str = "zh") -> str:

@@ -39,8 +39,15 @@ def heading(level: int, names: dict[str, str], anchor: str, block: str = "") -> 
 
 
 def html_block(html: str) -> str:
-    """Raw HTML as a block of its own: Markdown leaves it alone (it must start with a block tag)."""
-    return f"\n{html}\n" if html else ""
+    """Raw HTML as a block of its own, on one line: Markdown leaves it alone (it starts with a block tag).
+
+    Line breaks inside (a code block of an entry's text, say) become character references,
+    which show the same: a blank line would end the block and hand the rest to Markdown.
+
+    >>> html_block("<div><pre>a\\n\\n{: onclick=x}</pre></div>")
+    '\\n<div><pre>a&#10;&#10;{: onclick=x}</pre></div>\\n'
+    """
+    return f"\n{html.replace(chr(13), '').replace(chr(10), '&#10;')}\n" if html else ""
 
 
 class SiteLinker(Linker):

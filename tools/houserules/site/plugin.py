@@ -90,6 +90,10 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
         return csp.add_policy(output)
 
+    def on_post_template(self, output_content: str, template_name: str, config: MkDocsConfig) -> str:
+        # The theme's own pages (404.html); not the sitemap.
+        return csp.add_policy(output_content) if template_name.endswith(".html") else output_content
+
     def on_post_build(self, config: MkDocsConfig) -> None:
         assert self.ctx is not None
         write_outputs(self.ctx.kb, Path(config.site_dir))

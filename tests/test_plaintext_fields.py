@@ -1,0 +1,127 @@
+"""Plain-text fields stay plain text in every output: a property-based test.
+
+Titles, aliases, names, labels, glossary terms, source titles and references, history
+lines… are text, never Markdown or HTML. For each such field, Hypothesis writes Markdown
+and HTML syntax into it (attribute lists, images with event handlers, links, raw tags,
+line breaks); the pages and the print document made from that data must have exactly the
+elements and attributes they have when the field says "x": the field may change text,
+never structure.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from html.parser import HTMLParser
+
+import markdown
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mkdocs.utils.meta import get_data
+
+from conftest import GOOD, load_kb
+from houserules.data.model import Entry, Game, Glossary, KnowledgeBase
+from houserules.print.document import PrintDocument, PrintLinker, PrintOptions, print_groups
+from houserules.site.context import SiteContext
+from houserules.site.pages import site_pages
+
+#: The Markdown of mkdocs.yml: what MkDocs does to the generated pages.
+MKDOCS_EXTENSIONS = ["attr_list", "admonition", "tables", "toc"]
+SYNTAX = ["{: onclick=\"x\" }", "{#id .cls onmouseover=y}", "![i](x){: onerror=y}", "[l](javascript:x)", "**b**",
+          "<img src=x onerror=y>", "<script>x</script>", "<b>", "</div>", "\n\n", "\n", "# ", "- ", "1. ", "> ", "|a|b|",
+          "`c`", "&amp;", "&#60;", "<!--", "-->", "[[demo:tower]]", "*", "_", "~~", "\\", "  ", "\"", "'", "=", ":", "塔楼"]
+payloads = st.lists(st.one_of(st.sampled_from(SYNTAX), st.text(alphabet="ab<>\"'&*_[](){}!#:=.-\n ", max_size=6)),
+                    min_size=1, max_size=12).map("".join).filter(lambda t: t.strip())
+
+#: (which file, path to the field) of every plain-text field that reaches a page or the PDF.
+ENTRY_FIELDS = [
+    ("demo:tower-crossing", ("title", "zh")), ("demo:tower-crossing", ("title", "en")),
+    ("demo:tower-crossing", ("aliases", 0)), ("demo:tower-crossing", ("questions", 0, "q", "zh")),
+    ("demo:tower-crossing", ("questions", 0, "q", "en")), ("demo:tower-crossing", ("questions", 0, "variants", 0)),
+    ("demo:tower-crossing", ("sources", 0, "ref")), ("demo:tower-crossing", ("history", 0, "change")),
+    ("demo:tower", ("facts", 0, "label", "zh")), ("demo:tower", ("facts", 0, "label", "en")),
+    ("demo:tower-errata", ("errata", 0, "printed")), ("demo:tower-errata", ("errata", 0, "corrected")),
+    ("demo:tower-errata", ("errata", 0, "source_en")), ("demo:tower-errata", ("translator_notes", 0, "quote")),
+    ("demo:tower-errata", ("translator_notes", 0, "suggestion")),
+    ("demo:tower-errata", ("completion", "sources", 0, "ref")),
+]
+GAME_FIELDS = [("name", "zh"), ("name", "en"), ("sources", 0, "title", "zh"), ("sources", 1, "title", "en"),
+               ("contents", 0, "title", "zh"), ("contents", 0, "title", "en"), ("licence", "name"),
+               ("editions", 0, "name", "zh")]
+FIELDS = [("entry", ref, path) for ref, path in ENTRY_FIELDS] + [("game", "demo", path) for path in GAME_FIELDS]
+BASE = load_kb(GOOD)
+
+
+def _set(data: dict, path: tuple, value: str) -> None:
+    for key in path[:-1]:
+        data = data[key]
+    data[path[-1]] = value
+
+
+def kb_with(where: str, ref: str, path: tuple, value: str) -> KnowledgeBase:
+    """The fixture's knowledge base with one field replaced (the files are not touched)."""
+    games = {}
+    for gid, game in BASE.games.items():
+        data = copy.deepcopy(game.data)
+        if where == "game" and gid == ref:
+            _set(data, path, value)
+        glossary = Glossary(game.glossary.path, copy.deepcopy(game.glossary.doc), game=gid) if game.glossary else None
+        games[gid] = Game(game.path, type(game.doc)(data, game.doc.lines), glossary=glossary)
+    entries = {}
+    for eref, entry in BASE.entries.items():
+        data = copy.deepcopy(entry.data)
+        if where == "entry" and eref == ref:
+            _set(data, path, value)
+        entries[eref] = Entry(entry.path, type(entry.doc)(data, entry.doc.lines), game=entry.game)
+    return KnowledgeBase(games=games, entries=entries)
+
+
+class Shape(HTMLParser):
+    """The elements and attribute names of a page, counted; text and attribute values ignored.
+
+    Line breaks (``<br>``) and the marks of an erratum's diff (``<del>``, ``<ins>``) follow the
+    text itself by design, so they are not counted.
+    """
+
+    TEXTUAL = {"br", "del", "ins"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: Counter[tuple[str, tuple[str, ...]]] = Counter()
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag not in self.TEXTUAL:
+            self.found[(tag, tuple(sorted(name for name, _ in attrs)))] += 1
+
+
+def shape(html: str) -> Counter:
+    parser = Shape()
+    parser.feed(html)
+    return parser.found
+
+
+def site_shapes(kb: KnowledgeBase) -> dict[str, Counter]:
+    shapes = {}
+    for src, page in site_pages(SiteContext(kb)).items():
+        body, _ = get_data(page)
+        shapes[src] = shape(markdown.Markdown(extensions=MKDOCS_EXTENSIONS).convert(body))
+    return shapes
+
+
+def print_shape(kb: KnowledgeBase, layout: str) -> Counter:
+    game = kb.games["demo"]
+    groups = print_groups(kb, game, None)
+    linker = PrintLinker(kb, {r for _, _, refs in groups for r in refs})
+    return shape(PrintDocument(kb, linker, PrintOptions(layout=layout)).game_html(game, groups))
+
+
+@pytest.mark.parametrize("where, ref, path", FIELDS, ids=[f"{r}:{'.'.join(map(str, p))}" for _, r, p in FIELDS])
+@settings(max_examples=max(10, settings.default.max_examples // 4))  # 24 fields: a quarter of the profile each
+@given(value=payloads)
+def test_a_plain_text_field_never_adds_an_element_or_attribute(where, ref, path, value):
+    plain = kb_with(where, ref, path, "x")
+    hostile = kb_with(where, ref, path, value)
+    assert site_shapes(hostile) == site_shapes(plain)
+    for layout in ("qa", "full"):
+        assert print_shape(hostile, layout) == print_shape(plain, layout)

@@ -1,0 +1,47 @@
+"""Links written in entry text: only the open web and mail (see :mod:`houserules.data.textpolicy`).
+
+The renderer already turns any other link target into plain text; the check tells the
+contributor, as a warning with the line, so the text can say what was meant.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..data.model import KnowledgeBase, text_fields
+from ..data.textpolicy import allowed_link
+from ..errors import Problem
+from .rules import entry_problem
+
+#: Markdown link targets: inline links and images ``[t](url)``, autolinks ``<scheme:...>`` and
+#: reference definitions ``[name]: url``.
+_TARGETS = re.compile(r"!?\[[^\]\n]*\]\(\s*<?([^)\s>]*)|<([a-zA-Z][a-zA-Z0-9+.-]*:[^>\s]*)>|^ {0,3}\[[^\]\n]+\]:\s*<?(\S+?)>?(?:\s|$)",
+                      re.M)
+
+
+def link_targets(text: str) -> Iterator[tuple[int, str, bool]]:
+    """(offset, target, is an image) of each link a Markdown text makes.
+
+    >>> [t for _, t, _ in link_targets("[a](//evil/x) <https://ok.org> ![p](x.png)\\n[r]: ../secret")]
+    ['//evil/x', 'https://ok.org', 'x.png', '../secret']
+    """
+    for match in _TARGETS.finditer(text):
+        target = next(group for group in match.groups() if group is not None)
+        yield match.start(), target, match.group(0).startswith("!")
+
+
+def check_links(kb: KnowledgeBase) -> Iterator[Problem]:
+    for entry in kb.entries.values():
+        for path, text in text_fields(entry.data):
+            if "](" not in text and "<" not in text and "]:" not in text:
+                continue
+            for offset, target, image in link_targets(text):
+                if image:
+                    yield entry_problem(entry, path, f"{'.'.join(map(str, path))} shows an image ({target!r}); "
+                                        "images are not shown", "describe it in words", "warning",
+                                        entry.doc.text_line(path, offset))
+                elif not allowed_link(target):
+                    yield entry_problem(entry, path, f"{'.'.join(map(str, path))} links to {target!r}, which is "
+                                        "shown as plain text", "link entries with [[game:id]] and other sites with "
+                                        "https://…", "warning", entry.doc.text_line(path, offset))
