@@ -28,6 +28,20 @@ def entry(id: str = "extra", code: str = "DM-X1", **replace: str) -> str:
     return text
 
 
+def with_questions(a: str, b: str) -> str:
+    """An entry citing 【1】 and 【2】 with two questions (ids ``a`` and ``b``), from line 12 of the file."""
+    return entry().replace('"【1】"}\n', '"【1】"}\n  - {doc: seed.txt, ref: "【2】"}\n') + f"""questions:
+  - id: {a}
+    q: {{zh: 能吗？, en: "Can I?"}}
+    a: {{zh: 能。, en: Yes.}}
+    source: {{doc: seed.txt, ref: "【1】", clause: go-back}}
+  - id: {b}
+    q: {{zh: 会怎样？, en: "What happens?"}}
+    a: {{zh: 停下。, en: You stop.}}
+    source: {{doc: seed.txt, ref: "【2】"}}
+"""
+
+
 CASES = [
     # -- files that cannot be read as data --------------------------------------------------------
     ("malformed-yaml", {f"{E}/extra.yaml": "id: extra\ntitle: {zh: 标题\ncode: DM-X1\n"},
@@ -87,6 +101,27 @@ CASES += [
       f"{E}/extra.yaml:11: demo:extra: field 'aliases.2' has no visible text — {BLANK_FIX}"]),
     ("blank-source-ref", {f"{E}/extra.yaml": entry().replace('ref: "【1】"', 'ref: "\\u3164"')},
      [f"{E}/extra.yaml:9: demo:extra: field 'sources.0.ref' has no visible text — {BLANK_FIX}"]),
+    # -- questions ------------------------------------------------------------------------------------
+    ("question-duplicate-id", {f"{E}/extra.yaml": with_questions("same", "same")},
+     [f"{E}/extra.yaml:17: demo:extra: duplicate question id 'same' (first on line 13) — give each question of the entry an id of its own"]),
+    ("question-id-is-a-section", {f"{E}/extra.yaml": with_questions("sources", "ok")},
+     [f"{E}/extra.yaml:13: demo:extra: question id 'sources' is the anchor of a section of the page — choose another id "
+      "(taken: applies-to, completion, details, errata, facts, history, questions, referenced-by, rulings, see-also, sources, translator-notes)"]),
+    ("question-source-not-cited", {f"{E}/extra.yaml": with_questions("a", "b").replace('source: {doc: seed.txt, ref: "【2】"}', 'source: {doc: seed.txt, ref: "【9】"}')},
+     [f"{E}/extra.yaml:20: demo:extra: question 'b' cites seed.txt 【9】, which the entry does not cite — cite one of the entry's sources (or add it to sources)"]),
+    ("question-without-clause", {f"{E}/extra.yaml": with_questions("a", "b").replace(", clause: go-back", "")},
+     [f"{E}/extra.yaml:16: demo:extra: question 'a' names no clause of 【1】 — name the clause it answers, one of: go-back, fail-stop"]),
+    ("question-unknown-clause", {f"{E}/extra.yaml": with_questions("a", "b").replace("clause: go-back", "clause: go-home")},
+     [f"{E}/extra.yaml:16: demo:extra: question 'a' names clause 'go-home' of 【1】 — name the clause it answers, one of: go-back, fail-stop"]),
+    ("question-clause-undeclared", {f"{E}/extra.yaml": with_questions("a", "b").replace('source: {doc: seed.txt, ref: "【2】"}', 'source: {doc: seed.txt, ref: "【2】", clause: x}')},
+     [f"{E}/extra.yaml:20: demo:extra: question 'b' names clause 'x', but game 'demo' declares no clauses for 【2】 — remove 'clause', or declare the clauses in the game's sources"]),
+    ("question-blank-answer", {f"{E}/extra.yaml": with_questions("a", "b").replace("zh: 能。", 'zh: "\\u3000"')},
+     [f"{E}/extra.yaml:15: demo:extra: field 'questions.0.a.zh' has no visible text — {BLANK_FIX}"]),
+    ("question-unresolved-ref", {f"{E}/extra.yaml": with_questions("a", "b").replace("zh: 能。", 'zh: "能，见 [[demo:nowhere]]。"')},
+     [f"{E}/extra.yaml:15: demo:extra: reference [[demo:nowhere]] does not resolve — create rules_data/demo/entries/nowhere.yaml or fix the id"]),
+    ("clause-unanswered", {"data/demo/game.yaml": GOOD.joinpath("demo/game.yaml").read_text(encoding="utf-8").replace("[go-back, fail-stop]", "[go-back, fail-stop, jump]")},
+     ["data/demo/game.yaml:22: demo: clause 'jump' of 【1】 is not answered by any question — add a question with "
+      'source: {doc: seed.txt, ref: "【1】", clause: jump} to the entry citing 【1】']),
     # -- identity ---------------------------------------------------------------------------------------
     ("id-not-file-name", {f"{E}/extra.yaml": entry(id="other")},
      [f"{E}/extra.yaml:1: demo:extra: id 'other' differs from the file name 'extra.yaml' — set 'id: extra' or rename the file to other.yaml"]),

@@ -1,0 +1,82 @@
+"""Questions and answers: every clause of every Betrayal ruling is answered, and the clause list is the seed's.
+
+``tests/seed_clauses.yaml`` lists, for each numbered ruling of the clarification document,
+its clauses with an excerpt of the seed; ``rules_data/betrayal/game.yaml`` declares the same
+clause ids, and each question names the clause it answers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import DATA
+from houserules.check import run as run_check
+
+CLAUSES = yaml.safe_load(Path(__file__).with_name("seed_clauses.yaml").read_text(encoding="utf-8"))
+KB = run_check(DATA).kb
+RULINGS = list(CLAUSES["rulings"])
+#: Text between two clauses may only join them: a letter of a list (a）), or 原文 before a quotation.
+JOINERS = re.compile(r"[a-d]|原文")
+
+
+def seed_rulings(seeds: Path) -> dict[str, str]:
+    """Each numbered ruling's text, line breaks removed (the document breaks lines mid-sentence)."""
+    text = re.sub(r"\s*\n\s*", "", (seeds / CLAUSES["doc"]).read_text(encoding="utf-8"))
+    return {part[:part.index("】") + 1]: part[part.index("】") + 1:] for part in re.split(r"(?=【\d+】)", text)[1:]}
+
+
+def test_the_clause_list_covers_every_ruling_of_the_seed(seeds):
+    assert RULINGS == list(seed_rulings(seeds))
+
+
+@pytest.mark.parametrize("ruling", RULINGS)
+def test_the_clauses_are_the_rulings_text_in_order_and_leave_nothing_out(seeds, ruling):
+    text = seed_rulings(seeds)[ruling]
+    position, gaps = 0, []
+    for clause, excerpt in CLAUSES["rulings"][ruling].items():
+        found = text.find(excerpt, position)
+        assert found >= 0, f"{ruling} {clause}: the excerpt is not in the seed after the previous clause"
+        gaps.append(text[position:found])
+        position = found + len(excerpt)
+    gaps.append(text[position:])
+    # The first gap is the ruling's heading (the rooms it is about, up to its colon) unless a clause covers it.
+    words = [re.sub(r"\W", "", gap) for gap in gaps[1:]]
+    assert [w for w in words if w and not JOINERS.fullmatch(w)] == [], f"{ruling}: text no clause covers"
+    heading = re.sub(r"[a-d]）$", "", gaps[0])  # 【1】's first clause is its item a）
+    assert not heading or heading.endswith("："), f"{ruling}: text before the first clause: {gaps[0]!r}"
+
+
+def test_the_game_declares_the_same_clauses():
+    source = next(s for s in KB.games["betrayal"].data["sources"] if s["id"] == CLAUSES["doc"])
+    assert source["clauses"] == {ruling: list(clauses) for ruling, clauses in CLAUSES["rulings"].items()}
+
+
+def test_every_clause_is_answered_by_a_question():
+    answered = Counter((q["source"]["ref"], q["source"].get("clause")) for e in KB.game_entries("betrayal")
+                       for q in e.questions if q["source"]["doc"] == CLAUSES["doc"])
+    missing = {ruling: [c for c in clauses if not answered[(ruling, c)]] for ruling, clauses in CLAUSES["rulings"].items()}
+    assert {ruling: clauses for ruling, clauses in missing.items() if clauses} == {}
+    # The longest ruling, the Mystic Elevator, is answered many times over.
+    assert sum(n for (ruling, _), n in answered.items() if ruling == "【13】") >= 7
+
+
+def test_questions_have_both_languages_and_a_short_answer():
+    for entry in KB.entries.values():
+        for question in entry.questions:
+            assert question["q"]["zh"].strip() and question["q"]["en"].strip(), (entry.ref, question["id"])
+            for lang in ("zh", "en"):
+                sentences = re.findall(r"[。！？]|[.!?](?:\s|$)", question["a"][lang])
+                assert 1 <= len(sentences) <= 4, (entry.ref, question["id"], lang)
+
+
+def test_every_rule_has_two_to_four_questions_and_there_are_enough():
+    """A stub (a rule on a page the seed does not include) has what can honestly be answered: at least one."""
+    rules = [e for e in KB.entries.values() if e.kind == "rule"]
+    assert [e.ref for e in rules if e.data.get("status") != "stub" and not 2 <= len(e.questions) <= 4] == []
+    assert [e.ref for e in rules if not e.questions] == []
+    assert sum(len(e.questions) for e in KB.entries.values()) >= 150
