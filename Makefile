@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 8000
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: setup serve build check test fuzz bench clean
+.PHONY: setup serve build check lint format test fuzz bench clean
 
 setup: $(STAMP)
 	@tools/setup-debian.sh
@@ -29,7 +29,17 @@ serve: build
 check: setup
 	$(BIN)/houserules check
 
-test: setup
+# ruff (lint and format check) and the import contract: CI and the pre-commit hook run the same.
+lint: setup
+	$(BIN)/ruff check tools tests benchmarks
+	$(BIN)/ruff format --check tools tests benchmarks
+	$(BIN)/lint-imports
+
+format: setup
+	$(BIN)/ruff format tools tests benchmarks
+	$(BIN)/ruff check --fix tools tests benchmarks
+
+test: setup lint
 	$(BIN)/pytest
 
 # How check, build and search costs grow: 100, 1,000 and 5,000 entries (about 15 minutes); see BENCHMARKS.md.
