@@ -3,10 +3,16 @@
 The index is a cache, never part of the data: it lives in
 ``$HOUSERULES_CACHE`` (default ``$XDG_CACHE_HOME/houserules`` or
 ``~/.cache/houserules``), one folder per data folder, with one sub-folder per
-*fingerprint* of the data (a hash of every file under ``rules_data/``). A
-search whose fingerprint has no folder yet rebuilds the index into a temporary
-folder and renames it into place, so a reader never sees a half-written index
-and two concurrent rebuilds cannot clash.
+*fingerprint* of the data (the names, sizes, modification times and inodes of
+the files the index is made of). A search whose fingerprint has no folder yet
+rebuilds the index into a temporary folder and renames it into place, so a
+reader never sees a half-written index and two concurrent rebuilds cannot
+clash. A damaged index (a file missing, truncated or unreadable) is rebuilt.
+
+Each entry is one document and each of its questions another: a question
+document holds the question and its variants, the answer, and the entry's
+title as weak context. Results are folded by entry: one hit per entry, the
+best-scoring of its documents (so a question hit stands for its entry).
 
 Queries are built here, not parsed: the text only ever becomes search terms,
 so syntax characters (``AND``, ``(``, ``*``, ``"``, ``:``) are ordinary text.
@@ -19,6 +25,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import tempfile
 import time
 from dataclasses import dataclass
@@ -33,10 +40,13 @@ from . import searchtext
 from .errors import HouserulesError, Problem
 
 #: Bump when the schema, the analysis or the stored record changes: caches rebuild.
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 
 #: Weight of a query term found in each field: names above the answer above the details.
-FIELD_BOOSTS: dict[str, float] = {"code": 8.0, "title": 4.0, "aliases": 4.0, "summary": 3.0, "body": 1.0}
+#: ``question``/``answer``/``context`` are the fields of a question document (the question
+#: and its variants, its answer, and its entry's title); entry documents leave them empty.
+FIELD_BOOSTS: dict[str, float] = {"code": 8.0, "title": 4.0, "aliases": 4.0, "summary": 3.0, "body": 1.0,
+                                  "question": 6.0, "answer": 4.0, "context": 2.0}
 #: A query equal to a code or a title (ignoring case, spaces and punctuation) comes first.
 EXACT_BOOST = 1000.0
 #: A query equal to an alias ranks above partial matches, below exact titles.
@@ -45,15 +55,23 @@ EXACT_ALIAS_BOOST = 40.0
 #: (it still counts in names and codes): it barely changes the ranking, and
 #: scoring its long posting list is most of the time of a long query.
 MAX_COMMON_SHARE = 0.1
-COMMON_SKIPPED = ("summary", "body")
+COMMON_SKIPPED = ("summary", "body", "answer", "context")
 #: A question prefers the entries that answer (rulings and rules) over the things they are about.
 QUESTION_KINDS = ("ruling", "rule")
 QUESTION_BOOST = 10.0
+#: ... and a question document (a question players asked) a little more.
+QUESTION_DOC_BOOST = 10.0
 #: English words this long or longer may be corrected (shorter ones are too ambiguous).
 MIN_CORRECTED = 4
+#: An unknown last word this long or longer is completed (search as you type: "eleva" →
+#: "elevator") by the most frequent indexed words it begins, at most COMPLETIONS of them.
+MIN_COMPLETED = 3
+COMPLETIONS = 3
 
 META_FILE = "houserules-meta.json"
 _ASCII_WORD = re.compile(r"[a-z]+")
+#: The files the index is made of, relative to the data folder (what the loader reads).
+INDEXED_GAME_FILES = ("game.yaml", "glossary.yaml")
 
 
 def schema(analyzer: Any = None) -> Schema:
@@ -61,6 +79,8 @@ def schema(analyzer: Any = None) -> Schema:
     text = analyzer or searchtext.analyzer()
     return Schema(
         ref=ID(stored=True, unique=True),
+        entry=ID,
+        type=ID,
         game=ID,
         kind=ID,
         exact=TEXT(analyzer=_lines(), phrase=False),
@@ -94,26 +114,46 @@ def index_home(data_dir: Path) -> Path:
     return cache_root() / f"index-{digest}"
 
 
-def fingerprint(data_dir: Path) -> str:
-    """A hash of every file under ``data_dir`` (names and contents) and of the index format.
+def indexed_files(data_dir: Path) -> list[Path]:
+    """The files the index is built from: each game's ``game.yaml``, ``glossary.yaml`` and
+    ``entries/*.yaml`` (hidden names skipped, as the loader does). Nothing is opened."""
+    found: list[Path] = []
+    for game in _scan(data_dir):
+        if not game.is_dir(follow_symlinks=False):
+            continue
+        found += [Path(game.path, name) for name in INDEXED_GAME_FILES if os.path.lexists(Path(game.path, name))]
+        found += [Path(e.path) for e in _scan(Path(game.path, "entries")) if e.name.endswith(".yaml")]
+    return found
 
-    Contents rather than modification times: a checkout or a copy that keeps
-    times must still rebuild, and hashing a few thousand small files is cheap.
+
+def _scan(folder: Path) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(folder) as items:
+            return sorted((i for i in items if not i.name.startswith(".")), key=lambda i: i.name)
+    except (NotADirectoryError, FileNotFoundError):
+        return []
+
+
+def fingerprint(data_dir: Path) -> str:
+    """A hash of the indexed files' names, sizes, modification times and inodes, and of the index format.
+
+    Only what the index is made of counts (other files in the data folder are never
+    read), and only ``stat`` is asked, never the contents: a FIFO or a huge stray file
+    costs nothing. A copy or a checkout that keeps modification times still gets new
+    inodes, so it rebuilds too.
     """
     digest = hashlib.blake2b(f"v{INDEX_VERSION}".encode(), digest_size=16)
-    for path in sorted(p for p in data_dir.rglob("*") if p.is_file()):
-        rel = path.relative_to(data_dir).as_posix()
-        if any(part.startswith(".") for part in rel.split("/")):
-            continue
-        digest.update(rel.encode() + b"\0")
-        digest.update(hashlib.blake2b(path.read_bytes(), digest_size=16).digest())
+    for path in indexed_files(data_dir):
+        info = os.lstat(path)
+        digest.update(path.relative_to(data_dir).as_posix().encode() + b"\0")
+        digest.update(f"{stat.S_IFMT(info.st_mode)}:{info.st_size}:{info.st_mtime_ns}:{info.st_ino}\n".encode())
     return digest.hexdigest()
 
 
 # -- building -------------------------------------------------------------------
 
 def documents(kb: Any) -> Iterable[dict[str, Any]]:
-    """The index documents of a :class:`~houserules.model.KnowledgeBase`."""
+    """The index documents of a :class:`~houserules.model.KnowledgeBase`: each entry, then its questions."""
     from .pages import entry_url
 
     for entry in kb.entries.values():
@@ -128,12 +168,32 @@ def documents(kb: Any) -> Iterable[dict[str, Any]]:
         record = {"id": entry.ref, "code": entry.code, "game": entry.game, "kind": entry.kind,
                   "title": entry.title, "summary": entry.summary, "url": entry_url(entry)}
         yield {
-            "ref": entry.ref, "game": entry.game, "kind": entry.kind, "record": record,
+            "ref": entry.ref, "entry": entry.ref, "type": "entry", "game": entry.game, "kind": entry.kind,
+            "record": record,
             "exact": "\n".join(searchtext.exact_key(t) for t in [entry.code, *titles]),
             "exact_alias": "\n".join(searchtext.exact_key(a) for a in entry.aliases),
-            "words": "\n".join(sorted({w for t in texts.values() for w in searchtext.english_words(t)})),
+            "words": _words(texts.values()),
             **texts,
         }
+        for question in entry.questions:
+            asked = [question["q"]["zh"], question["q"]["en"], *question.get("variants", [])]
+            qtexts = {"question": "\n".join(asked), "answer": "\n".join(question["a"].values()),
+                      "context": "\n".join(titles)}
+            url = f"{record['url']}#{question['id']}"
+            yield {
+                "ref": f"{entry.ref}#{question['id']}", "entry": entry.ref, "type": "question",
+                "game": entry.game, "kind": entry.kind,
+                "record": {**record, "url": url,
+                           "question": {"id": question["id"], "question": question["q"],
+                                        "answer": question["a"], "url": url}},
+                "exact_alias": "\n".join(searchtext.exact_key(a) for a in asked),
+                "words": _words(qtexts.values()),
+                **qtexts,
+            }
+
+
+def _words(texts: Iterable[str]) -> str:
+    return "\n".join(sorted({w for t in texts for w in searchtext.english_words(t)}))
 
 
 def write_index(target: Path, docs: Iterable[dict[str, Any]], meta: dict[str, Any],
@@ -151,6 +211,9 @@ def write_index(target: Path, docs: Iterable[dict[str, Any]], meta: dict[str, An
             writer.add_document(**doc)
         writer.commit()
         ix.close()
+        # The size of every file, so a damaged index is noticed before Whoosh trips over it.
+        files = {p.name: p.stat().st_size for p in tmp.iterdir() if p.is_file()}
+        meta = {**meta, "version": INDEX_VERSION, "files": files}
         (tmp / META_FILE).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
         try:
             os.rename(tmp, target)
@@ -179,33 +242,82 @@ def _remove_stale(home: Path, keep: Path) -> None:
     for child in home.iterdir():
         if child == keep:
             continue
-        abandoned = time.time() - child.stat().st_mtime > 3600
+        abandoned = time.time() - child.lstat().st_mtime > 3600
         if not child.name.startswith(".tmp-") or abandoned:
-            shutil.rmtree(child, ignore_errors=True)
+            _remove(child)
 
 
-def ensure_index(data_dir: Path) -> Path:
-    """The up-to-date index folder of ``data_dir``, rebuilt first if the data changed."""
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
+
+
+def intact(folder: Path) -> bool:
+    """Whether ``folder`` holds a whole index of this version: every file there, at its size."""
+    try:
+        meta = json.loads((folder / META_FILE).read_text(encoding="utf-8"))
+        files = meta["files"]
+        return meta.get("version") == INDEX_VERSION and bool(files) and all(
+            (folder / name).stat().st_size == size for name, size in files.items())
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+
+
+def _cache_problem(home: Path, exc: OSError) -> HouserulesError:
+    if os.environ.get("HOUSERULES_CACHE"):
+        where, fix = "HOUSERULES_CACHE", "set HOUSERULES_CACHE to a folder you can write, or unset it"
+    elif os.environ.get("XDG_CACHE_HOME"):
+        where, fix = "XDG_CACHE_HOME", "set XDG_CACHE_HOME to a folder you can write, or set HOUSERULES_CACHE"
+    else:
+        where, fix = "default", "set HOUSERULES_CACHE to a folder you can write"
+    reason = "not a folder" if isinstance(exc, (FileExistsError, NotADirectoryError)) else \
+        (exc.strerror or str(exc)).lower()
+    return HouserulesError(f"cannot keep the search index in {cache_root()} ({where}): {reason} — {fix}")
+
+
+def ensure_index(data_dir: Path, rebuild: bool = False) -> Path:
+    """The up-to-date index folder of ``data_dir``, rebuilt first if the data changed or it is damaged."""
     if not data_dir.is_dir():
         raise HouserulesError(f"data folder not found: {data_dir} — pass --data DIR pointing at rules_data/",
                               [Problem(str(data_dir), 1, "-", "data folder not found",
                                        "pass --data DIR pointing at the rules_data folder")])
     home = index_home(data_dir)
-    target = home / fingerprint(data_dir)
-    if not (target / META_FILE).is_file():
-        build_for(data_dir, target)
-        _remove_stale(home, target)
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        target = home / fingerprint(data_dir)
+        if rebuild or not intact(target):
+            if os.path.lexists(target):
+                _remove(target)
+            build_for(data_dir, target)
+            _remove_stale(home, target)
+    except OSError as exc:
+        if _is_location_problem(home, exc):
+            raise _cache_problem(home, exc) from None
+        raise
     return target
+
+
+def _is_location_problem(home: Path, exc: OSError) -> bool:
+    # Anything that stops us writing into the cache folder itself (not a data file we could not read).
+    return isinstance(exc, (FileExistsError, NotADirectoryError, PermissionError)) or \
+        (exc.filename is not None and str(exc.filename).startswith(str(cache_root())))
 
 
 # -- querying -------------------------------------------------------------------
 
 @dataclass
 class Hit:
-    """One search result: the stored record of an entry and its score."""
+    """One search result: the stored record of an entry (with ``question`` when a question
+    of the entry matched best) and its score."""
 
     record: dict[str, Any]
     score: float
+
+    @property
+    def question(self) -> dict[str, Any] | None:
+        return self.record.get("question")
 
     def to_json(self) -> dict[str, Any]:
         return {**self.record, "score": round(self.score, 4)}
@@ -241,23 +353,42 @@ class SearchIndex:
 
     def refs(self) -> set[str]:
         """Every indexed entry as ``game:id``."""
-        return set(self._reader.field_terms("ref"))
+        return set(self._reader.field_terms("entry"))
 
     @property
     def problems(self) -> list[str]:
         return self.meta["problems"]
 
     def correct(self, text: str) -> str:
-        """The query with unknown English words replaced by the closest indexed word."""
+        """The folded query with unknown English words replaced by the closest indexed word,
+        and an unknown last word by the words it begins.
+
+        >>> index.correct("Elevatr crash"), index.correct("mystic eleva")  # doctest: +SKIP
+        ('elevator crash', 'mystic elevator elevators')
+        """
+        folded = searchtext.fold(text)
+
         def fix(match: re.Match[str]) -> str:
             word = match.group(0)
-            if len(word) < MIN_CORRECTED or ("words", word) in self._reader:
+            if ("words", word) in self._reader:
+                return word
+            if len(word) >= MIN_COMPLETED and searchtext.is_last_word(folded, match.start(), match.end()):
+                completions = self.complete(word)
+                if completions:
+                    return " ".join(completions)
+            if len(word) < MIN_CORRECTED:
                 return word
             maxdist = 1 if len(word) < 7 else 2
             found = self._corrector.suggest(word, limit=1, maxdist=maxdist, prefix=1)
             return found[0] if found else word
 
-        return _ASCII_WORD.sub(fix, searchtext.fold(text))
+        return _ASCII_WORD.sub(fix, folded)
+
+    def complete(self, prefix: str) -> list[str]:
+        """The indexed words that begin with ``prefix``, most frequent first (ties: alphabetical)."""
+        words = [w.decode() if isinstance(w, bytes) else w for w in self._reader.expand_prefix("words", prefix)]
+        ranked = sorted(words, key=lambda w: (-self._reader.doc_frequency("words", w), w))
+        return ranked[:COMPLETIONS]
 
     def _common(self, field: str, term: str) -> bool:
         return self._reader.doc_frequency(field, term) > MAX_COMMON_SHARE * self._count
@@ -273,23 +404,67 @@ class SearchIndex:
         if key:
             parts += [Term("exact", key, boost=EXACT_BOOST), Term("exact_alias", key, boost=EXACT_ALIAS_BOOST)]
         if searchtext.is_question(text):
-            answers = Or([Term("kind", k, boost=QUESTION_BOOST) for k in QUESTION_KINDS])
+            answers = Or([Term("kind", k, boost=QUESTION_BOOST) for k in QUESTION_KINDS]
+                         + [Term("type", "question", boost=QUESTION_DOC_BOOST)])
             return AndMaybe(Or(parts), answers)
         return Or(parts)
 
     def search(self, text: str, game: str | None = None, kind: str | None = None,
                limit: int = 10) -> list[Hit]:
-        """Ranked hits for ``text``, optionally limited to one game and/or kind."""
+        """Ranked hits for ``text``, optionally limited to one game and/or kind.
+
+        One hit per entry: the entry's best document, so several matching questions
+        of one entry never push other entries out.
+        """
         query = self.query(text)
         if query is None:
             return []
         filters = [Term("game", game)] if game else []
         filters += [Term("kind", kind)] if kind else []
         flt = And(filters) if filters else None
-        results = self._searcher.search(query, limit=limit, filter=flt)
-        return [Hit(hit["record"], hit.score) for hit in results]
+        asks = searchtext.is_question(text)
+        fetch = limit * 4
+        while True:
+            results = self._searcher.search(query, limit=fetch, filter=flt)
+            hits = fold(((hit["record"], hit.score) for hit in results), limit, asks)
+            if len(hits) >= limit or len(results) < fetch:
+                return hits
+            fetch *= 4
+
+
+def fold(scored: Iterable[tuple[dict[str, Any], float]], limit: int, asks: bool) -> list[Hit]:
+    """One hit per entry, in rank order, at most ``limit``: the entry's best document and score.
+
+    When that document is a question but the query does not ask anything (``电梯``,
+    ``elevator crash``), the hit shows the entry itself, with the question's score.
+    """
+    seen: set[str] = set()
+    hits = []
+    for record, score in scored:
+        if record["id"] not in seen:
+            seen.add(record["id"])
+            if not asks and "question" in record:
+                record = {key: value for key, value in record.items() if key != "question"}
+                record["url"] = record["url"].partition("#")[0]
+            hits.append(Hit(record, score))
+            if len(hits) == limit:
+                break
+    return hits
 
 
 def open_index(data_dir: Path) -> SearchIndex:
-    """The index of ``data_dir``, rebuilt on demand when the data changed."""
-    return SearchIndex(ensure_index(data_dir))
+    """The index of ``data_dir``, rebuilt on demand when the data changed or the index is damaged."""
+    folder = ensure_index(data_dir)
+    try:
+        return _checked(SearchIndex(folder))
+    except Exception:  # noqa: BLE001 - a cache is disposable: whatever broke it, build it again
+        return _checked(SearchIndex(ensure_index(data_dir, rebuild=True)))
+
+
+def _checked(index: SearchIndex) -> SearchIndex:
+    try:
+        index.refs()
+    except BaseException:
+        index.close()
+        raise
+    return index
