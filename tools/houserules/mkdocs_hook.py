@@ -20,6 +20,7 @@ from houserules.check import run as run_check
 from houserules.export import entries_json
 from houserules.pages import SiteRenderer
 from houserules.pdf import PRINT_PAGE, print_page
+from houserules.siteindex import write_site_index
 from houserules.textrender import inline_html
 from houserules.translators import nav as translator_nav
 
@@ -89,3 +90,4 @@ def on_post_build(config: MkDocsConfig) -> None:
     api = Path(config.site_dir) / "api"
     api.mkdir(parents=True, exist_ok=True)
     (api / "entries.json").write_text(entries_json(_site.kb), encoding="utf-8")
+    write_site_index(_site.kb, Path(config.site_dir))

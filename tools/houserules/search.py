@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from whoosh import index as whoosh_index
+from whoosh import collectors, index as whoosh_index
 from whoosh.fields import ID, STORED, TEXT, Schema
 from whoosh.query import And, AndMaybe, Or, Query, Term
 
@@ -425,11 +425,23 @@ class SearchIndex:
         asks = searchtext.is_question(text)
         fetch = limit * 4
         while True:
-            results = self._searcher.search(query, limit=fetch, filter=flt)
+            results = self._top(query, fetch, flt)
             hits = fold(((hit["record"], hit.score) for hit in results), limit, asks)
             if len(hits) >= limit or len(results) < fetch:
                 return hits
             fetch *= 4
+
+
+    def _top(self, query: Query, limit: int, flt: Query | None) -> Any:
+        # Whoosh's top-k collector replaces the matcher as scores rise, and AndMaybe's
+        # replacement drops documents that belong in the top k ("how to open the vault
+        # door" lost betrayal:vault). Without replacement every match is scored: the
+        # results equal an unlimited search's first ``limit``.
+        collector: Any = collectors.TopCollector(limit=limit, usequality=False, replace=0)
+        if flt is not None:
+            collector = collectors.FilterCollector(collector, allow=flt)
+        self._searcher.search_with_collector(query, collector)
+        return collector.results()
 
 
 def fold(scored: Iterable[tuple[dict[str, Any], float]], limit: int, asks: bool) -> list[Hit]:
