@@ -119,3 +119,110 @@ def report(table: dict[str, dict[str, Any]], misses: list[Outcome]) -> str:
             where = "not found" if o.rank is None else f"rank {o.rank}"
             lines.append(f"  [{o.judgement.group}] {o.judgement.query!r}: {where} (expected {', '.join(o.judgement.expect)})")
     return "\n".join(lines)
+
+
+# -- the site's search box --------------------------------------------------------------
+
+#: Where Playwright finds Chromium (Debian's package; Playwright downloads no browser here).
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+#: The result list once the box shows results (or says there are none); the box is
+#: emptied before each query, so whatever shows is the answer to the query typed.
+_READ_RESULTS = """() => {
+  const meta = document.querySelector(".md-search-result__meta");
+  const items = [...document.querySelectorAll(".md-search-result__item")];
+  if (!items.length && meta.textContent.trim() !== window.__hrText["search.result.none"]) return null;
+  return items.map(item => item.querySelector("a.md-search-result__link").getAttribute("href"));
+}"""
+_CLEARED = """() => !document.querySelector(".md-search-result__item") &&
+  document.querySelector(".md-search-result__meta").textContent.trim() === window.__hrText["search.result.placeholder"]"""
+
+
+def evaluate_site(site: Path, judgements: list[Judgement], refs: set[str]) -> list[Outcome]:
+    """Type every judged query into the built site's search box (headless Chromium, one
+    session, the site served on 127.0.0.1) and record where the expected entry ranked.
+
+    Needs Playwright (``pip install -e '.[test]'``) and Chromium at :data:`CHROMIUM`.
+    A judgement's ``game`` keeps only that game's results (the box has no filter).
+    """
+    try:
+        from playwright.sync_api import Error as PlaywrightError, sync_playwright
+    except ImportError:
+        raise HouserulesError("search-eval --site needs Playwright — install the test extras: "
+                              ".venv/bin/pip install -e '.[test]'") from None
+    if not (site / "search" / "hr" / "head.js").is_file():
+        raise HouserulesError(f"no site search index in {site} — build the site first: houserules build -o {site}")
+    if not Path(CHROMIUM).is_file():
+        raise HouserulesError(f"Chromium not found at {CHROMIUM} — install it: apt-get install chromium")
+    outcomes = []
+    with _serve(site) as base, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.goto(f"{base}/index.html")
+            page.evaluate("() => { window.__hrText = JSON.parse(document.getElementById('__config')"
+                          ".textContent).translations; }")
+            box = page.locator("input.md-search__input")
+            box.click()
+            for j in judgements:
+                box.fill("")
+                box.press("End")
+                page.wait_for_function(_CLEARED, timeout=30_000)
+                box.fill(j.query)
+                box.press("End")
+                links = page.wait_for_function(_READ_RESULTS, timeout=30_000).json_value()
+                ids = [_ref_of(link) for link in links]
+                ids = [ref for ref in ids if ref in refs and (j.game is None or ref.startswith(f"{j.game}:"))]
+                rank = next((i + 1 for i, ref in enumerate(ids[:DEPTH]) if ref in j.expect), None)
+                outcomes.append(Outcome(j, rank))
+        except PlaywrightError as exc:
+            raise HouserulesError(f"the site search did not answer in Chromium: {exc.message.splitlines()[0]}") from None
+        finally:
+            browser.close()
+    return outcomes
+
+
+def _ref_of(link: str) -> str:
+    """``betrayal/vault.html?h=x#open`` → ``betrayal:vault``."""
+    from urllib.parse import urlsplit
+
+    path = urlsplit(link).path.removesuffix(".html")
+    game, _, slug = path.rpartition("/")
+    return f"{game.rpartition('/')[2]}:{slug}"
+
+
+def _serve(site: Path) -> Any:
+    import contextlib
+    import functools
+    import http.server
+    import threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+            pass
+
+    @contextlib.contextmanager
+    def serving() -> Any:
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{server.server_address[1]}"
+        finally:
+            server.shutdown()
+            server.server_close()
+            thread.join()
+
+    return serving()
+
+
+def report_both(cli: dict[str, dict[str, Any]], site: dict[str, dict[str, Any]]) -> str:
+    """The CLI's and the site's scores side by side."""
+    lines = [f"{'':<12} {'':>7}  {'command line':^20}  {'site search box':^20}",
+             f"{'group':<12} {'queries':>7}  {'hit@1':>6} {'hit@3':>6} {'MRR':>6}  {'hit@1':>6} {'hit@3':>6} {'MRR':>6}"]
+    for name, row in cli.items():
+        other = site.get(name, {"hit@1": 0.0, "hit@3": 0.0, "mrr": 0.0})
+        lines.append(f"{name:<12} {row['queries']:>7}  {row['hit@1']:>6.3f} {row['hit@3']:>6.3f} {row['mrr']:>6.3f}"
+                     f"  {other['hit@1']:>6.3f} {other['hit@3']:>6.3f} {other['mrr']:>6.3f}")
+    return "\n".join(lines)

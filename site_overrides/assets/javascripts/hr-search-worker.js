@@ -200,7 +200,7 @@
       hit.question = asks && hit.doc !== firstDoc[hit.entry] ? hit.doc - firstDoc[hit.entry] : 0;
       hits.push(hit);
     }
-    return { hits: hits, terms: matched, corrected: corrected };
+    return { hits: hits, terms: matched, allTerms: terms, asks: asks, corrected: corrected };
   }
 
   /* -- results in Material's shape ----------------------------------------------------- */
@@ -262,11 +262,11 @@
         var title = '<span class="hr-code">' + escape(e[0]) + "</span> " + both(e[1], e[2], words);
         var score = hit.score / head.scale;
         if (!hit.question) {
-          return [{ location: e[5], title: title, text: both(e[3], e[4], words), score: score, terms: terms }];
+          return [{ location: e[5], title: title, text: both(e[3], e[4], words), score: score, terms: terms, ref: e[6] }];
         }
         var q = group[hit.question];   // id, question zh, question en, answer zh, answer en
         return [
-          { location: e[5], title: title, text: "", score: score, terms: terms },
+          { location: e[5], title: title, text: "", score: score, terms: terms, ref: e[6] },
           { location: e[5] + "#" + q[0], title: '<span class="hr-q">问</span> ' + both(q[1], q[2], words),
             text: both(q[3], q[4], words), score: score, terms: terms }
         ];
@@ -313,12 +313,25 @@
     }
   });
 
-  /* For tests: the ranking without the user interface. */
+  /* For tests and `houserules search-eval --site`: the same steps without the user interface. */
+  self.hrSearch.setup = function (config) {
+    ready = setup(config);
+    return ready;
+  };
   self.hrSearch.rank = function (text) {
     return ready.then(function () { return rank(text); }).then(function (found) {
       return render(found, text).then(function (result) {
-        return { hits: found.hits, corrected: found.corrected, items: result.items };
+        return {
+          hits: found.hits.map(function (hit, i) {
+            var item = result.items[i];
+            return { id: item[0].ref, url: item[item.length - 1].location, score: hit.score / head.scale };
+          }),
+          corrected: found.corrected, terms: found.allTerms, asks: found.asks, items: result.items
+        };
       });
     });
+  };
+  self.hrSearch.stem = function (words) {
+    return words.map(function (w) { return hrAnalysis.stem(w); });
   };
 })();
