@@ -5,7 +5,10 @@ markers are filled in (``on_page_markdown``), and ``mkdocs.yml`` is the
 project's with the hook removed and the hook's navigation written out. Timing
 ``mkdocs build`` on it and on the real project in the same run isolates what
 the project adds: loading and checking the data, rendering the pages and
-writing the export.
+writing the export. Its search is Material's own (lunr, jieba at build time):
+the theme overrides are copied without ``main.html``, which points the search
+box at the project's worker; so the plain site is also the baseline of
+``benchmarks/site_search_bench.py``.
 """
 
 from __future__ import annotations
@@ -51,7 +54,9 @@ def write(data_dir: Path, target: Path) -> Path:
     text = MKDOCS_YML.read_text(encoding="utf-8")
     for key in ("hooks", "nav", "watch", "docs_dir", "site_dir"):
         text = _drop_block(text, key)
-    text = text.replace("custom_dir: site_overrides", f"custom_dir: {ROOT / 'site_overrides'}")
+    overrides = target / "overrides"
+    shutil.copytree(ROOT / "site_overrides", overrides, ignore=shutil.ignore_patterns("main.html"))
+    text = text.replace("custom_dir: site_overrides", f"custom_dir: {overrides}")
     text += f"\ndocs_dir: docs\nnav: {json.dumps(config.nav, ensure_ascii=False)}\n"
     yml = target / "mkdocs.yml"
     yml.write_text(text, encoding="utf-8")

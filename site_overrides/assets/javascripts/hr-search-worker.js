@@ -211,35 +211,45 @@
     });
   }
 
-  /* The parts of the query the results matched, as the reader typed them (for <mark>). */
-  function marks(text, terms) {
-    var wanted = new Set(terms), out = [];
-    var folded = analysis.fold(text);
-    var runs = folded.match(/[\u3400-\u9fff\uf900-\ufaff]+/g) || [];
-    runs.forEach(function (run) {
-      var chars = Array.from(run), start = -1;
-      for (var i = 0; i + 1 <= chars.length; i++) {
-        var hit = i + 1 < chars.length && wanted.has(chars[i] + chars[i + 1]);
-        if (hit && start < 0) start = i;
-        if (!hit && start >= 0) { out.push(chars.slice(start, i + 1).join("")); start = -1; }
-      }
-      if (chars.length === 1 && wanted.has(run)) out.push(run);
-    });
-    (folded.match(/[a-z0-9]+/g) || []).forEach(function (word) {
-      if (wanted.has(analysis.stem(word)) || wanted.has(word)) out.push(word);
-    });
-    return out;
+  var CJK = /^[\u3400-\u9fff\uf900-\ufaff]$/;
+  var WORD = /^[a-z0-9]$/;
+
+  /* Text as HTML with <mark> around what the query matched: a matched term's characters
+   * (a Chinese bigram or character) or a whole English word whose stem was matched. */
+  function highlight(text, wanted) {
+    var chars = Array.from(String(text));
+    var folded = chars.map(function (c) { var f = analysis.fold(c); return Array.from(f).length === 1 ? f : ""; });
+    var mask = new Uint8Array(chars.length);
+    for (var i = 0; i < chars.length; i++) {
+      if (!CJK.test(folded[i])) continue;
+      if (wanted.has(folded[i])) mask[i] = 1;
+      if (i + 1 < chars.length && CJK.test(folded[i + 1]) && wanted.has(folded[i] + folded[i + 1])) mask[i] = mask[i + 1] = 1;
+    }
+    for (i = 0; i < chars.length; i++) {
+      if (!WORD.test(folded[i])) continue;
+      var j = i;
+      while (j < chars.length && WORD.test(folded[j])) j++;
+      var word = folded.slice(i, j).join("");
+      if (word.length > 1 && (wanted.has(word) || wanted.has(analysis.stem(word)))) mask.fill(1, i, j);
+      i = j - 1;
+    }
+    var html = "", open = false;
+    for (i = 0; i < chars.length; i++) {
+      if (mask[i] && !open) { html += "<mark>"; open = true; }
+      if (!mask[i] && open) { html += "</mark>"; open = false; }
+      html += escape(chars[i]);
+    }
+    return open ? html + "</mark>" : html;
   }
 
-  function highlight(text, words) {
-    if (!words.length) return escape(text);
-    var pattern = new RegExp("(" + words.map(function (w) {
-      return w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    }).sort(function (a, b) { return b.length - a.length; }).join("|") + ")", "giu");
-    // Split the raw text, escape each part: a mark never lands inside an entity.
-    return String(text).split(pattern).map(function (part, i) {
-      return i % 2 ? "<mark>" + escape(part) + "</mark>" : escape(part);
-    }).join("");
+  /* What Material passes on to the page opened (?h=...) to highlight there. */
+  function pageTerms(text, wanted) {
+    var terms = {};
+    wanted.forEach(function (term) { if (CJK.test(Array.from(term)[0])) terms[term] = true; });
+    (analysis.fold(text).match(/[a-z0-9]+/g) || []).forEach(function (word) {
+      if (word.length > 1 && (wanted.has(word) || wanted.has(analysis.stem(word)))) terms[word] = true;
+    });
+    return terms;
   }
 
   function both(zh, en, words) {
@@ -253,9 +263,8 @@
     return Promise.all(chunks.map(function (n) { return load("r/" + n); })).then(function (parts) {
       var byChunk = new Map();
       chunks.forEach(function (n, i) { byChunk.set(n, parts[i]); });
-      var words = marks(text, found.terms);
-      var terms = {};
-      words.forEach(function (w) { terms[w] = true; });
+      var words = new Set(found.terms);
+      var terms = pageTerms(text, words);
       var items = found.hits.map(function (hit) {
         var group = byChunk.get(Math.floor(hit.entry / head.chunk))[hit.entry % head.chunk];
         var e = group[0];   // code, title zh, title en, summary zh, summary en, url, id
