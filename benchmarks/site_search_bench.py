@@ -70,7 +70,7 @@ def _serve(site: Path) -> Any:
     return serve(site)
 
 
-def measure(site: Path, mode: str, rounds: int = 2) -> dict[str, Any]:
+def measure(site: Path, mode: str, rounds: int = 2, first_query: str = FIRST_QUERY) -> dict[str, Any]:
     """First results, bytes before them and warm queries for one built site."""
     from playwright.sync_api import sync_playwright
 
@@ -84,7 +84,7 @@ def measure(site: Path, mode: str, rounds: int = 2) -> dict[str, Any]:
             fetched: list[str] = []
             page.on("requestfinished", lambda request: fetched.append(request.url))
             page.goto(f"{root}/index.html", wait_until="load")
-            first = page.evaluate(_ASK, [FIRST_QUERY, True])
+            first = page.evaluate(_ASK, [first_query, True])
             before = list(fetched)
             warm = []
             for _ in range(rounds):
@@ -124,10 +124,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sites", type=Path, nargs="+", help="built sites to measure, e.g. ours and a plain Material one")
     parser.add_argument("--mode", choices=["http", "file"], default="http")
+    parser.add_argument("--query", default=FIRST_QUERY, help=f"the first query (default: {FIRST_QUERY})")
     args = parser.parse_args(argv)
     for site in args.sites:
         start = time.perf_counter()
-        result = measure(site, args.mode)
+        result = measure(site, args.mode, first_query=args.query)
         print(json.dumps({"site": str(site), "mode": args.mode, **result,
                           "seconds": round(time.perf_counter() - start, 1)}))
     return 0

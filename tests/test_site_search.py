@@ -178,7 +178,7 @@ def test_the_site_ranks_like_the_cli(worker_page, index):
 
     for judgement in read_judgements(JUDGEMENTS):
         hits = worker_page.evaluate("text => hrSearch.rank(text).then(r => r.hits)", judgement.query)
-        cli = index.search(judgement.query, limit=20)
+        cli = index.search(judgement.query, limit=10)
         assert [h["id"] for h in hits] == [h.record["id"] for h in cli], judgement.query
         assert [h["url"] for h in hits] == [h.record["url"] for h in cli], judgement.query
         assert [h["score"] for h in hits] == pytest.approx([h.score for h in cli], abs=0.05), judgement.query

@@ -43,7 +43,7 @@ SCALE = 100
 #: Aim for term shards of about this many bytes (before gzip): a query loads one per term.
 SHARD_BYTES = 48_000
 #: Entries per record chunk: a result list loads one chunk per entry shown.
-RECORDS_PER_CHUNK = 16
+RECORDS_PER_CHUNK = 8
 #: Prefixes of the exact-match keys in the term shards (never the first character of a term).
 EXACT, EXACT_ALIAS = "=", "~"
 TEXT_FIELDS = tuple(search.FIELD_BOOSTS)

@@ -16,7 +16,7 @@
 
 (function () {
   var SETUP = 0, READY = 1, QUERY = 2, RESULT = 3;
-  var LIMIT = 20;
+  var LIMIT = 10;   // results shown: each may need a record chunk of its own
   var inFrame = typeof document !== "undefined";
   var here = inFrame && document.currentScript ? document.currentScript.src : self.location.href;
   var root = new URL("../../", here);          // assets/javascripts/ -> the site
@@ -66,17 +66,19 @@
     });
   }
 
+  var analysisLoaded = null;
   function loadAnalysis() {
-    if (typeof hrAnalysis !== "undefined") return Promise.resolve();
+    if (analysisLoaded) return analysisLoaded;
     var src = new URL("hr-search-analysis.js" + (version ? "?v=" + version : ""), here).href;
-    if (!inFrame) { importScripts(src); return Promise.resolve(); }
-    return new Promise(function (resolve, reject) {
+    if (!inFrame) { importScripts(src); return (analysisLoaded = Promise.resolve()); }
+    analysisLoaded = new Promise(function (resolve, reject) {
       var script = document.createElement("script");
       script.src = src;
       script.onload = resolve;
       script.onerror = reject;
       document.head.appendChild(script);
     });
+    return analysisLoaded;
   }
 
   function setup(config) {
@@ -151,6 +153,10 @@
   function rank(text) {
     var words = analysis.words(text).filter(function (w) { return w.word.length >= Math.min(head.minCompleted, head.minCorrected); });
     var letters = Array.from(new Set(words.map(function (w) { return w.word[0]; })));
+    // The terms as typed start loading at once; correction only adds the shards of words it changes.
+    var early = analysis.queryTerms(text), typedKey = analysis.exactKey(text);
+    if (typedKey) early.push(head.exact + typedKey, head.exactAlias + typedKey);
+    early.forEach(function (term) { load("t/" + shardOf(term)); });
     return Promise.all(letters.map(wordsOf)).then(function (flats) {
       var tables = new Map();
       letters.forEach(function (letter, i) { if (flats[i]) tables.set(letter, flats[i]); });
@@ -305,6 +311,10 @@
   }
 
   var ready = null;
+  // Opened from file://, Material sends SETUP only when the search opens; this script runs
+  // at page load, so the head and the analysis load meanwhile (the same files SETUP asks for).
+  if (inFrame) setup({}).catch(function () { loaded.clear(); analysisLoaded = null; });
+
   addEventListener("message", function (ev) {
     var message = ev.data;
     if (message.type === SETUP) {
