@@ -130,6 +130,9 @@ def test_search_eval_counts_a_question_hit_as_its_entry(tmp_path, cache):
     # a typo in English
     ("elevatr crash", "demo:elevator"),
     ("towr", "demo:tower"),
+    # an unfinished last word (search as you type)
+    ("eleva", "demo:elevator"),
+    ("towe", "demo:tower"),
     # a natural question
     ("电梯坠毁会怎样", "demo:elevator"),
     ("what happens when the elevator crashes", "demo:elevator"),

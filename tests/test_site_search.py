@@ -110,7 +110,7 @@ def test_exported_scores_add_up_to_the_cli_scores(index):
                 totals[doc] += search.QUESTION_BOOST * (record["kind"] in search.QUESTION_KINDS)
                 totals[doc] += search.QUESTION_DOC_BOOST * ("question" in record)
         ours = sorted(totals.items(), key=lambda item: (-item[1], item[0]))[:10]
-        theirs = [(hit.docnum, hit.score) for hit in index._top(index.query(text), 10, None)]
+        theirs = [(docnum, score) for score, docnum in index.ranked(text, 10)]
         assert [d for d, _ in ours] == [d for d, _ in theirs], text
         assert [v for _, v in ours] == pytest.approx([v for _, v in theirs]), text
 

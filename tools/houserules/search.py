@@ -34,19 +34,18 @@ from typing import Any, Iterable
 
 from whoosh import collectors, index as whoosh_index
 from whoosh.fields import ID, STORED, TEXT, Schema
-from whoosh.query import And, AndMaybe, Or, Query, Term
+from whoosh.query import And, Or, Query, Term
 
 from . import searchtext
 from .errors import HouserulesError, Problem
 
 #: Bump when the schema, the analysis or the stored record changes: caches rebuild.
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 
 #: Weight of a query term found in each field: names above the answer above the details.
 #: ``question``/``answer``/``context`` are the fields of a question document (the question
 #: and its variants, its answer, and its entry's title); entry documents leave them empty.
-FIELD_BOOSTS: dict[str, float] = {"code": 8.0, "title": 4.0, "aliases": 4.0, "summary": 3.0, "body": 1.0,
-                                  "question": 6.0, "answer": 4.0, "context": 2.0}
+FIELD_BOOSTS: dict[str, float] = {"code": 8.0, "title": 4.0, "aliases": 4.0, "summary": 3.0, "body": 1.0}
 #: A query equal to a code or a title (ignoring case, spaces and punctuation) comes first.
 EXACT_BOOST = 1000.0
 #: A query equal to an alias ranks above partial matches, below exact titles.
@@ -55,7 +54,7 @@ EXACT_ALIAS_BOOST = 40.0
 #: (it still counts in names and codes): it barely changes the ranking, and
 #: scoring its long posting list is most of the time of a long query.
 MAX_COMMON_SHARE = 0.1
-COMMON_SKIPPED = ("summary", "body", "answer", "context")
+COMMON_SKIPPED = ("summary", "body")
 #: A question prefers the entries that answer (rulings and rules) over the things they are about.
 QUESTION_KINDS = ("ruling", "rule")
 QUESTION_BOOST = 10.0
@@ -177,8 +176,8 @@ def documents(kb: Any) -> Iterable[dict[str, Any]]:
         }
         for question in entry.questions:
             asked = [question["q"]["zh"], question["q"]["en"], *question.get("variants", [])]
-            qtexts = {"question": "\n".join(asked), "answer": "\n".join(question["a"].values()),
-                      "context": "\n".join(titles)}
+            qtexts = {"title": "\n".join(asked[:2]), "aliases": "\n".join(asked[2:]),
+                      "summary": "\n".join(question["a"].values()), "body": "\n".join(titles)}
             url = f"{record['url']}#{question['id']}"
             yield {
                 "ref": f"{entry.ref}#{question['id']}", "entry": entry.ref, "type": "question",
@@ -336,6 +335,8 @@ class SearchIndex:
         self._count = max(1, self._reader.doc_count())
         # The index's own analyzer, so an index built for comparison is queried its way.
         self._analyzer = self._ix.schema["body"].analyzer
+        self._answers: set[int] | None = None
+        self._questions: set[int] = set()
 
     def __enter__(self) -> "SearchIndex":
         return self
@@ -394,7 +395,11 @@ class SearchIndex:
         return self._reader.doc_frequency(field, term) > MAX_COMMON_SHARE * self._count
 
     def query(self, text: str) -> Query | None:
-        """The Whoosh query for a text, or None when it holds nothing searchable."""
+        """The Whoosh query for a text, or None when it holds nothing searchable.
+
+        A question's preference for answers (:func:`bonus`) is added to these scores
+        afterwards, by :meth:`ranked`.
+        """
         terms = searchtext.query_terms(self.correct(text), self._analyzer)
         key = searchtext.exact_key(text)
         if not terms and not key:
@@ -403,11 +408,37 @@ class SearchIndex:
                               if f not in COMMON_SKIPPED or not self._common(f, t)]
         if key:
             parts += [Term("exact", key, boost=EXACT_BOOST), Term("exact_alias", key, boost=EXACT_ALIAS_BOOST)]
-        if searchtext.is_question(text):
-            answers = Or([Term("kind", k, boost=QUESTION_BOOST) for k in QUESTION_KINDS]
-                         + [Term("type", "question", boost=QUESTION_DOC_BOOST)])
-            return AndMaybe(Or(parts), answers)
-        return Or(parts)
+        query = Or(parts)
+        # Whoosh adds the parts in an array past 5,000 documents too (its default there is a
+        # tree of binary unions, three times slower for a long question at 5,000 entries).
+        query.matcher_type = Or.ARRAY_MATCHER
+        return query
+
+    def ranked(self, text: str, limit: int, flt: Query | None = None) -> list[tuple[float, int]]:
+        """The best ``limit`` documents as ``(score, docnum)``, best first (ties: lower docnum).
+
+        For a question each document gains its :meth:`bonus` as it is scored. (Whoosh's
+        AndMaybe would add it inside the query, but its top-k pruning drops documents that
+        belong in the top: "how to open the vault door" lost betrayal:vault.)
+        """
+        query = self.query(text)
+        if query is None:
+            return []
+        collector: Any = _Collector(limit, self.bonus if searchtext.is_question(text) else None)
+        if flt is not None:
+            collector = collectors.FilterCollector(collector, allow=flt)
+        self._searcher.search_with_collector(query, collector)
+        return [(hit.score, hit.docnum) for hit in collector.results()]
+
+    def bonus(self, docnum: int) -> float:
+        """What a question adds to a document: answers (rulings, rules) and questions come first."""
+        if self._answers is None:
+            ids = lambda field, text: set(self._reader.postings(field, text).all_ids()) \
+                if (field, text) in self._reader else set()  # noqa: E731
+            self._answers = set().union(*(ids("kind", k) for k in QUESTION_KINDS))
+            self._questions = ids("type", "question")
+        return (QUESTION_BOOST if docnum in self._answers else 0.0) + \
+            (QUESTION_DOC_BOOST if docnum in self._questions else 0.0)
 
     def search(self, text: str, game: str | None = None, kind: str | None = None,
                limit: int = 10) -> list[Hit]:
@@ -416,32 +447,33 @@ class SearchIndex:
         One hit per entry: the entry's best document, so several matching questions
         of one entry never push other entries out.
         """
-        query = self.query(text)
-        if query is None:
-            return []
         filters = [Term("game", game)] if game else []
         filters += [Term("kind", kind)] if kind else []
         flt = And(filters) if filters else None
         asks = searchtext.is_question(text)
         fetch = limit * 4
         while True:
-            results = self._top(query, fetch, flt)
-            hits = fold(((hit["record"], hit.score) for hit in results), limit, asks)
-            if len(hits) >= limit or len(results) < fetch:
+            found = self.ranked(text, fetch, flt)
+            records = ((self._reader.stored_fields(docnum)["record"], score) for score, docnum in found)
+            hits = fold(records, limit, asks)
+            if len(hits) >= limit or len(found) < fetch:
                 return hits
             fetch *= 4
 
 
-    def _top(self, query: Query, limit: int, flt: Query | None) -> Any:
-        # Whoosh's top-k collector replaces the matcher as scores rise, and AndMaybe's
-        # replacement drops documents that belong in the top k ("how to open the vault
-        # door" lost betrayal:vault). Without replacement every match is scored: the
-        # results equal an unlimited search's first ``limit``.
-        collector: Any = collectors.TopCollector(limit=limit, usequality=False, replace=0)
-        if flt is not None:
-            collector = collectors.FilterCollector(collector, allow=flt)
-        self._searcher.search_with_collector(query, collector)
-        return collector.results()
+
+class _Collector(collectors.TopCollector):
+    """Whoosh's top-k collector, scoring every match (faster here than its pruning, which
+    replaces the matchers of the many per-field terms every few documents), plus a bonus."""
+
+    def __init__(self, limit: int, bonus: Any = None):
+        super().__init__(limit=limit, usequality=False, replace=0)
+        self._bonus = bonus
+
+    def collect(self, sub_docnum: int) -> Any:
+        docnum = self.offset + sub_docnum
+        score = self.matcher.score()
+        return self._collect(docnum, score + self._bonus(docnum) if self._bonus else score)
 
 
 def fold(scored: Iterable[tuple[dict[str, Any], float]], limit: int, asks: bool) -> list[Hit]:
