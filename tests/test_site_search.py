@@ -301,3 +301,33 @@ def test_search_is_offline_and_loads_only_what_a_query_needs(browser, question_s
     parts = sorted(re.sub(r"\?.*", "", u.split("/search/hr/")[1]) for u in loaded if "/search/hr/" in u)
     assert parts[0] == "head.js" and any(p.startswith("t/") for p in parts) and any(p.startswith("r/") for p in parts)
     assert not [u for u in loaded if u.endswith("search_index.json")]
+
+
+# -- the index is built beside MkDocs ----------------------------------------------------------
+
+def test_a_prepared_index_is_used_only_for_unchanged_data(tmp_path):
+    import shutil
+
+    data = tmp_path / "data"
+    shutil.copytree(SEARCH_DATA, data)
+    fresh = siteindex.write_site_index(load(data).kb, tmp_path / "fresh")
+    siteindex.prepare(data)
+    assert siteindex.write_site_index(load(data).kb, tmp_path / "prepared") == fresh
+    entry = data / "demo" / "entries" / "tower.yaml"
+    siteindex.prepare(data)
+    entry.write_text(entry.read_text(encoding="utf-8").replace("en: Tower}", "en: Keep}"), encoding="utf-8")
+    changed = siteindex.write_site_index(load(data).kb, tmp_path / "changed")  # built again, not taken
+    assert changed["version"] != fresh["version"]
+    assert changed == siteindex.write_site_index(load(data).kb, tmp_path / "again")
+    assert (tmp_path / "changed/search/hr/head.js").read_bytes() == (tmp_path / "again/search/hr/head.js").read_bytes()
+
+
+def test_a_discarded_index_leaves_nothing_behind(tmp_path, monkeypatch):
+    """A failed build (MkDocs' on_build_error) stops the prepared index and removes its files."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    siteindex.prepare(SEARCH_DATA)
+    assert list(tmp_path.glob("houserules-siteindex-*"))
+    siteindex.discard()
+    assert not list(tmp_path.glob("houserules-siteindex-*"))

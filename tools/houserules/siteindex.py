@@ -24,11 +24,14 @@ equal documents tie exactly (ties go to the earlier document, as in Whoosh).
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import math
 import re
 import shutil
+import subprocess
+import sys
 import tempfile
 from collections import defaultdict
 from pathlib import Path
@@ -209,15 +212,89 @@ def write_site_index(kb: Any, site_dir: Path) -> dict[str, Any]:
 
     Also empties Material's own index (``search/search_index.json``, keeping its
     ``config``, which the theme still reads), so a browser loads one index, not two.
+    When :func:`prepare` already built it from the same, unchanged files (in another
+    process, while MkDocs rendered the pages), that result is moved into place.
     Returns the head (sizes and version).
     """
+    target = Path(site_dir) / SITE_FOLDER
+    head = _take_prepared(kb, target)
+    if head is None:
+        head = _build(kb, target)
+    _empty_material_index(Path(site_dir), head["version"])
+    return head
+
+
+def _build(kb: Any, target: Path) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="houserules-siteindex-") as tmp:
         meta = {"entries": len(kb.entries), "games": sorted(kb.games), "problems": []}
         folder = search.write_index(Path(tmp) / "index", search.documents(kb), meta)
         with search.SearchIndex(folder) as index:
-            head = export(index, Path(site_dir) / SITE_FOLDER)
-    _empty_material_index(Path(site_dir), head["version"])
-    return head
+            return export(index, target)
+
+
+# -- building it beside MkDocs ----------------------------------------------------------
+
+_prepared: dict[str, Any] = {}
+atexit.register(lambda: discard())
+
+
+def prepare(data_dir: Path) -> None:
+    """Start building the site index of ``data_dir`` in another process.
+
+    Indexing 5,000 entries takes half a minute of one core; MkDocs renders the pages
+    on the other meanwhile. :func:`write_site_index` takes the result if the data
+    files did not change in between (same fingerprint), else it indexes itself.
+    """
+    discard()
+    staging = Path(tempfile.mkdtemp(prefix="houserules-siteindex-"))
+    process = subprocess.Popen([sys.executable, "-m", "houserules.siteindex", str(data_dir), str(staging)],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _prepared.update(data_dir=Path(data_dir).resolve(), fingerprint=search.fingerprint(data_dir),
+                     staging=staging, process=process)
+
+
+def discard() -> None:
+    """Stop a prepared build that will not be used (a failed build) and remove its files."""
+    if not _prepared:
+        return
+    process = _prepared["process"]
+    if process.poll() is None:
+        process.kill()
+    process.communicate()
+    shutil.rmtree(_prepared["staging"], ignore_errors=True)
+    _prepared.clear()
+
+
+def _take_prepared(kb: Any, target: Path) -> dict[str, Any] | None:
+    if not _prepared or not kb.entries:
+        discard()
+        return None
+    data_dir = next(iter(kb.entries.values())).path.resolve().parents[2]
+    staging, process = _prepared["staging"], _prepared["process"]
+    try:
+        _, errors = process.communicate()
+        same = data_dir == _prepared["data_dir"] and search.fingerprint(data_dir) == _prepared["fingerprint"]
+        if process.returncode != 0 or not same:
+            return None
+        head = json.loads((staging / "head.json").read_text(encoding="utf-8"))
+        if target.exists():
+            shutil.rmtree(target)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(staging / "hr"), str(target))
+        return head
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        _prepared.clear()
+
+
+def _main(argv: list[str]) -> int:
+    """``python -m houserules.siteindex DATA_DIR STAGING``: what :func:`prepare` runs."""
+    from .load import load
+
+    data_dir, staging = Path(argv[0]), Path(argv[1])
+    head = _build(load(data_dir).kb, staging / "hr")
+    (staging / "head.json").write_text(json.dumps(head, ensure_ascii=False), encoding="utf-8")
+    return 0
 
 
 def _empty_material_index(site_dir: Path, version: str) -> None:
@@ -244,3 +321,7 @@ def sizes(site_dir: Path) -> dict[str, int]:
 def iter_terms(index: search.SearchIndex) -> Iterable[str]:
     """Every exported term (for tests)."""
     return postings(index).keys()
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))
