@@ -151,8 +151,8 @@ def evaluate_site(site: Path, judgements: list[Judgement], refs: set[str]) -> li
     except ImportError:
         raise HouserulesError("search-eval --site needs Playwright — install the test extras: "
                               ".venv/bin/pip install -e '.[test]'") from None
-    if not (site / "search" / "hr" / "head.js").is_file():
-        raise HouserulesError(f"no site search index in {site} — build the site first: houserules build -o {site}")
+    if not (site / "index.html").is_file():
+        raise HouserulesError(f"no site in {site} — build it first: houserules build -o {site}")
     if not Path(CHROMIUM).is_file():
         raise HouserulesError(f"Chromium not found at {CHROMIUM} — install it: apt-get install chromium")
     outcomes = []

@@ -44,7 +44,7 @@ SITE_FOLDER = "search/hr"
 #: Scores are written as integers of this many units per point.
 SCALE = 100
 #: Aim for term shards of about this many bytes (before gzip): a query loads one per term.
-SHARD_BYTES = 48_000
+SHARD_BYTES = 24_000
 #: Entries per record chunk: a result list loads one chunk per entry shown.
 RECORDS_PER_CHUNK = 8
 #: Prefixes of the exact-match keys in the term shards (never the first character of a term).
@@ -168,7 +168,7 @@ def _words(index: search.SearchIndex) -> dict[str, list[Any]]:
 def export(index: search.SearchIndex, out: Path) -> dict[str, Any]:
     """Write the shards of an open index into ``out``; return the head (also written)."""
     terms = {term: _flat(scores) for term, scores in postings(index).items() if scores}
-    size = sum(len(t) * 3 + 8 * len(p) for t, p in terms.items())
+    size = sum(len(json.dumps(t, ensure_ascii=False).encode()) + len(json.dumps(p)) + 1 for t, p in terms.items())
     shards = max(1, math.ceil(size / SHARD_BYTES))
     buckets: list[dict[str, list[int]]] = [{} for _ in range(shards)]
     for term in sorted(terms):
