@@ -5,7 +5,10 @@ the home page's markers are filled in, and ``mkdocs.yml`` is the project's with
 the plugin removed and the plugin's navigation written out. Timing
 ``mkdocs build`` on it and on the real project in the same run isolates what
 the project adds: loading and checking the data, rendering the pages and
-writing the export.
+writing the export. Its search is Material's own (lunr, jieba at build time):
+the theme overrides are copied without ``main.html``, which points the search
+box at the project's worker; so the plain site is also the baseline of
+``benchmarks/site_search_bench.py``.
 """
 
 from __future__ import annotations
@@ -52,7 +55,9 @@ def write(data_dir: Path, target: Path) -> Path:
     for key in ("nav", "watch", "docs_dir", "site_dir"):
         text = _drop_block(text, key)
     text = re.sub(r"^  - houserules:\n(?:    .*\n)*", "", text, flags=re.M)  # the plugin, and its options
-    text = text.replace("custom_dir: site_overrides", f"custom_dir: {ROOT / 'site_overrides'}")
+    overrides = target / "overrides"
+    shutil.copytree(ROOT / "site_overrides", overrides, ignore=shutil.ignore_patterns("main.html"))
+    text = text.replace("custom_dir: site_overrides", f"custom_dir: {overrides}")
     text += f"\ndocs_dir: docs\nnav: {json.dumps(nav, ensure_ascii=False)}\n"
     yml = target / "mkdocs.yml"
     yml.write_text(text, encoding="utf-8")

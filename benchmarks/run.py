@@ -17,6 +17,9 @@ timed with its peak memory (``wait4``):
 * the Whoosh index build, a cold ``houserules search`` (index cached) next to
   ``grep -ril`` on the data, and warm queries (p50, p95) on one open index;
 * the site's size and its search index (raw and gzipped, per entry);
+* the site's search box on a throttled phone, ours next to Material's search on the
+  plain site (:mod:`benchmarks.site_search_bench`): bytes fetched before the first
+  results, time to them, warm queries, over http and from file://;
 * ``houserules pdf`` of every game (up to ``--pdf-max`` entries).
 
 Prints one table (``--json FILE`` also writes the numbers).
@@ -45,7 +48,7 @@ BIN = Path(sys.executable).parent
 HOUSERULES = str(BIN / "houserules")
 MKDOCS = str(BIN / "mkdocs")
 COLD_QUERY = "魔梯"
-STEPS = ("check", "site", "search", "pdf")
+STEPS = ("check", "site", "sitesearch", "search", "pdf")
 
 Results = dict[str, Any]
 
@@ -65,7 +68,7 @@ def bench_check(data: Path, work: Path, results: Results) -> None:
 
 #: The site step of ``houserules build`` alone (no PDFs): load and check once, then MkDocs with the plugin.
 SITE_ONLY = ("import sys; from pathlib import Path; from houserules.check import run; from houserules.build import mkdocs_build; "
-             "mkdocs_build(run(Path(sys.argv[1])).kb, Path(sys.argv[2]))")
+             "mkdocs_build(run(Path(sys.argv[1])).kb, Path(sys.argv[1]), Path(sys.argv[2]))")
 
 
 def bench_site(data: Path, work: Path, results: Results, full: bool) -> None:
@@ -75,20 +78,34 @@ def bench_site(data: Path, work: Path, results: Results, full: bool) -> None:
     yml = plain.write(data, work / "plain")
     record(results, "plain", run([MKDOCS, "build", "--strict", "-q", "-f", str(yml), "-d", str(work / "plain-site")], env))
     results["overhead"] = results["site_s"] / results["plain_s"]
-    index = site / "search" / "search_index.json"
+    index = work / "plain-site" / "search" / "search_index.json"  # Material's, on the plain site
     results["site_bytes"] = tree_bytes(site)
     results["index_bytes"] = index.stat().st_size
     results["index_gz_bytes"] = gzip_bytes(index)
+    ours = site / "search" / "hr"
+    results["hr_bytes"] = tree_bytes(ours)
+    results["hr_gz_bytes"] = sum(gzip_bytes(p) for p in ours.rglob("*.js"))
+    results["hr_files"] = sum(1 for _ in ours.rglob("*.js"))
+    results["hr_head_bytes"] = (ours / "head.js").stat().st_size
     if full:
         record(results, "build", run([HOUSERULES, "build", "--data", str(data), "-o", str(work / "full-site")], env))
 
 
+def bench_site_search(work: Path, results: Results) -> None:
+    from benchmarks import site_search_bench
+
+    for label, site in (("ours", work / "site"), ("material", work / "plain-site")):
+        for mode in ("http", "file"):
+            for key, value in site_search_bench.measure(site, mode).items():
+                results[f"ss_{label}_{mode}_{key}"] = value
+
+
 def bench_search(data: Path, work: Path, results: Results, rounds: int) -> None:
-    from houserules import search
+    from houserules.search import index as search
 
     cache = work / "cache"
     env = {"HOUSERULES_CACHE": str(cache)}
-    code = f"from pathlib import Path; from houserules.search import build_for; build_for(Path({str(data)!r}), Path({str(work / 'ix')!r}))"
+    code = f"from pathlib import Path; from houserules.search.index import build_for; build_for(Path({str(data)!r}), Path({str(work / 'ix')!r}))"
     record(results, "index", run([sys.executable, "-c", code]))
     results["whoosh_bytes"] = tree_bytes(work / "ix")
     run([HOUSERULES, "search", "--data", str(data), COLD_QUERY], env)  # builds the cached index
@@ -125,6 +142,7 @@ def measure(name: str, data: Path, work: Path, args: argparse.Namespace) -> Resu
     steps: dict[str, Callable[[], None]] = {
         "check": lambda: bench_check(data, work, results),
         "site": lambda: bench_site(data, work, results, args.full),
+        "sitesearch": lambda: bench_site_search(work, results),
         "search": lambda: bench_search(data, work, results, args.rounds),
         "pdf": lambda: bench_pdf(data, work, results),
     }
@@ -147,6 +165,24 @@ def _kb(value: float) -> str:
     return f"{value / 1024:,.1f} KB" if value < 1024 * 1024 else f"{value / 1024 / 1024:,.1f} MB"
 
 
+def _site_search_rows(mode: str) -> list[tuple[str, str, Callable[[Results], str]]]:
+    def both(key: str, show: Callable[[float], str]) -> Callable[[Results], str]:
+        return lambda r: f"{show(r[f'ss_ours_{mode}_{key}'])} / {show(r[f'ss_material_{mode}_{key}'])}"
+
+    def ms(value: float) -> str:
+        return f"{value:,.0f} ms"
+
+    where = "http://127.0.0.1" if mode == "http" else "file://"
+    return [
+        (f"ss_ours_{mode}_first_ms", f"search box, {where}, CPU 4x: first results (ours / Material)", both("first_ms", ms)),
+        (f"ss_ours_{mode}_bytes", "  fetched before them, raw (ours / Material)", both("bytes", _kb)),
+        (f"ss_ours_{mode}_gz_bytes", "  the same gzipped", both("gz_bytes", _kb)),
+        (f"ss_ours_{mode}_search_gz_bytes", "  of which search, gzipped", both("search_gz_bytes", _kb)),
+        (f"ss_ours_{mode}_warm_p50_ms", "  warm query p50 (ours / Material)", both("warm_p50_ms", ms)),
+        (f"ss_ours_{mode}_warm_p95_ms", "  warm query p95 (ours / Material)", both("warm_p95_ms", ms)),
+    ]
+
+
 ROWS: list[tuple[str, str, Callable[[Results], str]]] = [
     ("games", "games", lambda r: f"{r['games']}"),
     ("data_bytes", "data (YAML)", lambda r: _kb(r["data_bytes"])),
@@ -159,10 +195,14 @@ ROWS: list[tuple[str, str, Callable[[Results], str]]] = [
     ("build_s", "houserules build (with PDFs)", lambda r: _s(r["build_s"])),
     ("build_mb", "  peak memory", lambda r: f"{r['build_mb']:.0f} MB"),
     ("site_bytes", "site size", lambda r: _kb(r["site_bytes"])),
-    ("index_bytes", "search_index.json raw", lambda r: _kb(r["index_bytes"])),
+    ("index_bytes", "Material's search_index.json (plain site) raw", lambda r: _kb(r["index_bytes"])),
     ("index_gz_bytes", "  gzipped", lambda r: _kb(r["index_gz_bytes"])),
     ("index_gz_bytes", "  gzipped per entry", lambda r: f"{r['index_gz_bytes'] / r['entries'] / 1024:.2f} KB"),
     ("index_bytes", "  raw per entry", lambda r: f"{r['index_bytes'] / r['entries'] / 1024:.2f} KB"),
+    ("hr_bytes", "site search index (search/hr/) raw", lambda r: _kb(r["hr_bytes"])),
+    ("hr_gz_bytes", "  gzipped", lambda r: _kb(r["hr_gz_bytes"])),
+    ("hr_files", "  files (head / all)", lambda r: f"{_kb(r['hr_head_bytes'])} / {r['hr_files']:,}"),
+    *[row for mode in ("http", "file") for row in _site_search_rows(mode)],
     ("index_s", "Whoosh index build", lambda r: _s(r["index_s"])),
     ("whoosh_bytes", "  index size", lambda r: _kb(r["whoosh_bytes"])),
     ("search_s", "cold houserules search", lambda r: _s(r["search_s"])),

@@ -29,7 +29,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-from houserules import search, searcheval, searchtext
+from houserules.search import analysis as searchtext
+from houserules.search import evaluate as searcheval
+from houserules.search import index as search
 from houserules.data.load import load
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -137,7 +139,7 @@ def compare(data: Path, cache: Path) -> None:
             search.write_index(folder, docs, meta, analyzer=analyzer)
             with search.SearchIndex(folder) as index:
                 table = searcheval.scores(searcheval.evaluate(index, judgements))["overall"]
-        code = f"from houserules.search import SearchIndex; SearchIndex(__import__('pathlib').Path({str(folder)!r})).search('魔梯')"
+        code = f"from houserules.search.index import SearchIndex; SearchIndex(__import__('pathlib').Path({str(folder)!r})).search('魔梯')"
         times = [timed_run([sys.executable, "-c", code], dict(os.environ)) for _ in range(5)]
         print(f"{name:<46} {table['hit@1']:>6.3f} {table['hit@3']:>6.3f} {table['mrr']:>6.3f} "
               f"{statistics.median(times) * 1000:>8.0f}")

@@ -131,7 +131,7 @@ def test_terminal_text_has_no_control_characters(text):
 
 @pytest.fixture(scope="module")
 def search_index(tmp_path_factory):
-    from houserules.search import open_index
+    from houserules.search.index import open_index
 
     os.environ.setdefault("HOUSERULES_CACHE", str(tmp_path_factory.mktemp("search-cache")))
     with open_index(GOOD) as index:

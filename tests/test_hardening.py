@@ -634,7 +634,7 @@ def _leftovers(folder: Path) -> list[str]:
 def test_an_exception_in_a_build_step_keeps_the_previous_site(previous_site):
     before = _snapshot(previous_site)
 
-    def broken_step(kb: KnowledgeBase, site: Path) -> None:
+    def broken_step(kb: KnowledgeBase, data: Path, site: Path) -> None:
         raise RuntimeError("rendering failed")
 
     with pytest.raises(RuntimeError):
@@ -649,7 +649,7 @@ KILLED_BUILD = textwrap.dedent("""
     from houserules.build import build_site
     from houserules.data.model import KnowledgeBase
 
-    def stall(kb, site):
+    def stall(kb, data, site):
         Path(sys.argv[3]).write_text(str(site))
         time.sleep(60)
 
@@ -683,7 +683,7 @@ def test_a_build_killed_between_the_renames_gets_its_site_back(previous_site):
     previous_site.rename(moved)  # what a kill between the two renames of swap_in leaves
     (previous_site.parent / ".site-new-def456").mkdir()
 
-    def stop(kb: KnowledgeBase, site: Path) -> None:
+    def stop(kb: KnowledgeBase, data: Path, site: Path) -> None:
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
@@ -729,7 +729,7 @@ QUERIES = [
 
 @pytest.fixture(scope="module")
 def search_index(tmp_path_factory):
-    from houserules.search import open_index
+    from houserules.search.index import open_index
 
     os.environ.setdefault("HOUSERULES_CACHE", str(tmp_path_factory.mktemp("search-cache")))
     with open_index(GOOD) as index:

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from conftest import DATA, FIXTURES, ROOT, run_cli
-from houserules import search, searchtext
+from houserules.search import analysis as searchtext
+from houserules.search import index as search
 from houserules.render import terminal
 
 SEARCH = FIXTURES / "search"
@@ -49,17 +50,69 @@ def display_width(text: str) -> int:
 
 # -- the JSON contract ------------------------------------------------------------
 
-def test_json_hits_follow_the_contract(cache):
-    found = hits("塔楼", cache=cache)
-    assert found, "a title query finds entries"
+@pytest.mark.parametrize("query", ["塔楼", "电梯坠毁时谁受伤？", "what if I stay in the elevator"])
+def test_json_hits_follow_the_contract(cache, query):
+    found = hits(query, cache=cache)
+    assert found, "the query finds entries"
     for hit in found:
         assert {"id", "code", "game", "title", "summary", "url", "score"} <= set(hit)
         game, _, slug = hit["id"].partition(":")
         assert game == hit["game"] and slug
         assert set(hit["title"]) == {"zh", "en"} and set(hit["summary"]) == {"zh", "en"}
-        assert hit["url"] == f"{game}/{slug}.html"
+        anchor = f"#{hit['question']['id']}" if "question" in hit else ""
+        assert hit["url"] == f"{game}/{slug}.html{anchor}"
         assert isinstance(hit["score"], float)
     assert [h["score"] for h in found] == sorted((h["score"] for h in found), reverse=True)
+    assert len({h["id"] for h in found}) == len(found), "one hit per entry"
+
+
+# -- questions -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("query, qid", [
+    ("留在电梯里会怎样", "stay-inside"),
+    ("what happens if I stay in the elevator at the end of my turn", "stay-inside"),
+    ("回合結束時還在電梯裡怎麼辦", "stay-inside"),  # traditional characters, a variant's words
+    ("电梯坠毁时谁会受伤？", "who-is-hurt"),
+    ("who gets hurt when the elevatr crashes?", "who-is-hurt"),  # a typo
+])
+def test_a_question_is_a_hit_of_its_own(cache, query, qid):
+    first = hits(query, cache=cache)[0]
+    assert first["id"] == "demo:elevator" and first["code"] == "DM-A02"
+    assert first["question"]["id"] == qid
+    assert first["url"] == first["question"]["url"] == f"demo/elevator.html#{qid}"
+    assert set(first["question"]) == {"id", "question", "answer", "url"}
+    assert set(first["question"]["question"]) == set(first["question"]["answer"]) == {"zh", "en"}
+
+
+def test_questions_of_one_entry_fold_into_one_hit(cache):
+    # Both questions of demo:elevator match "电梯": the entry is listed once.
+    found = hits("电梯 受伤 回合", cache=cache)
+    assert [h["id"] for h in found].count("demo:elevator") == 1
+
+
+def test_a_keyword_query_shows_the_entry_not_its_question(cache):
+    first = hits("电梯", cache=cache)[0]
+    assert first["id"] == "demo:elevator" and "question" not in first
+    assert first["url"] == "demo/elevator.html"
+
+
+def test_a_question_hit_reads_question_answer_then_entry(cache):
+    result = hr("search", "留在电梯里会怎样", cache=cache)
+    assert result.returncode == 0, result.stderr
+    first = result.stdout.split("\n\n")[0].splitlines()
+    assert first == [" 1. 问 留在电梯里不出来会怎样？ · What if I stay inside the elevator?",
+                     "    回合结束时掷骰决定电梯去向。",
+                     "    You roll for the elevator's floor at the end of your turn.",
+                     "    DM-A02   电梯坠毁 · Elevator crash",
+                     "    → demo/elevator.html#stay-inside  (demo:elevator)"]
+
+
+def test_search_eval_counts_a_question_hit_as_its_entry(tmp_path, cache):
+    judgements = tmp_path / "j.yaml"
+    judgements.write_text("queries:\n  - {group: natural, q: 留在电梯里会怎样, expect: demo:elevator}\n", encoding="utf-8")
+    result = hr("search-eval", "--json", "--judgements", str(judgements), cache=cache)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["natural"]["hit@1"] == 1.0
 
 
 @pytest.mark.parametrize("query, first", [
@@ -79,6 +132,9 @@ def test_json_hits_follow_the_contract(cache):
     # a typo in English
     ("elevatr crash", "demo:elevator"),
     ("towr", "demo:tower"),
+    # an unfinished last word (search as you type)
+    ("eleva", "demo:elevator"),
+    ("towe", "demo:tower"),
     # a natural question
     ("电梯坠毁会怎样", "demo:elevator"),
     ("what happens when the elevator crashes", "demo:elevator"),
@@ -245,13 +301,76 @@ def test_missing_data_folder(tmp_path):
 
 def test_write_index_keeps_a_finished_index(tmp_path):
     docs = list(search.documents(_fixture_kb()))
+    assert len(docs) > len(_fixture_kb().entries)  # the questions are documents too
     meta = {"entries": len(docs), "games": ["demo", "other"], "problems": []}
     target = tmp_path / "idx"
     search.write_index(target, docs, meta)
     search.write_index(target, docs[:1], meta)  # a concurrent rebuild that lost the race
     with search.SearchIndex(target) as index:
-        assert len(index.refs()) == len(docs)
+        assert len(index.refs()) == len(_fixture_kb().entries)
     assert [p.name for p in tmp_path.iterdir()] == ["idx"]  # no temporary folder left
+
+
+def _one_index(cache: Path) -> Path:
+    [folder] = [p for p in cache.glob("index-*/*") if not p.name.startswith(".")]
+    return folder
+
+
+@pytest.mark.parametrize("damage", ["delete", "truncate", "empty"])
+@pytest.mark.parametrize("which", [".toc", ".seg", search.META_FILE])
+def test_a_damaged_index_is_rebuilt(tmp_path, damage, which):
+    cache = tmp_path / "cache"
+    expected = hits("塔楼", cache=cache)
+    [target] = [p for p in _one_index(cache).iterdir() if p.name.endswith(which)]
+    if damage == "delete":
+        target.unlink()
+    else:
+        target.write_bytes(target.read_bytes()[:len(target.read_bytes()) // 2] if damage == "truncate" else b"")
+    for _ in range(2):  # repaired once, then used as usual
+        result = hr("search", "塔楼", "--json", cache=cache)
+        assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+        assert json.loads(result.stdout) == expected
+    assert search.intact(_one_index(cache))
+
+
+@pytest.mark.parametrize("command", [["search", "塔楼"], ["search-eval", "--judgements", str(SEARCH / "judgements.yaml")]])
+def test_a_cache_location_that_is_a_file_is_a_one_line_error(tmp_path, command):
+    where = tmp_path / "a-file"
+    where.write_text("not a folder", encoding="utf-8")
+    result = hr(*command, cache=where)
+    assert result.returncode == 1
+    assert result.stderr == (f"houserules {command[0]}: cannot keep the search index in {where} (HOUSERULES_CACHE): "
+                             "not a folder — set HOUSERULES_CACHE to a folder you can write, or unset it\n")
+    assert result.stdout == ""
+
+
+def test_fingerprint_covers_only_the_indexed_files(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(SEARCH_DATA, data)
+    (data / "demo" / "notes.bin").write_bytes(b"x")
+    before = search.fingerprint(data)
+    assert sorted(p.relative_to(data).as_posix() for p in search.indexed_files(data)) == [
+        "demo/entries/elevator.yaml", "demo/entries/escapes.yaml", "demo/entries/tower-crossing.yaml",
+        "demo/entries/tower.yaml", "demo/game.yaml", "other/entries/tower-rule.yaml", "other/game.yaml"]
+    with open(data / "demo" / "notes.bin", "r+b") as big:  # a 2 GB sparse file: never read
+        big.truncate(2 << 30)
+    (data / ".git").mkdir()
+    (data / ".git" / "index").write_bytes(b"changed")
+    assert search.fingerprint(data) == before
+    entry = data / "demo" / "entries" / "tower.yaml"
+    entry.write_text(entry.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert search.fingerprint(data) != before
+
+
+@pytest.mark.parametrize("where", ["notes.fifo", "demo/notes.fifo", "demo/entries/pipe.yaml"])
+def test_a_fifo_in_the_data_never_hangs_a_search(tmp_path, where):
+    data = tmp_path / "data"
+    shutil.copytree(SEARCH_DATA, data)
+    os.mkfifo(data / where)
+    result = run_cli("search", "塔楼", "--json", "--data", str(data), timeout=60,
+                     env={"HOUSERULES_CACHE": str(tmp_path / "cache")})
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)[0]["id"] == "demo:tower"
 
 
 def test_cache_location(tmp_path, monkeypatch):
@@ -356,6 +475,6 @@ def test_search_eval_rejects_unknown_expected_entries(tmp_path, cache):
     ("魔梯", False), ("Mystic Elevator", False), ("BH-A13", False), ("電梯", False),
 ])
 def test_questions_are_recognised(query, asks):
-    from houserules.searchtext import is_question
+    from houserules.search.analysis import is_question
 
     assert is_question(query) is asks

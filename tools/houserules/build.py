@@ -106,23 +106,24 @@ def _quiet_jieba() -> None:
     jieba.setLogLevel(logging.WARNING)
 
 
-def mkdocs_config(kb: KnowledgeBase, site_dir: Path, config_file: Path = MKDOCS_YML, **options: object):
+def mkdocs_config(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML,
+                  **options: object):
     """MkDocs' configuration of the site, with the houserules plugin given the checked knowledge base."""
     from mkdocs.config import load_config
 
     config = load_config(str(config_file), site_dir=str(site_dir), strict=True, **options)
-    config.plugins["houserules"].use(kb)
+    config.plugins["houserules"].use(kb, data_dir)
     return config
 
 
-def mkdocs_build(kb: KnowledgeBase, site_dir: Path, config_file: Path = MKDOCS_YML) -> None:
-    """Run MkDocs (strict) on ``kb`` into ``site_dir``."""
+def mkdocs_build(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML) -> None:
+    """Run MkDocs (strict) on ``kb``, checked from ``data_dir``, into ``site_dir``."""
     from mkdocs.commands.build import build
     from mkdocs.exceptions import MkDocsException
 
     _quiet_jieba()
     try:
-        build(mkdocs_config(kb, site_dir, config_file))
+        build(mkdocs_config(kb, data_dir, site_dir, config_file))
     except MkDocsException as exc:
         raise HouserulesError(f"the site build failed: {exc}") from None
     except SystemExit as exc:  # mkdocs aborts strict builds this way
@@ -137,15 +138,15 @@ def configured_site_url(config_file: Path = MKDOCS_YML) -> str | None:
         return yaml_load(handle).get("site_url") or None
 
 
-Step = Callable[[KnowledgeBase, Path], None]
+Step = Callable[[KnowledgeBase, Path, Path], None]
 
 
-def site_step(kb: KnowledgeBase, site_dir: Path) -> None:
+def site_step(kb: KnowledgeBase, data_dir: Path, site_dir: Path) -> None:
     """the site (MkDocs, strict)"""
-    mkdocs_build(kb, site_dir)
+    mkdocs_build(kb, data_dir, site_dir)
 
 
-def pdf_step(kb: KnowledgeBase, site_dir: Path) -> None:
+def pdf_step(kb: KnowledgeBase, data_dir: Path, site_dir: Path) -> None:
     """the printed FAQ (a PDF per game and one for all)"""
     from .print.faq import build_pdfs  # WeasyPrint loads only when a build runs
 
@@ -166,7 +167,7 @@ def build_site(kb: KnowledgeBase, data_dir: Path, target: Path, steps: list[Step
         try:
             for step in STEPS if steps is None else steps:
                 _progress((step.__doc__ or step.__name__).strip().splitlines()[0])
-                step(kb, work)
+                step(kb, data_dir, work)
             (work / MARKER).write_text("built by houserules build; replaced whole by the next build\n", encoding="utf-8")
             swap_in(work, target)
         except BaseException:

@@ -45,7 +45,7 @@ def search_command(parser: argparse.ArgumentParser) -> Runner:
 
     def run(args: argparse.Namespace) -> int:
         from ..data import vocab
-        from ..search import open_index
+        from ..search.index import open_index
         from ..render.terminal import clean, format_hits, terminal_columns
 
         text = " ".join(args.query).strip()
@@ -97,21 +97,35 @@ def search_eval_command(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("--judgements", type=Path, default=DEFAULT_JUDGEMENTS, metavar="FILE",
                         help=f"the judged queries (default: {DEFAULT_JUDGEMENTS})")
     parser.add_argument("--json", action="store_true", help="print the scores as JSON")
+    parser.add_argument("--site", type=Path, metavar="DIR",
+                        help="also type every query into the search box of the site built in DIR "
+                             "(headless Chromium through Playwright, the test extras) and print both")
 
     def run(args: argparse.Namespace) -> int:
-        from ..search import open_index
-        from ..searcheval import check_refs, evaluate, read_judgements, report, scores
+        from ..search.index import open_index
+        from ..search.evaluate import check_refs, evaluate, evaluate_site, read_judgements, report, report_both, scores
 
         judgements = read_judgements(args.judgements)
         with open_index(args.data) as index:
             _report_data_problems(index.problems)
-            check_refs(judgements, index.refs(), args.judgements)
+            refs = index.refs()
+            check_refs(judgements, refs, args.judgements)
             outcomes = evaluate(index, judgements)
         table = scores(outcomes)
+        if args.site is None:
+            print(json.dumps(table, indent=1) if args.json else report(table, [o for o in outcomes if o.rank != 1]))
+            return 0
+        site_outcomes = evaluate_site(args.site, judgements, refs)
+        site_table = scores(site_outcomes)
         if args.json:
-            print(json.dumps(table, indent=1))
+            print(json.dumps({"cli": table, "site": site_table}, indent=1))
         else:
-            print(report(table, [o for o in outcomes if o.rank != 1]))
+            print(report_both(table, site_table))
+            differ = [(o, s) for o, s in zip(outcomes, site_outcomes) if o.rank != s.rank]
+            if differ:
+                print("\nranked differently (command line, site):")
+                for o, s in differ:
+                    print(f"  [{o.judgement.group}] {o.judgement.query!r}: {o.rank}, {s.rank}")
         return 0
 
     return run

@@ -129,18 +129,33 @@ def bilingual(names: dict[str, str]) -> str:
 # -- search hits ----------------------------------------------------------------
 
 def format_hits(hits: Iterable[Any], columns: int) -> str:
-    """Readable search results: code, titles, the one-line answer and the page path."""
+    """Readable search results: code, titles, the one-line answer and the page path.
+
+    A hit on one of an entry's questions shows the question and its answer first,
+    then the entry's code and titles and the page with the question's anchor.
+    """
     blocks = []
     for number, hit in enumerate(hits, 1):
         rec = hit.record
-        head = f"{number:>2}. {pad(clean(rec['code']), 8)} {bilingual(rec['title'])}"
-        lines = wrap(head, columns)
-        lines += indented(clean(rec["summary"].get("zh", "")), columns)
-        if rec["summary"].get("en") and rec["summary"]["en"] != rec["summary"].get("zh"):
-            lines += indented(clean(rec["summary"]["en"]), columns)
+        question = rec.get("question")
+        lines: list[str] = []
+        if question:
+            lines += wrap(f"{number:>2}. 问 {bilingual(question['question'])}", columns)
+            lines += _texts(question["answer"], columns)
+            lines += wrap(f"    {pad(clean(rec['code']), 8)} {bilingual(rec['title'])}", columns)
+        else:
+            lines += wrap(f"{number:>2}. {pad(clean(rec['code']), 8)} {bilingual(rec['title'])}", columns)
+            lines += _texts(rec["summary"], columns)
         lines.append(f"    → {clean(rec['url'])}  ({clean(rec['id'])})")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
+
+
+def _texts(texts: dict[str, str], columns: int) -> list[str]:
+    lines = indented(clean(texts.get("zh", "")), columns)
+    if texts.get("en") and texts["en"] != texts.get("zh"):
+        lines += indented(clean(texts["en"]), columns)
+    return lines
 
 
 # -- one entry ------------------------------------------------------------------

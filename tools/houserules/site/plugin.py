@@ -19,12 +19,13 @@ from mkdocs.config import config_options
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from ..data.model import KnowledgeBase
 from ..render.text import inline_html
+from ..search.site import Prepared
 from . import csp, translators
 from .context import SiteContext
 from .pages import home_cards, licences, site_pages
@@ -49,17 +50,21 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         super().__init__()
         self.ctx: SiteContext | None = None
         self._given: KnowledgeBase | None = None
+        self._data_dir: Path | None = None
+        #: The site's search index, built in another process while MkDocs renders the pages.
+        self._search: Prepared | None = None
 
-    def use(self, kb: KnowledgeBase) -> None:
-        """Build from ``kb`` (already loaded and checked) instead of loading the data folder."""
-        self._given = kb
+    def use(self, kb: KnowledgeBase, data_dir: Path) -> None:
+        """Build from ``kb`` (loaded and checked from ``data_dir``) instead of loading the configured folder."""
+        self._given, self._data_dir = kb, data_dir
 
-    def _load(self, config: MkDocsConfig) -> KnowledgeBase:
+    def _configured_data(self, config: MkDocsConfig) -> Path:
+        data = Path(self.config.data_dir)
+        return data if data.is_absolute() else Path(config.config_file_path).parent / data
+
+    def _load(self, data: Path) -> KnowledgeBase:
         from ..check import run as run_check
 
-        data = Path(self.config.data_dir)
-        if not data.is_absolute():
-            data = Path(config.config_file_path).parent / data
         report = run_check(data)
         if report.errors:
             for problem in report.errors:  # one by one, so a live preview shows them too
@@ -68,10 +73,24 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         return report.kb
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        kb = self._given or self._load(config)
+        data = self._data_dir or self._configured_data(config)
+        self._search = Prepared(data) if data.is_dir() else None
+        kb = self._given or self._load(data)
         self.ctx = SiteContext(kb)
         config.nav = site_nav(kb, config.nav or [])
         return config
+
+    def on_build_error(self, error: Exception) -> None:
+        if self._search is not None:
+            self._search.discard()
+            self._search = None
+
+    @event_priority(100)  # before Material's search plugin indexes the page
+    def on_page_context(self, context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Any) -> dict[str, Any]:
+        # The site searches with its own index (houserules.search.site); Material's stays empty,
+        # so a browser loads one index and the build skips a jieba pass over every page.
+        page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
+        return context
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         assert self.ctx is not None
@@ -96,7 +115,8 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
 
     def on_post_build(self, config: MkDocsConfig) -> None:
         assert self.ctx is not None
-        write_outputs(self.ctx.kb, Path(config.site_dir))
+        write_outputs(self.ctx.kb, Path(config.site_dir), self._search)
+        self._search = None
 
 
 def site_nav(kb: KnowledgeBase, configured: list[Any]) -> list[Any]:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..export import entries_json
 from ..data.model import KnowledgeBase
+from ..export import entries_json
+from ..search.site import Prepared, write_site_index
 
 
-def write_outputs(kb: KnowledgeBase, site_dir: Path) -> None:
-    """``api/entries.json`` (the contract of README) into a built site."""
+def write_outputs(kb: KnowledgeBase, site_dir: Path, prepared: Prepared | None = None) -> None:
+    """``api/entries.json`` (the contract of README) and the site's search index into a built site."""
     api = site_dir / "api"
     api.mkdir(parents=True, exist_ok=True)
     (api / "entries.json").write_text(entries_json(kb), encoding="utf-8")
+    write_site_index(kb, site_dir, prepared)

@@ -65,6 +65,16 @@ def exact_key(text: str) -> str:
     return "".join(_TOKEN.findall(fold(text)))
 
 
+def is_last_word(folded: str, start: int, end: int) -> bool:
+    """Whether the ASCII word at ``folded[start:end]`` is what the query ends with (still being
+    typed), not part of a code such as ``a13``.
+
+    >>> is_last_word("mystic eleva", 7, 12), is_last_word("eleva ", 0, 5), is_last_word("2e", 1, 2)
+    (True, False, False)
+    """
+    return end == len(folded) and (start == 0 or folded[start - 1] not in "0123456789")
+
+
 def english_words(text: str) -> list[str]:
     """The lowercased English words of a text (before stemming), for spelling correction."""
     return _ENGLISH.findall(fold(text))

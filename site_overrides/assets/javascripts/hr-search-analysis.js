@@ -1,0 +1,183 @@
+/* houserules site search: the query analysis of the command-line search, in JavaScript.
+ *
+ * A line-by-line port of tools/houserules/searchtext.py (folding, CJK bigrams, English
+ * words, question phrases), whoosh.lang.porter (the stemmer: ported rather than taken
+ * from a library because the stems must be Whoosh's, quirks included) and the query
+ * correction of tools/houserules/search.py. The tables (traditional -> simplified, stop
+ * words, patterns) come from the site index's head, written from the Python side, so
+ * the two cannot drift; tests/test_site_search.py runs both on the same inputs.
+ */
+"use strict";
+
+// eslint-disable-next-line no-unused-vars
+var hrAnalysis = (function () {
+  /* -- Porter stemmer: whoosh/lang/porter.py ------------------------------------------ */
+  var STEP2 = {
+    ational: "ate", tional: "tion", enci: "ence", anci: "ance", izer: "ize", bli: "ble",
+    alli: "al", entli: "ent", eli: "e", ousli: "ous", ization: "ize", ation: "ate",
+    ator: "ate", alism: "al", iveness: "ive", fulness: "ful", ousness: "ous", aliti: "al",
+    iviti: "ive", biliti: "ble", logi: "log"
+  };
+  var STEP3 = { icate: "ic", ative: "", alize: "al", iciti: "ic", ical: "ic", ful: "", ness: "" };
+  var C = "[^aeiouy]+", V = "[aeiou]+";
+  // Python's re.match anchors at the start: every pattern here starts with ^.
+  var mgr0 = new RegExp("^(" + C + ")?" + V + C);
+  var meq1 = new RegExp("^(" + C + ")?" + V + C + "(" + V + ")?$");
+  var mgr1 = new RegExp("^(" + C + ")?" + V + C + V + C);
+  var sv = new RegExp("^(" + C + ")?[aeiouy]");
+  var cv = new RegExp("^" + C + "[aeiouy][^aeiouwxy]$");
+  var edIng = /^(.*)(ed|ing)$/;
+  var atBlIz = /^(at|bl|iz)$/;
+  var step1b = /^([^aeiouylsz])\1$/;
+  var step2 = /^(.+?)(ational|tional|enci|anci|izer|bli|alli|entli|eli|ousli|ization|ation|ator|alism|iveness|fulness|ousness|aliti|iviti|biliti|logi)$/;
+  var step3 = /^(.+?)(icate|ative|alize|iciti|ical|ful|ness)$/;
+  var step41 = /^(.+?)(al|ance|ence|er|ic|able|ible|ant|ement|ment|ent|ou|ism|ate|iti|ous|ive|ize)$/;
+  var step42 = /^(.+?)(s|t)(ion)$/;
+  var step5 = /^(.+?)e$/;
+
+  function stem(w) {
+    if (w.length < 3) return w;
+    var firstIsY = w[0] === "y";
+    if (firstIsY) w = "Y" + w.slice(1);
+    var m, s;
+    if (w.endsWith("s")) {
+      if (w.endsWith("sses")) w = w.slice(0, -2);
+      else if (w.endsWith("ies")) w = w.slice(0, -2);
+      else if (w[w.length - 2] !== "s") w = w.slice(0, -1);
+    }
+    if (w.endsWith("eed")) {
+      if (mgr0.test(w.slice(0, -3))) w = w.slice(0, -1);
+    } else if ((m = edIng.exec(w))) {
+      s = m[1];
+      if (sv.test(s)) {
+        w = s;
+        if (atBlIz.test(w)) w += "e";
+        else if (step1b.test(w)) w = w.slice(0, -1);
+        else if (cv.test(w)) w += "e";
+      }
+    }
+    if (w.endsWith("y")) {
+      s = w.slice(0, -1);
+      if (sv.test(s)) w = s + "i";
+    }
+    if ((m = step2.exec(w)) && mgr0.test(m[1])) w = m[1] + STEP2[m[2]];
+    if ((m = step3.exec(w)) && mgr0.test(m[1])) w = m[1] + STEP3[m[2]];
+    if ((m = step41.exec(w))) {
+      if (mgr1.test(m[1])) w = m[1];
+    } else if ((m = step42.exec(w))) {
+      s = m[1] + m[2];
+      if (mgr1.test(s)) w = s;
+    }
+    if ((m = step5.exec(w))) {
+      s = m[1];
+      if (mgr1.test(s) || (meq1.test(s) && !cv.test(s))) w = s;
+    }
+    if (w.endsWith("ll") && mgr1.test(w)) w = w.slice(0, -1);
+    if (firstIsY) w = "y" + w.slice(1);
+    return w;
+  }
+
+  /* Levenshtein distance of a and b, or limit + 1 when it is larger. */
+  function distance(a, b, limit) {
+    if (Math.abs(a.length - b.length) > limit) return limit + 1;
+    var prev = [], cur, i, j;
+    for (j = 0; j <= b.length; j++) prev.push(j);
+    for (i = 1; i <= a.length; i++) {
+      cur = [i];
+      var best = i;
+      for (j = 1; j <= b.length; j++) {
+        var v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        cur.push(v);
+        if (v < best) best = v;
+      }
+      if (best > limit) return limit + 1;
+      prev = cur;
+    }
+    return prev[b.length];
+  }
+
+  /* The analysis, given the tables of the index's head. */
+  function make(head) {
+    var t2s = new Map();
+    var from = Array.from(head.t2s[0]), to = Array.from(head.t2s[1]);
+    for (var i = 0; i < from.length; i++) t2s.set(from[i], to[i]);
+    var stop = new Set(head.stop);
+    var TOKEN = new RegExp(head.token, "gu");
+    var QUESTION = new RegExp(head.question, "gu");
+    var ASKS = new RegExp(head.asks, "u");
+    var ENGLISH = /[a-z]+/g;
+
+    function fold(text) {
+      var out = "";
+      for (var ch of text.normalize("NFKC").toLowerCase()) out += t2s.has(ch) ? t2s.get(ch) : ch;
+      return out;
+    }
+
+    function pieces(run) {
+      var chars = Array.from(run);
+      if (run.charCodeAt(0) < 0x3400) return [run];
+      if (chars.length === 1) return [run];
+      var out = [];
+      for (var k = 0; k + 1 < chars.length; k++) out.push(chars[k] + chars[k + 1]);
+      return out;
+    }
+
+    /* searchtext.query_terms: the distinct terms of a query, in order. */
+    function queryTerms(text) {
+      var folded = fold(text).replace(QUESTION, " ");
+      var seen = new Set(), out = [];
+      for (var match of folded.matchAll(TOKEN)) {
+        for (var piece of pieces(match[0])) {
+          if (stop.has(piece)) continue;
+          var term = /^[\x00-\x7f]*$/.test(piece) && !/^[0-9]+$/.test(piece) ? stem(piece) : piece;
+          if (!seen.has(term)) { seen.add(term); out.push(term); }
+        }
+      }
+      return out;
+    }
+
+    function exactKey(text) {
+      return (fold(text).match(TOKEN) || []).join("");
+    }
+
+    function isQuestion(text) {
+      return ASKS.test(fold(text));
+    }
+
+    /* The ASCII words of the folded query that correction may look up, with whether each is last. */
+    function words(text) {
+      var folded = fold(text), out = [];
+      for (var m of folded.matchAll(ENGLISH)) {
+        out.push({ word: m[0], last: isLastWord(folded, m.index, m.index + m[0].length) });
+      }
+      return out;
+    }
+
+    function isLastWord(folded, start, end) {
+      return end === folded.length && (start === 0 || "0123456789".indexOf(folded[start - 1]) < 0);
+    }
+
+    /* search.SearchIndex.correct: ``lexicon(word)`` returns {known, complete(), suggest(maxdist)}. */
+    function correct(text, lexicon) {
+      var folded = fold(text);
+      return folded.replace(ENGLISH, function (word, start) {
+        var lex = lexicon(word);
+        if (lex.known) return word;
+        if (word.length >= head.minCompleted && isLastWord(folded, start, start + word.length)) {
+          var done = lex.complete();
+          if (done.length) return done.join(" ");
+        }
+        if (word.length < head.minCorrected) return word;
+        var found = lex.suggest(word.length < 7 ? 1 : 2);
+        return found === null ? word : found;
+      });
+    }
+
+    return {
+      fold: fold, queryTerms: queryTerms, exactKey: exactKey, isQuestion: isQuestion,
+      words: words, correct: correct, stem: stem, distance: distance
+    };
+  }
+
+  return { make: make, stem: stem, distance: distance };
+})();

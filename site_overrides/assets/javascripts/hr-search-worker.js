@@ -1,0 +1,356 @@
+/* houserules site search: a search worker for Material for MkDocs that ranks like `houserules search`.
+ *
+ * It speaks Material's worker protocol (SETUP -> READY, QUERY -> RESULT; see Material's
+ * integrations/search/worker), so the theme's search box, result list, keyboard navigation
+ * and accessibility stay as they are. The index is the CLI's: search/hr/ holds, for every
+ * term, the score Whoosh gives each document (tools/houserules/siteindex.py), so this worker
+ * only analyses the query as the CLI does (hr-search-analysis.js) and adds the scores up.
+ * That is why there is no search library here: a library would rank by its own formula.
+ *
+ * Files are loaded on demand, a few per query: the head once, one term shard per query
+ * term, one words file per letter to correct or complete, one record chunk per entry shown.
+ * Opened from file://, Material runs this script in an iframe (iframe-worker shim): there,
+ * files load as script tags; in a real worker, with fetch.
+ */
+"use strict";
+
+(function () {
+  var SETUP = 0, READY = 1, QUERY = 2, RESULT = 3;
+  var LIMIT = 10;   // results shown: each may need a record chunk of its own
+  var inFrame = typeof document !== "undefined";
+  var here = inFrame && document.currentScript ? document.currentScript.src : self.location.href;
+  var root = new URL("../../", here);          // assets/javascripts/ -> the site
+  var version = "", folder = "search/hr/";
+  var loaded = new Map();                      // name -> Promise of data
+  var pending = new Map();                     // name -> resolve (script-tag loading)
+  var head = null, analysis = null, entryOf = null, firstDoc = null;
+  var latest = 0;
+
+  /* Every index file is `hrSearch.put(name, data);`: a script tag runs it, fetch parses it. */
+  self.hrSearch = {
+    put: function (name, data) {
+      var done = pending.get(name);
+      if (done) { pending.delete(name); done(data); }
+    }
+  };
+
+  function url(path) {
+    return new URL(path + (version ? "?v=" + version : ""), root).href;
+  }
+
+  function load(name) {
+    if (loaded.has(name)) return loaded.get(name);
+    var promise = inFrame ? loadScript(name) : loadFetch(name);
+    promise.catch(function () { loaded.delete(name); });
+    loaded.set(name, promise);
+    return promise;
+  }
+
+  function loadScript(name) {
+    return new Promise(function (resolve, reject) {
+      pending.set(name, resolve);
+      var script = document.createElement("script");
+      script.src = url(folder + name + ".js");
+      script.onerror = function () { pending.delete(name); reject(new Error("cannot load " + name)); };
+      document.head.appendChild(script);
+    });
+  }
+
+  function loadFetch(name) {
+    return fetch(url(folder + name + ".js")).then(function (response) {
+      if (!response.ok) throw new Error("cannot load " + name);
+      return response.text();
+    }).then(function (text) {
+      // hrSearch.put("name",DATA);\n
+      return JSON.parse(text.slice(text.indexOf(",") + 1, text.lastIndexOf(")")));
+    });
+  }
+
+  var analysisLoaded = null;
+  function loadAnalysis() {
+    if (analysisLoaded) return analysisLoaded;
+    var src = new URL("hr-search-analysis.js" + (version ? "?v=" + version : ""), here).href;
+    if (!inFrame) { importScripts(src); return (analysisLoaded = Promise.resolve()); }
+    analysisLoaded = new Promise(function (resolve, reject) {
+      var script = document.createElement("script");
+      script.src = src;
+      script.onload = resolve;
+      script.onerror = reject;
+      document.head.appendChild(script);
+    });
+    return analysisLoaded;
+  }
+
+  function setup(config) {
+    var own = (config && config.houserules) || {};
+    version = own.version || "";
+    folder = (own.path || "search/hr") + "/";
+    return Promise.all([loadAnalysis(), load("head")]).then(function (parts) {
+      head = parts[1];
+      analysis = hrAnalysis.make(head);
+      entryOf = new Int32Array(head.docs);
+      firstDoc = [];
+      var doc = 0;
+      head.groups.forEach(function (size, entry) {
+        firstDoc.push(doc);
+        for (var k = 0; k < size; k++) entryOf[doc++] = entry;
+      });
+    });
+  }
+
+  /* FNV-1a over UTF-16 code units: siteindex.fnv1a. */
+  function shardOf(term) {
+    var h = 0x811c9dc5;
+    for (var i = 0; i < term.length; i++) {
+      h ^= term.charCodeAt(i);
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
+    return h % head.shards;
+  }
+
+  function wordsOf(letter) {
+    if (head.letters.indexOf(letter) < 0) return Promise.resolve(null);
+    return load("w/" + letter).then(function (flat) {
+      if (flat.lookup) return flat;
+      var half = flat.length / 2, map = new Map();
+      for (var i = 0; i < half; i++) map.set(flat[i], flat[half + i]);
+      flat.lookup = map;
+      return flat;
+    });
+  }
+
+  /* What search.SearchIndex.correct asks the index about a word. */
+  function lexicon(tables) {
+    return function (word) {
+      var flat = tables.get(word[0]);
+      var map = flat ? flat.lookup : new Map();
+      var half = flat ? flat.length / 2 : 0;
+      return {
+        known: map.has(word),
+        complete: function () {
+          var found = [];
+          for (var i = 0; i < half; i++) if (flat[i].startsWith(word)) found.push(flat[i]);
+          found.sort(function (a, b) { return map.get(b) - map.get(a) || (a < b ? -1 : a > b ? 1 : 0); });
+          return found.slice(0, head.completions);
+        },
+        suggest: function (maxdist) {
+          // Whoosh's corrector: within maxdist edits after the first letter; the most
+          // frequent wins, then the alphabetically last (its heap keeps the largest tuple).
+          var best = null, bestFreq = -1, rest = word.slice(1);
+          for (var i = 0; i < half; i++) {
+            var candidate = flat[i];
+            if (candidate === word || analysis.distance(candidate.slice(1), rest, maxdist) > maxdist) continue;
+            var freq = map.get(candidate);
+            if (freq > bestFreq || (freq === bestFreq && candidate > best)) { best = candidate; bestFreq = freq; }
+          }
+          return best;
+        }
+      };
+    };
+  }
+
+  /* The ranked hits of a query: [{entry, doc, score}], one per entry, best first. */
+  function rank(text) {
+    var words = analysis.words(text).filter(function (w) { return w.word.length >= Math.min(head.minCompleted, head.minCorrected); });
+    var letters = Array.from(new Set(words.map(function (w) { return w.word[0]; })));
+    // The terms as typed start loading at once; correction only adds the shards of words it changes.
+    var early = analysis.queryTerms(text), typedKey = analysis.exactKey(text);
+    if (typedKey) early.push(head.exact + typedKey, head.exactAlias + typedKey);
+    early.forEach(function (term) { load("t/" + shardOf(term)); });
+    return Promise.all(letters.map(wordsOf)).then(function (flats) {
+      var tables = new Map();
+      letters.forEach(function (letter, i) { if (flats[i]) tables.set(letter, flats[i]); });
+      var corrected = analysis.correct(text, lexicon(tables));
+      var terms = analysis.queryTerms(corrected);
+      var key = analysis.exactKey(text);
+      if (key) terms = terms.concat([head.exact + key, head.exactAlias + key]);
+      var shards = Array.from(new Set(terms.map(shardOf)));
+      return Promise.all(shards.map(function (n) { return load("t/" + n); })).then(function (parts) {
+        var byShard = new Map();
+        shards.forEach(function (n, i) { byShard.set(n, parts[i]); });
+        return score(text, terms, byShard, corrected);
+      });
+    });
+  }
+
+  function score(text, terms, byShard, corrected) {
+    var scores = new Map(), matched = [];
+    terms.forEach(function (term) {
+      var shard = byShard.get(shardOf(term));
+      if (!Object.prototype.hasOwnProperty.call(shard, term)) return;
+      var list = shard[term];
+      if (term[0] !== head.exact && term[0] !== head.exactAlias) matched.push(term);
+      var half = list.length / 2, doc = 0;
+      for (var i = 0; i < half; i++) {
+        doc += list[i];
+        scores.set(doc, (scores.get(doc) || 0) + list[half + i]);
+      }
+    });
+    var asks = analysis.isQuestion(text);
+    var ranked = [];
+    scores.forEach(function (value, doc) {
+      var entry = entryOf[doc];
+      if (asks) {
+        if (head.answers[entry]) value += head.questionBoost;
+        if (doc !== firstDoc[entry]) value += head.questionDocBoost;
+      }
+      ranked.push({ doc: doc, entry: entry, score: value });
+    });
+    ranked.sort(function (a, b) { return b.score - a.score || a.doc - b.doc; });
+    var seen = new Set(), hits = [];
+    for (var i = 0; i < ranked.length && hits.length < LIMIT; i++) {
+      var hit = ranked[i];
+      if (seen.has(hit.entry)) continue;
+      seen.add(hit.entry);
+      // A keyword query shows the entry even when one of its questions scored best.
+      hit.question = asks && hit.doc !== firstDoc[hit.entry] ? hit.doc - firstDoc[hit.entry] : 0;
+      hits.push(hit);
+    }
+    return { hits: hits, terms: matched, allTerms: terms, asks: asks, corrected: corrected };
+  }
+
+  /* -- results in Material's shape ----------------------------------------------------- */
+
+  function escape(text) {
+    return String(text).replace(/[&<>"']/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
+    });
+  }
+
+  var CJK = /^[\u3400-\u9fff\uf900-\ufaff]$/;
+  var WORD = /^[a-z0-9]$/;
+
+  /* Text as HTML with <mark> around what the query matched: a matched term's characters
+   * (a Chinese bigram or character) or a whole English word whose stem was matched. */
+  function highlight(text, wanted) {
+    var chars = Array.from(String(text));
+    var folded = chars.map(function (c) { var f = analysis.fold(c); return Array.from(f).length === 1 ? f : ""; });
+    var mask = new Uint8Array(chars.length);
+    for (var i = 0; i < chars.length; i++) {
+      if (!CJK.test(folded[i])) continue;
+      if (wanted.has(folded[i])) mask[i] = 1;
+      if (i + 1 < chars.length && CJK.test(folded[i + 1]) && wanted.has(folded[i] + folded[i + 1])) mask[i] = mask[i + 1] = 1;
+    }
+    for (i = 0; i < chars.length; i++) {
+      if (!WORD.test(folded[i])) continue;
+      var j = i;
+      while (j < chars.length && WORD.test(folded[j])) j++;
+      var word = folded.slice(i, j).join("");
+      if (word.length > 1 && (wanted.has(word) || wanted.has(analysis.stem(word)))) mask.fill(1, i, j);
+      i = j - 1;
+    }
+    var html = "", open = false;
+    for (i = 0; i < chars.length; i++) {
+      if (mask[i] && !open) { html += "<mark>"; open = true; }
+      if (!mask[i] && open) { html += "</mark>"; open = false; }
+      html += escape(chars[i]);
+    }
+    return open ? html + "</mark>" : html;
+  }
+
+  /* What Material passes on to the page opened (?h=...) to highlight there. */
+  function pageTerms(text, wanted) {
+    var terms = {};
+    wanted.forEach(function (term) { if (CJK.test(Array.from(term)[0])) terms[term] = true; });
+    (analysis.fold(text).match(/[a-z0-9]+/g) || []).forEach(function (word) {
+      if (word.length > 1 && (wanted.has(word) || wanted.has(analysis.stem(word)))) terms[word] = true;
+    });
+    return terms;
+  }
+
+  function both(zh, en, words) {
+    var html = '<span class="hr-zh">' + highlight(zh, words) + "</span>";
+    if (en && en !== zh) html += ' <span class="hr-en" lang="en">' + highlight(en, words) + "</span>";
+    return html;
+  }
+
+  function render(found, text) {
+    var chunks = Array.from(new Set(found.hits.map(function (h) { return Math.floor(h.entry / head.chunk); })));
+    return Promise.all(chunks.map(function (n) { return load("r/" + n); })).then(function (parts) {
+      var byChunk = new Map();
+      chunks.forEach(function (n, i) { byChunk.set(n, parts[i]); });
+      var words = new Set(found.terms);
+      var terms = pageTerms(text, words);
+      var items = found.hits.map(function (hit) {
+        var group = byChunk.get(Math.floor(hit.entry / head.chunk))[hit.entry % head.chunk];
+        var e = group[0];   // code, title zh, title en, summary zh, summary en, url, id
+        var title = '<span class="hr-code">' + escape(e[0]) + "</span> " + both(e[1], e[2], words);
+        var score = hit.score / head.scale;
+        if (!hit.question) {
+          return [{ location: e[5], title: title, text: both(e[3], e[4], words), score: score, terms: terms, ref: e[6] }];
+        }
+        var q = group[hit.question];   // id, question zh, question en, answer zh, answer en
+        return [
+          { location: e[5], title: title, text: "", score: score, terms: terms, ref: e[6] },
+          { location: e[5] + "#" + q[0], title: '<span class="hr-q">问</span> ' + both(q[1], q[2], words),
+            text: both(q[3], q[4], words), score: score, terms: terms }
+        ];
+      });
+      var result = { items: items };
+      var completion = lastCompletion(text, found.corrected);
+      if (completion) result.suggest = [completion];
+      return result;
+    });
+  }
+
+  /* The word the last, unfinished word was completed to (Material shows it in the box). */
+  function lastCompletion(text, corrected) {
+    var typed = text.match(/[A-Za-z]+$/);
+    var done = corrected.match(/([a-z]+(?: [a-z]+)*)$/);
+    if (!typed || !done) return null;
+    var first = done[1].split(" ").find(function (w) { return w.startsWith(typed[0].toLowerCase()); });
+    return first && first !== typed[0].toLowerCase() ? first : null;
+  }
+
+  function query(text, id) {
+    if (!text.trim()) return Promise.resolve({ items: [] });
+    return rank(text).then(function (found) {
+      if (id !== latest) return null;
+      return render(found, text);
+    });
+  }
+
+  var ready = null;
+  // Opened from file://, Material sends SETUP only when the search opens; this script runs
+  // at page load, so the head and the analysis load meanwhile (the same files SETUP asks for).
+  if (inFrame) setup({}).catch(function () { loaded.clear(); analysisLoaded = null; });
+
+  addEventListener("message", function (ev) {
+    var message = ev.data;
+    if (message.type === SETUP) {
+      ready = setup(message.data && message.data.config).then(function () {
+        postMessage({ type: READY });
+      });
+      ready.catch(function (err) { console.error("houserules search:", err); });
+    } else if (message.type === QUERY) {
+      var id = ++latest;
+      (ready || Promise.reject(new Error("no setup"))).then(function () {
+        return query(message.data, id);
+      }).then(function (result) {
+        if (result && id === latest) postMessage({ type: RESULT, data: result });
+      }).catch(function (err) { console.error("houserules search:", err); });
+    }
+  });
+
+  /* For tests and `houserules search-eval --site`: the same steps without the user interface. */
+  self.hrSearch.setup = function (config) {
+    ready = setup(config);
+    return ready;
+  };
+  self.hrSearch.rank = function (text) {
+    return ready.then(function () { return rank(text); }).then(function (found) {
+      return render(found, text).then(function (result) {
+        return {
+          hits: found.hits.map(function (hit, i) {
+            var item = result.items[i];
+            return { id: item[0].ref, url: item[item.length - 1].location, score: hit.score / head.scale };
+          }),
+          corrected: found.corrected, terms: found.allTerms, asks: found.asks, items: result.items
+        };
+      });
+    });
+  };
+  self.hrSearch.stem = function (words) {
+    return words.map(function (w) { return hrAnalysis.stem(w); });
+  };
+})();

@@ -1,0 +1,335 @@
+"""The site's search box ranks like ``houserules search``: the same index, the same analysis.
+
+Browser tests type into the built site's search box in headless Chromium (through
+``houserules search-eval --site``, or directly), and compare the worker's analysis and
+ranking with the Python code's on the same inputs. The real data (``built_site``) has
+the judged queries; the search fixture (``tests/fixtures/search/``) has questions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from conftest import DATA, ROOT, build_once, run_cli
+from houserules.search import analysis as searchtext
+from houserules.search import index as search
+from houserules.search import site as siteindex
+from houserules.data.load import load
+from sitecheck import serve
+from test_browser import ARGS, CHROMIUM
+
+pytestmark = pytest.mark.browser
+
+SEARCH_DATA = Path(__file__).parent / "fixtures" / "search" / "data"
+JUDGEMENTS = ROOT / "tests" / "search_judgements.yaml"
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("site-search-cache")
+
+
+@pytest.fixture(scope="module")
+def index(cache, monkeypatch_module):
+    monkeypatch_module.setenv("HOUSERULES_CACHE", str(cache))
+    with search.open_index(DATA) as opened:
+        yield opened
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    with pytest.MonkeyPatch.context() as patch:
+        yield patch
+
+
+@pytest.fixture(scope="module")
+def question_site(tmp_path_factory) -> Path:
+    """The search fixture (two games, questions) built as a site."""
+    return build_once(tmp_path_factory, SEARCH_DATA, "question-site")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield instance
+        instance.close()
+
+
+def eval_site(site: Path, judgements: Path, cache: Path) -> dict:
+    result = run_cli("search-eval", "--json", "--site", str(site), "--judgements", str(judgements),
+                     "--data", str(DATA), env={"HOUSERULES_CACHE": str(cache)}, timeout=900)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+# -- the index files ---------------------------------------------------------------------
+
+def test_material_index_is_empty_and_ours_is_there(built_site):
+    for name in ("search_index.json", "search_index.js"):
+        text = (built_site / "search" / name).read_text(encoding="utf-8")
+        index = json.loads(text.removeprefix("var __index = "))
+        assert index["docs"] == []
+        assert index["config"]["houserules"]["path"] == "search/hr"
+    head = (built_site / "search/hr/head.js").read_text(encoding="utf-8")
+    assert head.startswith('hrSearch.put("head",')
+
+
+def test_every_index_file_is_a_script_that_registers_itself(built_site):
+    files = sorted((built_site / "search/hr").rglob("*.js"))
+    assert len(files) > 5
+    for path in files:
+        name = path.relative_to(built_site / "search/hr").with_suffix("").as_posix()
+        text = path.read_text(encoding="utf-8")
+        prefix = f"hrSearch.put({json.dumps(name)},"
+        assert text.startswith(prefix) and text.endswith(");\n")
+        json.loads(text[len(prefix):-3])
+
+
+def test_exported_scores_add_up_to_the_cli_scores(index):
+    """Summing the exported per-term scores gives the CLI's ranking and scores."""
+    exported = siteindex.postings(index)
+    kinds = {d: index._reader.stored_fields(d)["record"] for d in range(index._reader.doc_count_all())}
+    from houserules.search.evaluate import read_judgements
+
+    for judgement in read_judgements(JUDGEMENTS):
+        text = judgement.query
+        terms = searchtext.query_terms(index.correct(text), index._analyzer)
+        key = searchtext.exact_key(text)
+        totals: dict[int, float] = {}
+        for term in terms + ([siteindex.EXACT + key, siteindex.EXACT_ALIAS + key] if key else []):
+            for doc, value in exported.get(term, {}).items():
+                totals[doc] = totals.get(doc, 0.0) + value
+        if searchtext.is_question(text):
+            for doc in totals:
+                record = kinds[doc]
+                totals[doc] += search.QUESTION_BOOST * (record["kind"] in search.QUESTION_KINDS)
+                totals[doc] += search.QUESTION_DOC_BOOST * ("question" in record)
+        ours = sorted(totals.items(), key=lambda item: (-item[1], item[0]))[:10]
+        theirs = [(docnum, score) for score, docnum in index.ranked(text, 10)]
+        assert [d for d, _ in ours] == [d for d, _ in theirs], text
+        assert [v for _, v in ours] == pytest.approx([v for _, v in theirs]), text
+
+
+@pytest.mark.parametrize("text, shard", [("魔梯", 2342325636), ("elev", 2961780095), ("", 0x811C9DC5)])
+def test_shard_hash(text, shard):
+    assert siteindex.fnv1a(text) == shard
+
+
+# -- the same analysis in JavaScript ---------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def worker_page(browser, built_site):
+    """A page of the built site with the search worker's code loaded in it (not as a worker)."""
+    with serve(built_site) as base:
+        page = browser.new_page()
+        page.goto(f"{base}/index.html")
+        page.add_script_tag(url=f"{base}/assets/javascripts/hr-search-worker.js")
+        config = json.loads((built_site / "search/search_index.json").read_text(encoding="utf-8"))["config"]
+        page.evaluate("config => hrSearch.setup(config)", config)
+        yield page
+        page.close()
+
+
+def _corpus(kb) -> list[str]:
+    from houserules.search.evaluate import read_judgements
+
+    texts = [j.query for j in read_judgements(JUDGEMENTS)]
+    for entry in kb.entries.values():
+        texts += [entry.code, *entry.title.values(), *entry.aliases, *entry.summary.values()]
+        for question in entry.questions:
+            texts += [*question["q"].values(), *question.get("variants", [])]
+    texts += ["ＢＨ－Ａ１３", "魔梯can I move?", "電梯墜毀怎麼辦", "what's a d20 roll", "mystic eleva", "2e", "Ⅻ ﬁve",
+              "𠀀𠀁 astral", "yelling years", "elevatr", "a13b", "  spaced   out  ", "AND ( * \" :"]
+    return texts
+
+
+def test_every_indexed_word_stems_alike(worker_page, index):
+    words = sorted(w.decode() if isinstance(w, bytes) else w for w in index._reader.lexicon("words"))
+    words += sorted({t for t in searchtext._TOKEN.findall(" ".join(_corpus(load(DATA).kb)).lower()) if t.isascii()})
+    from whoosh.lang.porter import stem
+
+    assert len(words) > 1000
+    assert worker_page.evaluate("words => hrSearch.stem(words)", words) == [stem(w) for w in words]
+
+
+def test_queries_are_analysed_alike(worker_page, index):
+    texts = _corpus(load(DATA).kb)
+    js = worker_page.evaluate("""async texts => {
+        const out = [];
+        for (const text of texts) {
+            out.push(await hrSearch.rank(text).then(r => [r.corrected, r.terms, r.asks]));
+        }
+        return out;
+    }""", texts)
+    for text, (corrected, terms, asks) in zip(texts, js):
+        key = searchtext.exact_key(text)
+        expected = searchtext.query_terms(index.correct(text), index._analyzer)
+        expected += [siteindex.EXACT + key, siteindex.EXACT_ALIAS + key] if key else []
+        assert (corrected, terms, asks) == (index.correct(text), expected, searchtext.is_question(text)), text
+
+
+def test_the_site_ranks_like_the_cli(worker_page, index):
+    from houserules.search.evaluate import read_judgements
+
+    for judgement in read_judgements(JUDGEMENTS):
+        hits = worker_page.evaluate("text => hrSearch.rank(text).then(r => r.hits)", judgement.query)
+        cli = index.search(judgement.query, limit=10)
+        assert [h["id"] for h in hits] == [h.record["id"] for h in cli], judgement.query
+        assert [h["url"] for h in hits] == [h.record["url"] for h in cli], judgement.query
+        assert [h["score"] for h in hits] == pytest.approx([h.score for h in cli], abs=0.05), judgement.query
+
+
+# -- the search box, as a reader uses it ----------------------------------------------------------
+
+@pytest.mark.slow
+def test_judged_queries_through_the_search_box(built_site, cache):
+    """Every judged query typed into the box: each group within 0.03 of the CLI, overall hit@3 ≥ 0.95."""
+    both = eval_site(built_site, JUDGEMENTS, cache)
+    assert set(both["site"]) == set(both["cli"])
+    for group, cli in both["cli"].items():
+        assert both["site"][group]["hit@1"] >= cli["hit@1"] - 0.03, group
+    assert both["site"]["overall"]["hit@3"] >= 0.95
+
+
+@pytest.mark.slow
+def test_exact_titles_and_codes_come_first(built_site, cache, tmp_path):
+    """Each entry's Chinese title, English title and code, typed in the box (and given to the CLI), finds it first."""
+    kb = load(DATA).kb
+    by_key: dict[str, list[str]] = {}
+    for entry in kb.entries.values():
+        for text in (entry.code, *entry.title.values()):
+            by_key.setdefault(searchtext.exact_key(text), []).append(entry.ref)
+    lines = ["queries:"]
+    for entry in kb.entries.values():
+        for group, text in (("title-zh", entry.title["zh"]), ("title-en", entry.title["en"]), ("code", entry.code)):
+            expect = by_key[searchtext.exact_key(text)]
+            lines.append(f"  - {{group: {group}, q: {json.dumps(text, ensure_ascii=False)}, expect: {json.dumps(expect)}}}")
+    judgements = tmp_path / "titles.yaml"
+    judgements.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    both = eval_site(built_site, judgements, cache)
+    for side in ("cli", "site"):
+        assert {g: row["hit@1"] for g, row in both[side].items()} == {
+            "title-zh": 1.0, "title-en": 1.0, "code": 1.0, "overall": 1.0}, side
+
+
+def _type(page, query: str) -> None:
+    box = page.locator("input.md-search__input")
+    box.fill(query)
+    box.press("End")
+    page.wait_for_selector(".md-search-result__item", timeout=15000)
+
+
+@pytest.fixture(params=["http", "file"])
+def question_page(request, browser, question_site):
+    context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True)
+    page = context.new_page()
+    requests: list[str] = []
+    page.on("request", lambda req: requests.append(req.url))
+    if request.param == "file":
+        base = question_site.as_uri()
+        page.goto(f"{base}/index.html")
+        yield page, base
+    else:
+        with serve(question_site) as base:
+            page.goto(f"{base}/index.html")
+            yield page, base
+    context.close()
+    scheme = urlsplit(base).scheme
+    assert [u for u in requests if urlsplit(u).scheme not in {scheme, "data", "blob", "about"}] == []
+
+
+def test_a_question_result_shows_the_answer_and_links_its_anchor(question_page):
+    page, base = question_page
+    page.goto(f"{base}/index.html?q={quote('留在电梯里会怎样')}")
+    page.wait_for_selector(".md-search-result__item", timeout=15000)
+    first = page.locator(".md-search-result__item").first
+    assert first.locator("h1").inner_text().startswith("DM-A02 ")
+    question = first.locator("h2")
+    assert "留在电梯里不出来会怎样？" in question.inner_text()
+    assert "回合结束时掷骰决定电梯去向。" in first.inner_text()  # the answer itself
+    links = first.locator("a.md-search-result__link")
+    assert urlsplit(links.nth(1).get_attribute("href")).fragment == "stay-inside"
+    assert page.locator(".md-search-result__terms").count() == 0  # no "missing" words
+
+
+@pytest.mark.parametrize("query, code", [
+    ("DM-A02", "DM-A02"), ("dm a02", "DM-A02"),            # codes
+    ("塔楼", "DM-R01"), ("Tower", "DM-R01"),                 # exact titles
+    ("eleva", "DM-A02"), ("towe", "DM-R01"),               # search as you type
+    ("elevatr crash", "DM-A02"), ("塔樓", "DM-R01"),        # a typo, traditional characters
+])
+def test_the_box_puts_the_entry_first(question_page, query, code):
+    page, base = question_page
+    page.goto(f"{base}/index.html?q={quote(query)}")
+    page.wait_for_selector(".md-search-result__item", timeout=15000)
+    assert page.locator(".md-search-result__item h1").first.inner_text().startswith(f"{code} ")
+
+
+def test_no_missing_lines_for_words_that_match_nothing(question_page):
+    page, base = question_page
+    page.goto(f"{base}/index.html?q={quote('塔楼 zzzqqq 乾坤')}")
+    page.wait_for_selector(".md-search-result__item", timeout=15000)
+    assert page.locator(".md-search-result__terms").count() == 0
+    assert "缺少" not in page.locator(".md-search-result").inner_text()
+
+
+def test_keyboard_opens_and_walks_the_results(question_page):
+    page, base = question_page
+    page.locator("label.md-header__button[for=__search]").first.click()
+    _type(page, "留在电梯里会怎样")
+    page.keyboard.press("ArrowDown")
+    focused = page.evaluate("document.activeElement.getAttribute('href')")
+    assert focused and "demo/elevator.html" in focused
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("Enter")  # Enter in the box opens the best result
+    page.wait_for_url(re.compile(r".*/demo/elevator\.html.*"), timeout=15000)
+
+
+def test_search_is_offline_and_loads_only_what_a_query_needs(browser, question_site):
+    """From file:// the index loads as scripts; a query loads the head, a few shards and one chunk."""
+    page = browser.new_page()
+    loaded: list[str] = []
+    page.on("request", lambda req: loaded.append(req.url))
+    page.goto(f"{question_site.as_uri()}/index.html?q={quote('塔楼')}")
+    page.wait_for_selector(".md-search-result__item", timeout=15000)
+    page.close()
+    parts = sorted(re.sub(r"\?.*", "", u.split("/search/hr/")[1]) for u in loaded if "/search/hr/" in u)
+    assert parts[0] == "head.js" and any(p.startswith("t/") for p in parts) and any(p.startswith("r/") for p in parts)
+    assert not [u for u in loaded if u.endswith("search_index.json")]
+
+
+# -- the index is built beside MkDocs ----------------------------------------------------------
+
+def test_a_prepared_index_is_used_only_for_unchanged_data(tmp_path):
+    import shutil
+
+    data = tmp_path / "data"
+    shutil.copytree(SEARCH_DATA, data)
+    fresh = siteindex.write_site_index(load(data).kb, tmp_path / "fresh")
+    prepared = siteindex.Prepared(data)
+    assert siteindex.write_site_index(load(data).kb, tmp_path / "prepared", prepared) == fresh
+    entry = data / "demo" / "entries" / "tower.yaml"
+    prepared = siteindex.Prepared(data)
+    entry.write_text(entry.read_text(encoding="utf-8").replace("en: Tower}", "en: Keep}"), encoding="utf-8")
+    changed = siteindex.write_site_index(load(data).kb, tmp_path / "changed", prepared)  # built again, not taken
+    assert changed["version"] != fresh["version"]
+    assert changed == siteindex.write_site_index(load(data).kb, tmp_path / "again")
+    assert (tmp_path / "changed/search/hr/head.js").read_bytes() == (tmp_path / "again/search/hr/head.js").read_bytes()
+
+
+def test_a_discarded_index_leaves_nothing_behind(tmp_path, monkeypatch):
+    """A failed build (MkDocs' on_build_error) stops the prepared index and removes its files."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    prepared = siteindex.Prepared(SEARCH_DATA)
+    assert list(tmp_path.glob("houserules-siteindex-*"))
+    prepared.discard()
+    assert not list(tmp_path.glob("houserules-siteindex-*"))

@@ -1,0 +1,228 @@
+"""``houserules search-eval``: ranking quality on a judged query set.
+
+The judgements file lists queries as players type them, each with the entry
+(or entries) that should come back::
+
+    queries:
+      - {group: question, q: 电梯坠毁会怎样, expect: betrayal:mystic-elevator-ruling}
+
+For each group this reports hit@1, hit@3 (an expected entry among the first one
+or three hits) and the mean reciprocal rank (1/rank of the first expected hit,
+0 when it is not in the first ten).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import HouserulesError, Problem, display_path
+from .index import SearchIndex
+from ..data.yamlload import YamlError, load as load_yaml
+
+DEPTH = 10
+
+
+@dataclass(frozen=True)
+class Judgement:
+    group: str
+    query: str
+    expect: tuple[str, ...]
+    game: str | None
+    line: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    judgement: Judgement
+    rank: int | None  # 1-based rank of the first expected entry, None if not in the first DEPTH
+
+    def hit(self, k: int) -> bool:
+        return self.rank is not None and self.rank <= k
+
+
+def read_judgements(path: Path) -> list[Judgement]:
+    """The judged queries of ``path``; a malformed item is a located error."""
+    where = display_path(path)
+    try:
+        doc = load_yaml(path)
+    except YamlError as exc:
+        raise HouserulesError("cannot read the judgements", [Problem(where, exc.line, "-", exc.problem, exc.fix)])
+    except OSError as exc:
+        raise HouserulesError(f"cannot read {where}: {exc.strerror} — pass --judgements FILE")
+    items = doc.data.get("queries") if isinstance(doc.data, dict) else None
+    if not isinstance(items, list):
+        raise HouserulesError("no judged queries", [Problem(where, 1, "-", "no 'queries:' list",
+                                                            "write 'queries:' followed by items")])
+    result, problems = [], []
+    for index, item in enumerate(items):
+        line = doc.line(("queries", index))
+        expect = item.get("expect") if isinstance(item, dict) else None
+        expect = [expect] if isinstance(expect, str) else expect
+        if not (isinstance(item, dict) and isinstance(item.get("q"), str) and isinstance(item.get("group"), str)
+                and isinstance(expect, list) and expect and all(isinstance(e, str) for e in expect)):
+            problems.append(Problem(where, line, "-", "a judgement needs 'group', 'q' and 'expect'",
+                                    "write {group: G, q: QUERY, expect: game:id}"))
+            continue
+        result.append(Judgement(item["group"], item["q"], tuple(expect), item.get("game"), line))
+    if problems:
+        raise HouserulesError("malformed judgements", problems)
+    return result
+
+
+def check_refs(judgements: list[Judgement], known: set[str], path: Path) -> None:
+    """Fail on judgements that expect entries the data does not have."""
+    problems = [Problem(display_path(path), j.line, ref, f"expected entry '{ref}' is not in the data",
+                        "use a game:id that exists")
+                for j in judgements for ref in j.expect if ref not in known]
+    if problems:
+        raise HouserulesError("judgements refer to unknown entries", problems)
+
+
+def evaluate(index: SearchIndex, judgements: list[Judgement]) -> list[Outcome]:
+    """Run every judged query and record where its expected entry ranked."""
+    outcomes = []
+    for j in judgements:
+        ids = [hit.record["id"] for hit in index.search(j.query, game=j.game, limit=DEPTH)]
+        rank = next((i + 1 for i, ref in enumerate(ids) if ref in j.expect), None)
+        outcomes.append(Outcome(j, rank))
+    return outcomes
+
+
+def scores(outcomes: list[Outcome]) -> dict[str, dict[str, Any]]:
+    """hit@1, hit@3 and MRR per group and ``overall``, in file order of the groups."""
+    groups: dict[str, list[Outcome]] = defaultdict(list)
+    for outcome in outcomes:
+        groups[outcome.judgement.group].append(outcome)
+    groups["overall"] = list(outcomes)
+
+    def summary(items: list[Outcome]) -> dict[str, Any]:
+        n = len(items)
+        return {"queries": n,
+                "hit@1": sum(o.hit(1) for o in items) / n,
+                "hit@3": sum(o.hit(3) for o in items) / n,
+                "mrr": sum(1 / o.rank for o in items if o.rank) / n}
+
+    return {name: summary(items) for name, items in groups.items() if items}
+
+
+def report(table: dict[str, dict[str, Any]], misses: list[Outcome]) -> str:
+    """The scores as a table, then the queries whose expected entry was not first."""
+    lines = [f"{'group':<12} {'queries':>7} {'hit@1':>6} {'hit@3':>6} {'MRR':>6}"]
+    for name, row in table.items():
+        lines.append(f"{name:<12} {row['queries']:>7} {row['hit@1']:>6.3f} {row['hit@3']:>6.3f} {row['mrr']:>6.3f}")
+    if misses:
+        lines.append("\nnot first:")
+        for o in misses:
+            where = "not found" if o.rank is None else f"rank {o.rank}"
+            lines.append(f"  [{o.judgement.group}] {o.judgement.query!r}: {where} (expected {', '.join(o.judgement.expect)})")
+    return "\n".join(lines)
+
+
+# -- the site's search box --------------------------------------------------------------
+
+#: Where Playwright finds Chromium (Debian's package; Playwright downloads no browser here).
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+#: The result list once the box shows results (or says there are none); the box is
+#: emptied before each query, so whatever shows is the answer to the query typed.
+_READ_RESULTS = """() => {
+  const meta = document.querySelector(".md-search-result__meta");
+  const items = [...document.querySelectorAll(".md-search-result__item")];
+  if (!items.length && meta.textContent.trim() !== window.__hrText["search.result.none"]) return null;
+  return items.map(item => item.querySelector("a.md-search-result__link").getAttribute("href"));
+}"""
+_CLEARED = """() => !document.querySelector(".md-search-result__item") &&
+  document.querySelector(".md-search-result__meta").textContent.trim() === window.__hrText["search.result.placeholder"]"""
+
+
+def evaluate_site(site: Path, judgements: list[Judgement], refs: set[str]) -> list[Outcome]:
+    """Type every judged query into the built site's search box (headless Chromium, one
+    session, the site served on 127.0.0.1) and record where the expected entry ranked.
+
+    Needs Playwright (``pip install -e '.[test]'``) and Chromium at :data:`CHROMIUM`.
+    A judgement's ``game`` keeps only that game's results (the box has no filter).
+    """
+    try:
+        from playwright.sync_api import Error as PlaywrightError, sync_playwright
+    except ImportError:
+        raise HouserulesError("search-eval --site needs Playwright — install the test extras: "
+                              ".venv/bin/pip install -e '.[test]'") from None
+    if not (site / "index.html").is_file():
+        raise HouserulesError(f"no site in {site} — build it first: houserules build -o {site}")
+    if not Path(CHROMIUM).is_file():
+        raise HouserulesError(f"Chromium not found at {CHROMIUM} — install it: apt-get install chromium")
+    outcomes = []
+    with _serve(site) as base, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.goto(f"{base}/index.html")
+            page.evaluate("() => { window.__hrText = JSON.parse(document.getElementById('__config')"
+                          ".textContent).translations; }")
+            box = page.locator("input.md-search__input")
+            box.click()
+            for j in judgements:
+                box.fill("")
+                box.press("End")
+                page.wait_for_function(_CLEARED, timeout=30_000)
+                box.fill(j.query)
+                box.press("End")
+                links = page.wait_for_function(_READ_RESULTS, timeout=30_000).json_value()
+                ids = [_ref_of(link) for link in links]
+                ids = [ref for ref in ids if ref in refs and (j.game is None or ref.startswith(f"{j.game}:"))]
+                rank = next((i + 1 for i, ref in enumerate(ids[:DEPTH]) if ref in j.expect), None)
+                outcomes.append(Outcome(j, rank))
+        except PlaywrightError as exc:
+            raise HouserulesError(f"the site search did not answer in Chromium: {exc.message.splitlines()[0]}") from None
+        finally:
+            browser.close()
+    return outcomes
+
+
+def _ref_of(link: str) -> str:
+    """``betrayal/vault.html?h=x#open`` → ``betrayal:vault``."""
+    from urllib.parse import urlsplit
+
+    path = urlsplit(link).path.removesuffix(".html")
+    game, _, slug = path.rpartition("/")
+    return f"{game.rpartition('/')[2]}:{slug}"
+
+
+def _serve(site: Path) -> Any:
+    import contextlib
+    import functools
+    import http.server
+    import threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+            pass
+
+    @contextlib.contextmanager
+    def serving() -> Any:
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{server.server_address[1]}"
+        finally:
+            server.shutdown()
+            server.server_close()
+            thread.join()
+
+    return serving()
+
+
+def report_both(cli: dict[str, dict[str, Any]], site: dict[str, dict[str, Any]]) -> str:
+    """The CLI's and the site's scores side by side."""
+    lines = [f"{'':<12} {'':>7}  {'command line':^20}  {'site search box':^20}",
+             f"{'group':<12} {'queries':>7}  {'hit@1':>6} {'hit@3':>6} {'MRR':>6}  {'hit@1':>6} {'hit@3':>6} {'MRR':>6}"]
+    for name, row in cli.items():
+        other = site.get(name, {"hit@1": 0.0, "hit@3": 0.0, "mrr": 0.0})
+        lines.append(f"{name:<12} {row['queries']:>7}  {row['hit@1']:>6.3f} {row['hit@3']:>6.3f} {row['mrr']:>6.3f}"
+                     f"  {other['hit@1']:>6.3f} {other['hit@3']:>6.3f} {other['mrr']:>6.3f}")
+    return "\n".join(lines)
