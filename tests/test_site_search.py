@@ -186,6 +186,17 @@ def test_the_site_ranks_like_the_cli(worker_page, index):
         assert [h["score"] for h in hits] == pytest.approx([h.score for h in cli], abs=0.05), judgement.query
 
 
+def test_glossary_terms_come_after_the_entries(worker_page):
+    """Translators find a glossary term (also by a variant) after the entries, linked to its row."""
+    for query in ("叛徒", "traitor"):
+        found = worker_page.evaluate("text => hrSearch.rank(text)", query)
+        links = [item[-1]["location"] for item in found["items"]]
+        assert "betrayal/glossary.html#term-traitor" in links, query
+        entries = len(found["hits"])
+        assert all("glossary.html" not in link for link in links[:entries])
+        assert all("glossary.html" in link for link in links[entries:])
+
+
 # -- the search box, as a reader uses it ----------------------------------------------------------
 
 @pytest.mark.slow

@@ -174,7 +174,11 @@
   }
 
   function score(text, terms, byShard, corrected) {
-    var scores = new Map(), matched = [];
+    var scores = new Map(), matched = [], terms2 = new Map();
+    terms.forEach(function (term) {
+      var within = byShard.get(shardOf(term)), key = head.glossary + term;
+      if (head.glossaryDocs && Object.prototype.hasOwnProperty.call(within, key)) addUp(terms2, within[key]);
+    });
     terms.forEach(function (term) {
       var shard = byShard.get(shardOf(term));
       if (!Object.prototype.hasOwnProperty.call(shard, term)) return;
@@ -206,7 +210,19 @@
       hit.question = asks && hit.doc !== firstDoc[hit.entry] ? hit.doc - firstDoc[hit.entry] : 0;
       hits.push(hit);
     }
-    return { hits: hits, terms: matched, allTerms: terms, asks: asks, corrected: corrected };
+    var glossary = [];
+    terms2.forEach(function (value, doc) { glossary.push({ doc: doc, score: value }); });
+    glossary.sort(function (a, b) { return b.score - a.score || a.doc - b.doc; });
+    glossary = glossary.slice(0, head.glossaryShown || 0);
+    return { hits: hits, glossary: glossary, terms: matched, allTerms: terms, asks: asks, corrected: corrected };
+  }
+
+  function addUp(scores, list) {
+    var half = list.length / 2, doc = 0;
+    for (var i = 0; i < half; i++) {
+      doc += list[i];
+      scores.set(doc, (scores.get(doc) || 0) + list[half + i]);
+    }
   }
 
   /* -- results in Material's shape ----------------------------------------------------- */
@@ -265,14 +281,15 @@
   }
 
   function render(found, text) {
-    var chunks = Array.from(new Set(found.hits.map(function (h) { return Math.floor(h.entry / head.chunk); })));
-    return Promise.all(chunks.map(function (n) { return load("r/" + n); })).then(function (parts) {
+    var chunks = Array.from(new Set(found.hits.map(function (h) { return "r/" + Math.floor(h.entry / head.chunk); })
+      .concat(found.glossary.map(function (g) { return "g/" + Math.floor(g.doc / head.glossaryChunk); }))));
+    return Promise.all(chunks.map(load)).then(function (parts) {
       var byChunk = new Map();
       chunks.forEach(function (n, i) { byChunk.set(n, parts[i]); });
       var words = new Set(found.terms);
       var terms = pageTerms(text, words);
       var items = found.hits.map(function (hit) {
-        var group = byChunk.get(Math.floor(hit.entry / head.chunk))[hit.entry % head.chunk];
+        var group = byChunk.get("r/" + Math.floor(hit.entry / head.chunk))[hit.entry % head.chunk];
         var e = group[0];   // code, title zh, title en, summary zh, summary en, url, id
         var title = '<span class="hr-code">' + escape(e[0]) + "</span> " + both(e[1], e[2], words);
         var score = hit.score / head.scale;
@@ -285,6 +302,16 @@
           { location: e[5] + "#" + q[0], title: '<span class="hr-q">问</span> ' + both(q[1], q[2], words),
             text: both(q[3], q[4], words), score: score, terms: terms }
         ];
+      });
+      // Glossary terms (for translators) come after the entries, never between them.
+      found.glossary.forEach(function (g) {
+        var t = byChunk.get("g/" + Math.floor(g.doc / head.glossaryChunk))[g.doc % head.glossaryChunk];
+        var score = g.score / head.scale;
+        items.push([
+          { location: t[4].split("#")[0], title: '<span class="hr-code">术语表</span> <span class="hr-en" lang="en">Glossary</span>',
+            text: "", score: score, terms: terms },
+          { location: t[4], title: both(t[0], t[1], words), text: both(t[2], t[3], words), score: score, terms: terms }
+        ]);
       });
       var result = { items: items };
       var completion = lastCompletion(text, found.corrected);

@@ -49,6 +49,10 @@ SHARD_BYTES = 24_000
 RECORDS_PER_CHUNK = 8
 #: Prefixes of the exact-match keys in the term shards (never the first character of a term).
 EXACT, EXACT_ALIAS = "=", "~"
+#: Prefix of a term's scores in the glossaries (kept in the shard of the term itself).
+GLOSSARY = "§"
+#: Glossary terms shown after the entries, at most; terms per record chunk.
+GLOSSARY_SHOWN, GLOSSARY_PER_CHUNK = 3, 64
 TEXT_FIELDS = tuple(search.FIELD_BOOSTS)
 
 
@@ -165,14 +169,43 @@ def _words(index: search.SearchIndex) -> dict[str, list[Any]]:
     return {letter: [w for w, _ in items] + [f for _, f in items] for letter, items in by_letter.items()}
 
 
-def export(index: search.SearchIndex, out: Path) -> dict[str, Any]:
-    """Write the shards of an open index into ``out``; return the head (also written)."""
+def glossary_documents(kb: Any) -> Iterable[dict[str, Any]]:
+    """The glossaries' terms as documents of the index schema (the site only: translators
+    look terms up in the search box; the command line searches entries)."""
+    from .glossary import terms
+
+    for game in kb.games.values():
+        for term in terms(kb, game.id):
+            names = [term["zh"], term["en"]]
+            others = [*term.get("variants", []), *term.get("deprecated", [])]
+            note = term.get("note", {})
+            record = {"id": f"{game.id}:glossary:{term['id']}", "zh": term["zh"], "en": term["en"],
+                      "note": [note.get("zh", ""), note.get("en", "")],
+                      "url": f"{game.id}/glossary.html#term-{term['id']}"}
+            yield {"ref": record["id"], "entry": record["id"], "type": "term", "game": game.id, "kind": "glossary",
+                   "record": record, "title": "\n".join(names), "aliases": "\n".join(others),
+                   "summary": "\n".join(v for v in note.values() if v),
+                   "exact": "\n".join(searchtext.exact_key(t) for t in names),
+                   "exact_alias": "\n".join(searchtext.exact_key(t) for t in others)}
+
+
+def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | None = None) -> dict[str, Any]:
+    """Write the shards of an open index into ``out``; return the head (also written).
+
+    ``glossary`` (an index of :func:`glossary_documents`) adds the glossary terms: their
+    scores sit in the same shards under ``§term``, their records in ``g/N.js``.
+    """
     terms = {term: _flat(scores) for term, scores in postings(index).items() if scores}
-    size = sum(len(json.dumps(t, ensure_ascii=False).encode()) + len(json.dumps(p)) + 1 for t, p in terms.items())
+    extra = {GLOSSARY + term: _flat(scores) for term, scores in postings(glossary).items() if scores} \
+        if glossary is not None else {}
+    size = sum(len(json.dumps(t, ensure_ascii=False).encode()) + len(json.dumps(p)) + 1
+               for t, p in {**terms, **extra}.items())
     shards = max(1, math.ceil(size / SHARD_BYTES))
     buckets: list[dict[str, list[int]]] = [{} for _ in range(shards)]
     for term in sorted(terms):
         buckets[fnv1a(term) % shards][term] = terms[term]
+    for term in sorted(extra):
+        buckets[fnv1a(term[len(GLOSSARY):]) % shards][term] = extra[term]
     groups = _records(index)
     reader = index._reader
     kinds = [reader.stored_fields(d)["record"]["kind"] for d in range(reader.doc_count_all())]
@@ -189,13 +222,21 @@ def export(index: search.SearchIndex, out: Path) -> dict[str, Any]:
     for n in range(0, len(groups), RECORDS_PER_CHUNK):
         name = f"r/{n // RECORDS_PER_CHUNK}"
         files[name] = _script(name, groups[n:n + RECORDS_PER_CHUNK])
+    terms_shown = []
+    if glossary is not None:
+        terms_shown = [glossary._reader.stored_fields(d)["record"] for d in range(glossary._reader.doc_count_all())]
+    for n in range(0, len(terms_shown), GLOSSARY_PER_CHUNK):
+        name = f"g/{n // GLOSSARY_PER_CHUNK}"
+        files[name] = _script(name, [[r["zh"], r["en"], *r["note"], r["url"]]
+                                     for r in terms_shown[n:n + GLOSSARY_PER_CHUNK]])
     version = hashlib.blake2b("".join(files[k] for k in sorted(files)).encode(), digest_size=8).hexdigest()
     head = {
         "version": version, "docs": reader.doc_count_all(), "shards": shards, "chunk": RECORDS_PER_CHUNK,
         "groups": sizes, "answers": answers, "letters": sorted(_words(index)),
         "scale": SCALE, "questionBoost": round(search.QUESTION_BOOST * SCALE),
         "questionDocBoost": round(search.QUESTION_DOC_BOOST * SCALE),
-        "exact": EXACT, "exactAlias": EXACT_ALIAS, **analysis_tables(),
+        "exact": EXACT, "exactAlias": EXACT_ALIAS, "glossary": GLOSSARY, "glossaryDocs": len(terms_shown),
+        "glossaryChunk": GLOSSARY_PER_CHUNK, "glossaryShown": GLOSSARY_SHOWN, **analysis_tables(),
     }
     files["head"] = _script("head", head)
     if out.exists():
@@ -228,8 +269,14 @@ def _build(kb: Any, target: Path) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="houserules-siteindex-") as tmp:
         meta = {"entries": len(kb.entries), "games": sorted(kb.games), "problems": []}
         folder = search.write_index(Path(tmp) / "index", search.documents(kb), meta)
-        with search.SearchIndex(folder) as index:
-            return export(index, target)
+        terms = list(glossary_documents(kb))
+        glossary = search.SearchIndex(search.write_index(Path(tmp) / "glossary", terms, meta)) if terms else None
+        try:
+            with search.SearchIndex(folder) as index:
+                return export(index, target, glossary)
+        finally:
+            if glossary is not None:
+                glossary.close()
 
 
 class Prepared:
