@@ -10,7 +10,6 @@ follow it on paper.
 from __future__ import annotations
 
 import datetime
-import hashlib
 import os
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Iterable
@@ -18,6 +17,7 @@ from dataclasses import dataclass
 
 
 from ..data.model import Entry, Game, KnowledgeBase, game_sections
+from ..data.version import data_version
 from ..check.profile import ORIGIN, Profile
 from ..render import blocks as B
 from ..render.html import Html, bilingual_label
@@ -93,6 +93,8 @@ class PrintOptions:
     layout: str = "qa"
     profile: Profile | None = None
     site_url: str | None = None
+    #: The data version the cover prints (computed from the data folder when not given).
+    version: str | None = None
 
 
 def print_groups(kb: KnowledgeBase, game: Game, profile: Profile | None) -> list[Group]:
@@ -245,7 +247,7 @@ class PrintDocument:
                      f'<br><span lang="en">With the house rules of {inline_html(profile.name.get("en", profile.name["zh"]))}</span></p>')
         layout = {"qa": ("问答版", "Questions and answers"), "full": ("完整版", "Full details")}[self.options.layout]
         questions = sum(len(e.questions) for e in printed)
-        rows = [("数据版本 · Data version", data_version(self.kb, printed)), ("打印日期 · Printed", print_date()),
+        rows = [("数据版本 · Data version", self.options.version or str(data_version(self.kb))), ("打印日期 · Printed", print_date()),
                 ("版式 · Layout", f"{layout[0]} · {layout[1]}"),
                 ("条目 · Entries", str(len(printed))), ("问题 · Questions", str(questions))]
         meta = "".join(f"<tr><th>{k}</th><td>{inline_html(v)}</td></tr>" for k, v in rows)
@@ -291,20 +293,6 @@ def document(title: str, body: list[str]) -> str:
 
 def title_of(games: list[Game]) -> str:
     return "房规速查 FAQ — " + "、".join(g.name["zh"] for g in games)
-
-
-def data_version(kb: KnowledgeBase, entries: Iterable[Entry]) -> str:
-    """The newest history date of the printed entries and a short hash of their data.
-
-    Two PDFs with the same version print the same data, wherever the files live.
-    """
-    entries = list(entries)
-    digest = hashlib.sha256()
-    for label, path in sorted({(f"{g}:", kb.games[g].path) for g in {e.game for e in entries}}
-                              | {(e.ref, e.path) for e in entries}):
-        digest.update(label.encode() + b"\0" + path.read_bytes() + b"\0")
-    latest = max((h["date"] for e in entries for h in e.data.get("history", [])), default="")
-    return " · ".join(part for part in (latest, digest.hexdigest()[:8]) if part)
 
 
 def print_date() -> str:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from ..errors import HouserulesError
 from ..data.model import KnowledgeBase
+from ..data.version import data_version
 from ..render.blocks import EntryBlocks
 from ..render.urls import PRINT_DIR, pdf_name
 from .document import LAYOUTS, PrintOptions
@@ -17,7 +18,7 @@ def build_pdfs(kb: KnowledgeBase, site_dir: Path, site_url: str | None) -> None:
     require_cjk_font()
     out = site_dir / PRINT_DIR
     out.mkdir(parents=True, exist_ok=True)
-    options = PrintOptions(layout="qa", site_url=site_url)
+    options = PrintOptions(layout="qa", site_url=site_url, version=str(data_version(kb)))
     blocks = EntryBlocks(kb)
     parts = [PrintedGame(kb, game, options, "a4", blocks) for game in kb.games.values()]
     for part in parts:
@@ -40,6 +41,7 @@ def make_faq(kb: KnowledgeBase, output: Path | None = None, game: str | None = N
     if unknown:
         raise HouserulesError(f"unknown game '{unknown[0]}' — use one of: {', '.join(kb.games)}")
     target = output or Path(pdf_name(game))
-    pages = print_games(kb, games, target, PrintOptions(layout, profile, site_url), paper)
+    options = PrintOptions(layout, profile, site_url, str(data_version(kb)))
+    pages = print_games(kb, games, target, options, paper)
     entries = sum(1 for e in kb.entries.values() if e.game in games and (profile is None or profile.includes(e)))
     return target, entries, pages
