@@ -106,13 +106,15 @@ def _cmd_export(parser: argparse.ArgumentParser) -> Runner:
 
     parser.add_argument("--what", choices=list(TABLES), default="entries",
                         help="entries, questions and answers (faq), errata, glossary terms, or entries needing review (default: entries)")
-    parser.add_argument("--format", choices=FORMATS, default="json", help="default: json")
+    parser.add_argument("--format", choices=FORMATS, default="json",
+                        help="default: json; tbx (TBX-Basic, for CAT tools) for the glossary")
     parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE instead of stdout")
 
     def run(args: argparse.Namespace) -> int:
         from ..check import run as run_check
-        from ..export import export, write_output
+        from ..export import check_format, export, write_output
 
+        check_format(args.what, args.format)  # before the check: a wrong pairing needs no data
         report = run_check(args.data)
         for problem in report.errors:
             print(problem, file=sys.stderr)
