@@ -104,3 +104,15 @@ EXPORT_TABLES: tuple[str, ...] = ("entries", "faq", "errata", "glossary", "revie
 EXPORT_FORMATS: tuple[str, ...] = ("csv", "json", "tbx")
 #: The tables a format other than CSV and JSON can carry: TBX is a terminology format.
 EXPORT_ONLY: dict[str, tuple[str, ...]] = {"tbx": ("glossary",)}
+
+#: How ``houserules new`` marks a text still to be written; ``houserules check`` reports each one.
+PLACEHOLDER = "TODO"
+
+
+def is_placeholder(text: str) -> bool:
+    """Whether ``text`` is a placeholder of ``houserules new`` (it starts with TODO).
+
+    >>> is_placeholder("TODO 待填写：一句话答案"), is_placeholder("Todo list"), is_placeholder("见 TODO")
+    (True, False, False)
+    """
+    return text.lstrip().startswith(PLACEHOLDER)
