@@ -22,7 +22,7 @@ from ..check.profile import ORIGIN, Profile
 from ..render import blocks as B
 from ..render.html import Html, bilingual_label
 from ..render.text import Linker, inline_html
-from ..render.urls import entry_url, question_code
+from ..render.urls import entry_url, go_url, question_code
 
 LAYOUTS = ("qa", "full")
 #: The blocks each layout prints, in order (the site shows all of them).
@@ -60,6 +60,10 @@ class PrintLinker(Linker):
     def web_url(self, entry: Entry) -> str | None:
         """The entry's page on the public site, when its address is configured."""
         return self.site_url + entry_url(entry) if self.site_url and entry.origin == "shared" else None
+
+    def go_link(self, entry: Entry) -> str | None:
+        """The entry's link by code on the public site (``…/go.html#BH-A13``), as the site's copy buttons give."""
+        return self.site_url + go_url(entry.code) if self.site_url and entry.origin == "shared" else None
 
     def href(self, target: Entry) -> str | None:
         return "#" + anchor(target) if target.ref in self.printed else self.web_url(target)
@@ -139,7 +143,7 @@ class PrintDocument:
         return "\n".join(part for part in out if part)
 
     def qr(self, entry: Entry) -> str:
-        url = self.linker.web_url(entry)
+        url = self.linker.go_link(entry)
         if not url:
             return ""
         import segno  # only when the site's address is configured

@@ -7,6 +7,7 @@ from functools import cached_property
 
 from ..data import vocab
 from ..data.model import Entry, KnowledgeBase
+from ..data.version import DataVersion, data_version
 from ..render.blocks import EntryBlocks
 
 
@@ -27,6 +28,11 @@ class SiteContext:
     def __init__(self, kb: KnowledgeBase):
         self.kb = kb
         self.blocks = EntryBlocks(kb)
+
+    @cached_property
+    def version(self) -> DataVersion | None:
+        """The data version of the build (None for a knowledge base made in memory)."""
+        return data_version(self.kb) if self.kb.root is not None else None
 
     @cached_property
     def tag_names(self) -> dict[str, dict[str, str]]:

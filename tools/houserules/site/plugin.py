@@ -19,7 +19,7 @@ from mkdocs.config import config_options
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
@@ -27,6 +27,7 @@ from ..data.model import KnowledgeBase
 from ..render.text import inline_html
 from . import csp, translators
 from .context import SiteContext
+from .offline import write_offline
 from .pages import home_cards, licences, site_pages
 from .postbuild import write_outputs
 
@@ -40,6 +41,10 @@ HOME = "index.md"
 
 class HouserulesConfig(Config):
     data_dir = config_options.Type(str, default="rules_data")
+    #: Keep the whole site on a phone after the first visit (a service worker); the live preview turns it off.
+    offline = config_options.Type(bool, default=True)
+    #: The app's name under its icon on a phone's home screen.
+    short_name = config_options.Type(str, default="房规速查")
 
 
 class HouserulesPlugin(BasePlugin[HouserulesConfig]):
@@ -71,6 +76,7 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         kb = self._given or self._load(config)
         self.ctx = SiteContext(kb)
         config.nav = site_nav(kb, config.nav or [])
+        config.extra["houserules_offline"] = self.config.offline  # main.html names the worker only then
         return config
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
@@ -90,9 +96,15 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
         return csp.add_policy(output)
 
+    # Last of all (Material's offline plugin writes search/search_index.js at -100): the worker lists every file.
+    @event_priority(-110)
     def on_post_build(self, config: MkDocsConfig) -> None:
         assert self.ctx is not None
-        write_outputs(self.ctx.kb, Path(config.site_dir))
+        site = Path(config.site_dir)
+        write_outputs(self.ctx.kb, site)
+        version = self.ctx.version
+        write_offline(site, version.tree if version else "none", str(version or ""), config.site_name,
+                      self.config.short_name, config.site_description or "", self.config.offline)
 
 
 def site_nav(kb: KnowledgeBase, configured: list[Any]) -> list[Any]:
