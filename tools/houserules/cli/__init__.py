@@ -167,6 +167,9 @@ def _cmd_pdf(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size (default: a4)")
     parser.add_argument("--site-url", metavar="URL",
                         help="public address of the site, for a QR code per entry (default: site_url of mkdocs.yml)")
+    parser.add_argument("--changes-since", metavar="VERSION",
+                        help="an insert of what changed since this data version (as a printed cover or the site's "
+                             "更新记录 page names it, e.g. 3b0fbf2c): the entries added or changed and the codes removed")
 
     def run(args: argparse.Namespace) -> int:
         from ..build import configured_site_url
@@ -174,7 +177,8 @@ def _cmd_pdf(parser: argparse.ArgumentParser) -> Runner:
 
         kb = _checked(args.data).kb
         site_url = args.site_url or configured_site_url()
-        target, entries, pages = make_faq(kb, args.output, args.game, args.profile, args.paper, site_url, args.layout)
+        target, entries, pages = make_faq(kb, args.output, args.game, args.profile, args.paper, site_url, args.layout,
+                                          args.changes_since)
         print(f"wrote {target} ({entries} entries, {pages} pages)")
         return 0
 

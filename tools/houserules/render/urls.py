@@ -117,3 +117,8 @@ def go_url(code: str, question_id: str | None = None) -> str:
 def go_shard(prefix: str) -> str:
     """The script holding the codes of one code prefix (scripts, not JSON: they load from file:// too)."""
     return f"{GO_DIR}/{prefix.lower()}.js"
+
+
+#: 更新记录 · What changed, and its Atom feed (at the site root).
+CHANGES_PAGE = "changes.md"
+CHANGES_FEED = "changes.xml"

@@ -7,6 +7,7 @@ from functools import cached_property
 
 from ..data import vocab
 from ..data.model import Entry, KnowledgeBase
+from ..data.history import History, load_history
 from ..data.version import DataVersion, data_version
 from ..render.blocks import EntryBlocks
 
@@ -33,6 +34,15 @@ class SiteContext:
     def version(self) -> DataVersion | None:
         """The data version of the build (None for a knowledge base made in memory)."""
         return data_version(self.kb) if self.kb.root is not None else None
+
+    @cached_property
+    def history(self) -> History | None:
+        """The versions of the data folder from git, newest first (None for a knowledge base made in memory)."""
+        if self.kb.root is None:
+            return None
+        history = load_history(self.kb)
+        assert self.version is None or history.versions[0].version.tree == self.version.tree
+        return history
 
     @cached_property
     def tag_names(self) -> dict[str, dict[str, str]]:

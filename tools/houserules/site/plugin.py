@@ -25,7 +25,9 @@ from mkdocs.structure.pages import Page
 
 from ..data.model import KnowledgeBase
 from ..render.text import inline_html
+from ..render.urls import CHANGES_FEED, CHANGES_PAGE
 from . import csp, translators
+from .changes import changes_feed
 from .context import SiteContext
 from .offline import write_offline
 from .pages import home_cards, licences, site_pages
@@ -102,6 +104,8 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         assert self.ctx is not None
         site = Path(config.site_dir)
         write_outputs(self.ctx.kb, site)
+        feed = changes_feed(self.ctx.kb, self.ctx.history, config.site_name, config.site_url)
+        (site / CHANGES_FEED).write_text(feed, encoding="utf-8")
         version = self.ctx.version
         write_offline(site, version.tree if version else "none", str(version or ""), config.site_name,
                       self.config.short_name, config.site_description or "", self.config.offline)
@@ -115,7 +119,7 @@ def site_nav(kb: KnowledgeBase, configured: list[Any]) -> list[Any]:
         nav += _escaped(translators.nav(kb))
     else:  # the home page lists the games; each game page links its translators' pages
         nav += _escaped([{title: items[:1]} for title, items in translators.nav(kb)[0].items()])
-    nav += [{"打印版 Printed FAQ": "print/index.md"}]
+    nav += [{"打印版 Printed FAQ": "print/index.md"}, {"更新记录 What changed": CHANGES_PAGE}]
     return nav + [item for item in configured if item != HOME]
 
 
