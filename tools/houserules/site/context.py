@@ -10,6 +10,7 @@ from ..data.model import Entry, KnowledgeBase
 from ..data.history import History, load_history
 from ..data.version import DataVersion, data_version
 from ..render.blocks import EntryBlocks
+from .repo import RepoLinks
 
 
 def entry_tags(entry: Entry) -> list[str]:
@@ -26,9 +27,11 @@ def entry_tags(entry: Entry) -> list[str]:
 class SiteContext:
     """The knowledge base with the indexes the pages share (blocks, tags)."""
 
-    def __init__(self, kb: KnowledgeBase):
+    def __init__(self, kb: KnowledgeBase, repo: RepoLinks | None = None):
         self.kb = kb
         self.blocks = EntryBlocks(kb)
+        #: Links to the entries' files and to a new issue, when the site names its repository.
+        self.repo = repo
 
     @cached_property
     def version(self) -> DataVersion | None:

@@ -52,7 +52,21 @@ class EntryPage:
                html_block(f'<p class="hr-badges">{self.badges()} {copy_button(entry.code)}</p>')]
         found = {block.kind: block for block in self.ctx.blocks.blocks(entry)}
         out += [LAYOUT[kind](self, found[kind]) for kind in SITE_BLOCKS if kind in found]
+        out.append(self.edit_links())
         return "\n".join(out)
+
+    def edit_links(self) -> str:
+        """编辑此条目 and 报告错误: to the entry's file and a pre-filled issue, when the site names its repository."""
+        repo = self.ctx.repo
+        if repo is None:
+            return ""
+        links = [(url, label) for url, label in ((repo.edit_url(self.entry), ("编辑此条目", "Edit this entry")),
+                                                 (repo.issue_url(self.entry), ("报告错误", "Suggest a correction")))
+                 if url]
+        if not links:
+            return ""
+        items = " · ".join(f'<a href="{inline_html(url)}">{zh} <span lang="en">{en}</span></a>' for url, (zh, en) in links)
+        return html_block(f'<p class="hr-edit" data-block="edit">{items}</p>')
 
     # -- helpers ------------------------------------------------------------------------------
     def badges(self) -> str:

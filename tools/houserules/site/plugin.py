@@ -32,6 +32,7 @@ from .context import SiteContext
 from .offline import write_offline
 from .pages import home_cards, licences, site_pages
 from .postbuild import write_outputs
+from .repo import RepoLinks
 
 log = logging.getLogger("mkdocs.plugins.houserules")
 #: Material renders the whole navigation into every page: a nav item per game would make
@@ -77,6 +78,10 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         kb = self._given or self._load(config)
         self.ctx = SiteContext(kb)
+        version = self.ctx.version
+        self.ctx.repo = RepoLinks.from_config(config.repo_url, config.edit_uri, config.docs_dir,
+                                              Path(config.config_file_path).parent, config.site_url,
+                                              str(version) if version else "")
         config.nav = site_nav(kb, config.nav or [])
         config.extra["houserules_offline"] = self.config.offline  # main.html names the worker only then
         return config
