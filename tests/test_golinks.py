@@ -44,7 +44,7 @@ def test_the_scripts_of_the_go_page_hold_every_code_and_question(built_site):
 def test_no_page_but_the_go_page_carries_the_prefixes_and_none_carries_the_codes(built_site):
     for page in built_site.rglob("*.html"):
         html = page.read_text(encoding="utf-8")
-        assert ("hr-go-data" in html) == (page.name == "go.html" and page.parent == built_site)
+        assert ('class="hr-go-prefixes"' in html) == (page.name == "go.html" and page.parent == built_site)
         assert "houserulesGoShard(" not in html
     go = (built_site / "go.html").read_text(encoding="utf-8")
     assert len(go) < 40_000  # the list of prefixes only, whatever the number of entries

@@ -212,8 +212,24 @@
     out.appendChild(element("p", {}, [search]));
   }
 
+  /* The go page lists the code prefixes with their games: the script reads them from there. */
+  function goData(box) {
+    var data = { search: box.getAttribute("data-search") || "index.html", prefixes: {} };
+    Array.prototype.forEach.call(box.querySelectorAll(".hr-go-prefixes li[data-prefix]"), function (item) {
+      data.prefixes[item.getAttribute("data-prefix")] = {
+        shard: item.getAttribute("data-shard"),
+        games: Array.prototype.map.call(item.querySelectorAll("a"), function (a) {
+          return { zh: a.firstChild ? a.firstChild.textContent.trim() : a.textContent,
+                   en: (a.querySelector("[lang=en]") || { textContent: "" }).textContent,
+                   url: a.getAttribute("href") };
+        })
+      };
+    });
+    return data;
+  }
+
   function goPage(box) {
-    var data = JSON.parse(document.getElementById("hr-go-data").textContent);
+    var data = goData(box);
     var input = box.querySelector("input[name=code]");
     function run() {
       var typed = location.hash.replace(/^#/, "");
@@ -236,7 +252,7 @@
   }
 
   var goBox = document.getElementById("hr-go");
-  if (goBox && document.getElementById("hr-go-data")) goPage(goBox);
+  if (goBox) goPage(goBox);
 
   /* -- the offline app ---------------------------------------------------------------------- */
   function showUpdate(worker) {

@@ -64,24 +64,32 @@ def shard_files(kb: KnowledgeBase) -> dict[str, str]:
             for prefix, codes in sorted(shards(kb).items())}
 
 
-def prefixes(kb: KnowledgeBase) -> dict[str, Any]:
-    """What the go page itself carries: each prefix with its script and games."""
-    result: dict[str, Any] = {}
+def prefixes(kb: KnowledgeBase) -> dict[str, list[Any]]:
+    """Each code prefix with the games using it."""
+    result: dict[str, list[Any]] = {}
     for game in kb.games.values():
-        item = result.setdefault(game.code_prefix, {"shard": go_shard(game.code_prefix), "games": []})
-        item["games"].append({"zh": game.name["zh"], "en": game.name["en"], "url": page_url(game_src(game.id))})
+        result.setdefault(game.code_prefix, []).append(game)
     return result
 
 
 def go_page(kb: KnowledgeBase) -> str:
-    """The Markdown of ``go.md``: a status line, a box to type a code, and the prefixes as JSON data."""
+    """The Markdown of ``go.md``: a status line, a box to type a code, and the games' code prefixes.
+
+    The list of prefixes is what the script reads (``data-prefix``, ``data-shard``), so the
+    page holds no data inside a script element.
+    """
     example = next(iter(kb.entries.values()), None)
     sample = inline_html(example.code if example else "BH-A13")
-    data = script_json({"prefixes": prefixes(kb), "search": page_url("index.md")})
+    games = "".join(
+        f'<li data-prefix="{inline_html(prefix)}" data-shard="{inline_html(go_shard(prefix))}">'
+        f'<code class="hr-code">{inline_html(prefix)}-…</code> '
+        + " · ".join(f'<a href="{inline_html(page_url(game_src(g.id)))}">{inline_html(g.name["zh"])} '
+                     f'<span lang="en">{inline_html(g.name["en"])}</span></a>' for g in found) + "</li>"
+        for prefix, found in sorted(prefixes(kb).items()))
     return (front_matter("按代码打开 Open by code", search={"exclude": True}) +
             "# 按代码打开 · Open by code\n" +
             html_block(
-                '<div id="hr-go" class="hr-go">'
+                f'<div id="hr-go" class="hr-go" data-search="{page_url("index.md")}">'
                 '<p class="hr-go-status" aria-live="polite">输入条目代码，如 '
                 f'<code>{sample}</code>，或问题代码，如 <code>{sample}/问题</code>。'
                 f'<span lang="en">Type an entry code such as <code>{sample}</code>, or a question code.</span></p>'
@@ -91,6 +99,6 @@ def go_page(kb: KnowledgeBase) -> str:
                 '<div class="hr-go-result"></div>'
                 '<noscript><p>此页需要 JavaScript；请从首页的游戏列表查找。'
                 '<span lang="en">This page needs JavaScript; find the entry from the games on the home page.</span></p>'
-                '</noscript></div>') +
-            html_block(f'<script type="application/json" id="hr-go-data">{data}</script>'))
-
+                '</noscript>'
+                '<p class="hr-answer-label">代码前缀 · <span lang="en">Code prefixes</span></p>'
+                f'<ul class="hr-go-prefixes">{games}</ul></div>'))
