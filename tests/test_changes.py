@@ -140,6 +140,9 @@ def test_the_changes_page_lists_each_version_newest_first(site, repo):
     html = (site / "changes.html").read_text(encoding="utf-8")
     headings = re.findall(r'<h2 id="v-([0-9a-f]{8})"', html)
     assert headings == [t[:8] for t in trees[::-1]]
+    assert re.findall(r'<h2 id="v-[0-9a-f]{8}"[^>]*>(.*?)</h2>', html)[:2] == [
+        f"{trees[2][:8]} · 2026-12-01（当前 · current）", f"{trees[1][:8]} · 2026-12-01"]
+    assert "v3: the erratum is withdrawn" in html and "docs only" not in html
     v2 = html.split('id="v-' + trees[1][:8])[1].split("<h2")[0]
     assert '<code class="hr-code">DM-A3</code> <a href="demo/tower-stairs.html">塔楼的楼梯</a>' in v2
     assert "一句话答案、常见问题 (~1) · <span lang=\"en\">answer, questions (~1)</span>" in v2

@@ -257,7 +257,7 @@
   /* -- the offline app ---------------------------------------------------------------------- */
   function showUpdate(worker) {
     if (document.querySelector(".hr-update")) return;
-    var button = element("button", { type: "button", class: "md-button md-button--primary" }, ["重新载入 · Reload"]);
+    var button = element("button", { type: "button" }, ["重新载入 · Reload"]);
     var notice = element("div", { class: "hr-update", role: "status" }, [
       element("span", {}, bilingual("有新版本。", "A newer version is available.")), button]);
     button.addEventListener("click", function () {

@@ -69,10 +69,18 @@ def version_html(kb: KnowledgeBase, version: Version, href) -> str:
     return "".join(out)
 
 
-def _heading(version: Version) -> str:
-    label = str(version.version)
-    when = "未提交 · uncommitted" if version.commit is None else f"提交于 {version.date} · committed {version.date}"
-    return f"{label} — {when}"
+def _heading(version: Version, current: bool) -> str:
+    """``3b0fbf2c · 2026-11-30``: the version's hash and the day it was committed (or that it is not)."""
+    when = "未提交 · uncommitted" if version.commit is None else version.date
+    return f"{version.short} · {when}" + ("（当前 · current）" if current else "")
+
+
+def _cite(version: Version) -> str:
+    """The commit under a version's heading: its short id and subject (a commit subject is data: escaped)."""
+    if version.commit is None:
+        return '<p class="hr-cite">工作目录中尚未提交的更改 · <span lang="en">changes not committed yet</span></p>'
+    subject = f" · {inline_html(version.subject)}" if version.subject else ""
+    return f'<p class="hr-cite">提交 · <span lang="en">commit</span> <code>{version.commit[:10]}</code>{subject}</p>'
 
 
 def changes_page(kb: KnowledgeBase, history: History | None) -> str:
@@ -100,9 +108,8 @@ def changes_page(kb: KnowledgeBase, history: History | None) -> str:
             f'so only the current version is shown.</span></p></div>'))
         return "\n".join(out)
     for version in history.versions[:PAGE_VERSIONS]:
-        subject = f'<p class="hr-cite">{inline_html(version.subject)}</p>' if version.subject else ""
-        out.append(f"\n## {inline_html(_heading(version))} {{ #{anchor(version)} }}\n")
-        out.append(html_block(f'<div class="hr-version" data-block="version">{subject}'
+        out.append(f"\n## {inline_html(_heading(version, version is current))} {{ #{anchor(version)} }}\n")
+        out.append(html_block(f'<div class="hr-version" data-block="version">{_cite(version)}'
                               f'{version_html(kb, version, href)}</div>'))
     if len(history.versions) > PAGE_VERSIONS:
         older = len(history.versions) - PAGE_VERSIONS
