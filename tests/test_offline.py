@@ -7,13 +7,16 @@ appearing), never for a length of time.
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import urllib.request
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import sync_playwright
 
-from conftest import DATA, GOOD, run_cli
+from conftest import DATA, GOOD, HOUSERULES, ROOT, run_cli
 from houserules.data.version import tree_hash
 from sitecheck import serve
 
@@ -184,3 +187,26 @@ def test_from_file_there_is_no_worker_and_nothing_breaks(browser, built_site):
     assert tab.locator(".hr-update").count() == 0
     context.close()
     assert problems == []
+
+
+
+def fetch(url: str) -> bytes:
+    with urllib.request.urlopen(url) as response:
+        return response.read()
+
+
+def test_the_live_preview_keeps_no_offline_copy():
+    """``houserules serve``: pages name no worker, and its sw.js removes one left by a built site at that address."""
+    with subprocess.Popen([str(HOUSERULES), "serve", "--data", str(GOOD), "--port", "0"], cwd=ROOT, text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}) as server:
+        try:
+            url = server.stdout.readline().split("serving on ", 1)[1].split(" ", 1)[0].rstrip("/")
+            page = fetch(f"{url}/demo/tower.html").decode("utf-8")
+            worker = fetch(f"{url}/sw.js").decode("utf-8")
+            manifest = json.loads(fetch(f"{url}/manifest.webmanifest"))
+        finally:
+            server.terminate()
+    assert 'rel="manifest"' in page and "houserules:service-worker" not in page
+    assert "self.registration.unregister()" in worker and "offline.json" not in worker
+    assert manifest["display"] == "standalone"
