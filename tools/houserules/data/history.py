@@ -6,7 +6,9 @@ the folder is one, and uncommitted changes in the working folder are one more. G
 is asked three times whatever the length of the history: one ``git log
 --name-status`` for the commits and the files each changed, one ``git cat-file
 --batch-check`` for their tree hashes, one ``git cat-file --batch`` for the changed
-files' contents, old and new; only those files are parsed.
+files' contents, old and new. Only changed entries are parsed (and added or removed
+ones the current data no longer has): the code and titles of the others come from the
+current entries, so even a first import of thousands of entries parses nothing.
 
 Without git (not installed, the data outside a checkout, nothing committed yet) the
 history is the current version alone, and :attr:`History.note` says why.
@@ -217,7 +219,16 @@ def _classify(path: str) -> tuple[str, str] | None:
     return None
 
 
-def _changes(files: Iterable[tuple[str, str]], old: Any, new: Any) -> tuple[list[EntryChange], list[tuple[str, str]]]:
+def _parsed(letter: str, path: str, kb: KnowledgeBase) -> bool:
+    """Whether a changed file must be read: a changed entry (to say what changed), an added or removed one
+    only when the current data no longer has it (its code and titles come from the current entry otherwise,
+    so a first import of thousands of entries reads none of them)."""
+    kind = _classify(path)
+    return kind is not None and kind[0] == "entry" and (letter not in "AD" or kind[1] not in kb.entries)
+
+
+def _changes(files: Iterable[tuple[str, str]], old: Any, new: Any,
+             kb: KnowledgeBase) -> tuple[list[EntryChange], list[tuple[str, str]]]:
     """Entry changes and other changed files from (status letter, path in the data folder) pairs.
 
     ``old(path)`` and ``new(path)`` give a file's data before and after (None when absent).
@@ -229,6 +240,10 @@ def _changes(files: Iterable[tuple[str, str]], old: Any, new: Any) -> tuple[list
             continue
         if kind[0] == "entry":
             status = {"A": "added", "D": "removed"}.get(letter, "changed")
+            current = kb.entries.get(kind[1])
+            if status != "changed" and current is not None:
+                entries.append(EntryChange(kind[1], current.code, dict(current.title), status))
+                continue
             entries.append(entry_change(kind[1], status, old(path) if status != "added" else None,
                                         new(path) if status != "removed" else None))
         elif (kind[1], kind[0]) not in others:
@@ -274,13 +289,13 @@ def _committed_blobs(top: Path, tree: str) -> dict[str, str]:
     return found
 
 
-def changes_between(data_dir: Path, top: Path, tree: str) -> tuple[list[EntryChange], list[tuple[str, str]]]:
-    """What changed from the committed tree ``tree`` of the data folder to the files in ``data_dir`` now."""
+def changes_between(kb: KnowledgeBase, top: Path, tree: str) -> tuple[list[EntryChange], list[tuple[str, str]]]:
+    """What changed from the committed tree ``tree`` of the data folder to the files ``kb`` was loaded from."""
+    data_dir = Path(kb.root)
     before, now = _committed_blobs(top, tree), _file_blobs(data_dir)
     files = [("A", p) for p in now if p not in before] + [("D", p) for p in before if p not in now]
     files += [("M", p) for p in now if p in before and before[p] != now[p]]
-    wanted = [p for letter, p in files if letter != "A" and _classify(p)]
-    old = _batch(top, [before[p] for p in wanted])
+    old = _batch(top, [before[p] for letter, p in files if letter != "A" and _parsed(letter, p, kb)])
 
     def read_new(path: str) -> dict[str, Any] | None:
         try:
@@ -288,7 +303,7 @@ def changes_between(data_dir: Path, top: Path, tree: str) -> tuple[list[EntryCha
         except OSError:
             return None
 
-    return _changes(files, lambda p: _read(old.get(before.get(p, ""))), read_new)
+    return _changes(files, lambda p: _read(old.get(before.get(p, ""))), read_new, kb)
 
 
 def changes_since(kb: KnowledgeBase, wanted: str) -> tuple[Version, list[EntryChange], list[tuple[str, str]]]:
@@ -302,7 +317,7 @@ def changes_since(kb: KnowledgeBase, wanted: str) -> tuple[Version, list[EntryCh
     if version is history.versions[0]:
         raise HouserulesError(f"nothing changed since {version.version}: it is the current data version")
     top, _ = _checkout(Path(kb.root))  # found: so the folder is in a checkout
-    entries, others = changes_between(Path(kb.root), top, version.version.tree)
+    entries, others = changes_between(kb, top, version.version.tree)
     return version, entries, others
 
 
@@ -328,7 +343,7 @@ def load_history(kb: KnowledgeBase) -> History:
         names = []
         for (commit, _, _, files) in commits:
             for letter, path in files:
-                if _classify(path):
+                if _parsed(letter, path, kb):
                     if letter != "A":
                         names.append(f"{commit}^:{prefix}{path}")
                     if letter != "D":
@@ -337,11 +352,11 @@ def load_history(kb: KnowledgeBase) -> History:
         versions = []
         for (commit, date, subject, files), tree in zip(commits, trees):
             entries, others = _changes(files, lambda p, c=commit: _read(blobs.get(f"{c}^:{prefix}{p}")),
-                                       lambda p, c=commit: _read(blobs.get(f"{c}:{prefix}{p}")))
+                                       lambda p, c=commit: _read(blobs.get(f"{c}:{prefix}{p}")), kb)
             version = DataVersion(tree or "0" * 40)
             versions.append(Version(version, commit, date, subject, entries, others))
         if versions[0].version.tree != current.tree:  # uncommitted changes: the build's version comes first
-            entries, others = changes_between(data_dir, top, versions[0].version.tree)
+            entries, others = changes_between(kb, top, versions[0].version.tree)
             versions.insert(0, Version(current, None, today(), "", entries, others))
         else:
             versions[0].version = current  # the committed state is the one being built: it has its date
