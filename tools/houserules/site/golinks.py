@@ -89,7 +89,7 @@ def go_page(kb: KnowledgeBase) -> str:
     return (front_matter("按代码打开 Open by code", search={"exclude": True}) +
             "# 按代码打开 · Open by code\n" +
             html_block(
-                f'<div id="hr-go" class="hr-go" data-search="{page_url("index.md")}">'
+                f'<div id="hr-go" class="hr-go" data-block="go" data-search="{page_url("index.md")}">'
                 '<p class="hr-go-status" aria-live="polite">输入条目代码，如 '
                 f'<code>{sample}</code>，或问题代码，如 <code>{sample}/问题</code>。'
                 f'<span lang="en">Type an entry code such as <code>{sample}</code>, or a question code.</span></p>'
