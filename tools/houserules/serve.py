@@ -59,6 +59,7 @@ def serve(data_dir: Path, port: int, host: str = "127.0.0.1") -> int:
             log.error(f"not rebuilt: the data has {len(report.errors)} problems; the last good pages stay served")
             return
         config = mkdocs_config(report.kb, data_dir, site_dir, MKDOCS_YML)
+        config.plugins["houserules"].config.offline = False  # a preview's pages never come from a cache
         config.site_url = f"http://{host}:{server.server_port}/"
         try:
             build(config, serve_url=config.site_url)

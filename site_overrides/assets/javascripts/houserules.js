@@ -1,10 +1,29 @@
-/* houserules: copy-link buttons on entry pages and questions.
-   A button's data-anchor names the question (empty: the page itself); the link copied is
-   the page's own address with that anchor, so a shared link lands on the answer. */
+/* houserules: copy-link buttons, links by code (go.html) and the offline app.
+
+   - Copy-link buttons (entry pages, questions) copy the link by code, go.html#BH-A13 or
+     go.html#BH-A13/must-run: it outlives a renamed page. With site_url set (Material then
+     writes a canonical link) the public address is copied.
+   - go.html resolves such a link: codes are case-insensitive, spaces, full-width characters
+     and a missing hyphen are tolerated ("bh a13"); an unknown code shows the closest codes
+     and a search link. The codes of one prefix load on demand from go/<prefix>.js.
+   - On http(s), a built site registers its service worker (sw.js, see
+     tools/houserules/site/offline.py), which keeps the whole site for offline use; when a
+     newer version is waiting, a notice offers to reload. Nothing of this runs on file://. */
 (function () {
   "use strict";
 
-  function linkFor(anchor) {
+  var script = document.currentScript;
+  var scriptSrc = script ? script.getAttribute("src") : null;
+  // This file is assets/javascripts/houserules.js: the site root is two folders up.
+  var ROOT = scriptSrc ? new URL("../../", new URL(scriptSrc, location.href)).href : new URL("./", location.href).href;
+  var canonical = document.querySelector('link[rel="canonical"]');
+  var SHARE_ROOT = canonical && scriptSrc ? new URL("../../", new URL(scriptSrc, canonical.href)).href : ROOT;
+
+  /* -- copy-link buttons -------------------------------------------------------------------- */
+  function linkFor(button) {
+    var go = button.getAttribute("data-go");
+    if (go) return SHARE_ROOT + "go.html#" + go;
+    var anchor = button.getAttribute("data-anchor") || "";
     var url = location.href.split("#")[0];
     return anchor ? url + "#" + anchor : url;
   }
@@ -29,11 +48,248 @@
     var button = event.target.closest ? event.target.closest("button.hr-copy") : null;
     if (!button) return;
     event.preventDefault();
-    var link = linkFor(button.getAttribute("data-anchor") || "");
+    var link = linkFor(button);
+    button.setAttribute("data-copied", link);
     copyText(link).then(function () {
       button.classList.add("hr-copied");
-      button.setAttribute("data-copied", link);
       setTimeout(function () { button.classList.remove("hr-copied"); }, 1500);
-    });
+    }, function () { /* the link stays in data-copied; nothing else to do */ });
   });
+
+  /* -- links by code ------------------------------------------------------------------------ */
+  var shards = {};
+  var waiting = {};
+  window.houserulesGoShard = function (prefix, codes) {
+    shards[prefix] = codes;
+    (waiting[prefix] || []).forEach(function (done) { done(codes); });
+    delete waiting[prefix];
+  };
+
+  function loadShard(prefix, file) {
+    return new Promise(function (resolve) {
+      if (shards[prefix]) return resolve(shards[prefix]);
+      if (waiting[prefix]) return waiting[prefix].push(resolve);
+      waiting[prefix] = [resolve];
+      var tag = document.createElement("script");
+      tag.src = ROOT + file;
+      tag.onerror = function () {
+        (waiting[prefix] || []).forEach(function (done) { done(null); });
+        delete waiting[prefix];
+      };
+      document.head.appendChild(tag);
+    });
+  }
+
+  /* "bh a13 / Must Run" -> {code: "BH-A13", question: "must-run"} */
+  function parseCode(text, prefixes) {
+    var value = text.replace(/^#/, "");
+    try { value = decodeURIComponent(value); } catch (error) { /* keep it as typed */ }
+    if (value.normalize) value = value.normalize("NFKC");
+    value = value.trim();
+    var cut = value.search(/[\/#]/);
+    var code = cut < 0 ? value : value.slice(0, cut);
+    var question = cut < 0 ? "" : value.slice(cut + 1);
+    code = code.toUpperCase().replace(/[\s_.·:\-\u2010-\u2015]+/g, "-").replace(/^-+|-+$/g, "");
+    if (code.indexOf("-") < 0) {  // "BHA13": split after the longest known prefix
+      var best = "";
+      Object.keys(prefixes).forEach(function (prefix) {
+        if (code.indexOf(prefix) === 0 && code.length > prefix.length && prefix.length > best.length) best = prefix;
+      });
+      if (best) code = best + "-" + code.slice(best.length);
+    }
+    question = question.trim().toLowerCase().replace(/[\s_]+/g, "-").replace(/^-+|-+$/g, "");
+    return { code: code, question: question };
+  }
+
+  /* A13, A013 and A-13 are one code. */
+  function loose(suffix) {
+    return suffix.replace(/-/g, "").replace(/([A-Z])0+(?=[0-9])/g, "$1");
+  }
+
+  function distance(a, b) {
+    var row = [];
+    for (var j = 0; j <= b.length; j++) row.push(j);
+    for (var i = 1; i <= a.length; i++) {
+      var previous = row[0];
+      row[0] = i;
+      for (var k = 1; k <= b.length; k++) {
+        var current = row[k];
+        row[k] = Math.min(row[k] + 1, row[k - 1] + 1, previous + (a[i - 1] === b[k - 1] ? 0 : 1));
+        previous = current;
+      }
+    }
+    return row[b.length];
+  }
+
+  function closest(items, wanted, count) {
+    return items.map(function (item) { return { item: item, d: distance(wanted, item.key) }; })
+      .sort(function (x, y) { return x.d - y.d || (x.item.key < y.item.key ? -1 : 1); })
+      .slice(0, count).map(function (x) { return x.item; });
+  }
+
+  /* Resolve a typed or linked code: a promise of {status: "found", url} or of what to show instead. */
+  function resolveCode(text, data) {
+    var parsed = parseCode(text, data.prefixes);
+    var prefix = parsed.code.split("-")[0];
+    var info = data.prefixes[prefix];
+    if (!parsed.code) return Promise.resolve({ status: "empty" });
+    if (!info) {
+      var known = Object.keys(data.prefixes).map(function (p) { return { key: p, prefix: p, games: data.prefixes[p].games }; });
+      return Promise.resolve({ status: "unknown", code: parsed.code, prefixes: closest(known, prefix, 5) });
+    }
+    return loadShard(prefix, info.shard).then(function (codes) {
+      if (!codes) return { status: "unknown", code: parsed.code, codes: [] };
+      var suffix = parsed.code.slice(prefix.length + 1);
+      var hit = codes[suffix];
+      if (!hit) {
+        var same = Object.keys(codes).filter(function (s) { return loose(s) === loose(suffix); });
+        if (same.length === 1) { suffix = same[0]; hit = codes[suffix]; }
+      }
+      var code = prefix + "-" + suffix;
+      if (!hit) {
+        var all = Object.keys(codes).map(function (s) { return { key: prefix + "-" + s, url: codes[s][0], title: codes[s][1] }; });
+        return { status: "unknown", code: parsed.code, codes: closest(all, parsed.code, 5) };
+      }
+      var entry = { code: code, url: hit[0], title: hit[1], questions: hit[2] };
+      if (!parsed.question) return { status: "found", code: code, url: hit[0] };
+      var question = hit[2].indexOf(parsed.question) >= 0 ? parsed.question : (hit[3] || {})[parsed.question];
+      if (question) return { status: "found", code: code + "/" + question, url: hit[0] + "#" + question };
+      return { status: "question", code: code, question: parsed.question, entry: entry };
+    });
+  }
+
+  function element(tag, attributes, children) {
+    var node = document.createElement(tag);
+    Object.keys(attributes || {}).forEach(function (name) { node.setAttribute(name, attributes[name]); });
+    (children || []).forEach(function (child) {
+      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    });
+    return node;
+  }
+
+  function bilingual(zh, en) {
+    return [zh, " ", element("span", { lang: "en" }, [en])];
+  }
+
+  function showResult(box, result, data, typed) {
+    var out = box.querySelector(".hr-go-result");
+    var status = box.querySelector(".hr-go-status");
+    out.textContent = "";
+    var search = element("a", { href: ROOT + data.search + "?q=" + encodeURIComponent(typed), class: "hr-go-search" },
+      bilingual("搜索“" + typed + "”", "Search for “" + typed + "”"));
+    if (result.status === "question") {
+      status.textContent = "";
+      bilingual("条目 " + result.code + " 没有问题 " + result.question + "。",
+        result.code + " has no question " + result.question + ".").forEach(function (n) {
+        status.appendChild(typeof n === "string" ? document.createTextNode(n) : n);
+      });
+      var items = [element("li", {}, [element("a", { href: ROOT + result.entry.url }, [result.code + " · " + result.entry.title])])];
+      result.entry.questions.forEach(function (q) {
+        items.push(element("li", {}, [element("a", { href: ROOT + result.entry.url + "#" + q }, [result.code + "/" + q])]));
+      });
+      out.appendChild(element("ul", { class: "hr-go-list" }, items));
+      out.appendChild(element("p", {}, [search]));
+      return;
+    }
+    status.textContent = "";
+    bilingual("没有代码为 " + result.code + " 的条目。", "No entry has the code " + result.code + ".").forEach(function (n) {
+      status.appendChild(typeof n === "string" ? document.createTextNode(n) : n);
+    });
+    if (result.codes && result.codes.length) {
+      out.appendChild(element("p", {}, bilingual("最接近的代码：", "Closest codes:")));
+      out.appendChild(element("ul", { class: "hr-go-list" }, result.codes.map(function (c) {
+        return element("li", {}, [element("a", { href: ROOT + c.url }, [c.key + " · " + c.title])]);
+      })));
+    }
+    if (result.prefixes && result.prefixes.length) {
+      out.appendChild(element("p", {}, bilingual("代码以游戏前缀开头：", "Codes start with a game's prefix:")));
+      out.appendChild(element("ul", { class: "hr-go-list" }, result.prefixes.map(function (p) {
+        return element("li", {}, [p.prefix + "-… "].concat(p.games.map(function (g) {
+          return element("a", { href: ROOT + g.url }, [g.zh + " " + g.en]);
+        })));
+      })));
+    }
+    out.appendChild(element("p", {}, [search]));
+  }
+
+  /* The go page lists the code prefixes with their games: the script reads them from there. */
+  function goData(box) {
+    var data = { search: box.getAttribute("data-search") || "index.html", prefixes: {} };
+    Array.prototype.forEach.call(box.querySelectorAll(".hr-go-prefixes li[data-prefix]"), function (item) {
+      data.prefixes[item.getAttribute("data-prefix")] = {
+        shard: item.getAttribute("data-shard"),
+        games: Array.prototype.map.call(item.querySelectorAll("a"), function (a) {
+          return { zh: a.firstChild ? a.firstChild.textContent.trim() : a.textContent,
+                   en: (a.querySelector("[lang=en]") || { textContent: "" }).textContent,
+                   url: a.getAttribute("href") };
+        })
+      };
+    });
+    return data;
+  }
+
+  function goPage(box) {
+    var data = goData(box);
+    var input = box.querySelector("input[name=code]");
+    function run() {
+      var typed = location.hash.replace(/^#/, "");
+      try { typed = decodeURIComponent(typed); } catch (error) { /* as typed */ }
+      if (!typed.trim()) return;
+      input.value = typed;
+      resolveCode(typed, data).then(function (result) {
+        if (result.status === "found") location.replace(ROOT + result.url);
+        else if (result.status !== "empty") showResult(box, result, data, typed.trim());
+      });
+    }
+    box.querySelector("form").addEventListener("submit", function (event) {
+      event.preventDefault();
+      var wanted = "#" + input.value.trim();
+      if (location.hash === wanted) run(); else location.hash = wanted;
+    });
+    window.addEventListener("hashchange", run);
+    window.houserulesGo = { resolve: function (text) { return resolveCode(text, data); } };
+    run();
+  }
+
+  var goBox = document.getElementById("hr-go");
+  if (goBox) goPage(goBox);
+
+  /* -- the offline app ---------------------------------------------------------------------- */
+  function showUpdate(worker) {
+    if (document.querySelector(".hr-update")) return;
+    var button = element("button", { type: "button" }, ["重新载入 · Reload"]);
+    var notice = element("div", { class: "hr-update", role: "status" }, [
+      element("span", {}, bilingual("有新版本。", "A newer version is available.")), button]);
+    button.addEventListener("click", function () {
+      button.disabled = true;
+      worker.postMessage({ type: "skip-waiting" });
+    });
+    document.body.appendChild(notice);
+  }
+
+  function offline() {
+    var meta = document.querySelector('meta[name="houserules:service-worker"]');
+    if (!meta || !("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) return;
+    var url = new URL(meta.getAttribute("content"), location.href);
+    var container = navigator.serviceWorker;
+    var hadController = !!container.controller;
+    container.addEventListener("controllerchange", function () {
+      if (hadController) location.reload();  // the user asked for the new version (the first install reloads nothing)
+      hadController = true;
+    });
+    container.register(url.href, { scope: new URL("./", url).href }).then(function (registration) {
+      function watch(worker) {
+        if (!worker) return;
+        worker.addEventListener("statechange", function () {
+          if (worker.state === "installed" && container.controller) showUpdate(worker);
+        });
+      }
+      if (registration.waiting && container.controller) showUpdate(registration.waiting);
+      watch(registration.installing);
+      registration.addEventListener("updatefound", function () { watch(registration.installing); });
+      registration.update().catch(function () { /* offline: try again on the next visit */ });
+    }).catch(function () { /* no service worker (private mode, old browser): the site still works online */ });
+  }
+
+  offline();
 })();

@@ -14,7 +14,7 @@ from pathlib import Path
 from ..data.load import load
 from ..data.model import KnowledgeBase
 from ..errors import Problem
-from . import freshness, glossary, links, questions, rules
+from . import freshness, glossary, links, placeholders, questions, rules
 
 @dataclass
 class Report:
@@ -54,6 +54,7 @@ CHECKS: list[Callable[[KnowledgeBase], Iterator[Problem]]] = [
     rules.check_contents,
     rules.check_orphans,
     rules.check_coverage,
+    placeholders.check_placeholders,
     questions.check_questions,
     questions.check_clauses,
     *glossary.CHECKS,

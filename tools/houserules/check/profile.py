@@ -138,6 +138,7 @@ def load_profile(path: Path, shared: KnowledgeBase) -> tuple[Profile, KnowledgeB
     kb = KnowledgeBase(
         games={gid: _with_sources(game, profile) if gid in profile.games else game for gid, game in shared.games.items()},
         entries=dict(shared.entries),
+        root=shared.root,
     )
     result = LoadResult(kb)
     for game_id, folder in _game_folders(profile, problems):

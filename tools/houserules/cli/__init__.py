@@ -106,13 +106,15 @@ def _cmd_export(parser: argparse.ArgumentParser) -> Runner:
 
     parser.add_argument("--what", choices=list(TABLES), default="entries",
                         help="entries, questions and answers (faq), errata, glossary terms, or entries needing review (default: entries)")
-    parser.add_argument("--format", choices=FORMATS, default="json", help="default: json")
+    parser.add_argument("--format", choices=FORMATS, default="json",
+                        help="default: json; tbx (TBX-Basic, for CAT tools) for the glossary")
     parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE instead of stdout")
 
     def run(args: argparse.Namespace) -> int:
         from ..check import run as run_check
-        from ..export import export, write_output
+        from ..export import check_format, export, write_output
 
+        check_format(args.what, args.format)  # before the check: a wrong pairing needs no data
         report = run_check(args.data)
         for problem in report.errors:
             print(problem, file=sys.stderr)
@@ -165,6 +167,9 @@ def _cmd_pdf(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size (default: a4)")
     parser.add_argument("--site-url", metavar="URL",
                         help="public address of the site, for a QR code per entry (default: site_url of mkdocs.yml)")
+    parser.add_argument("--changes-since", metavar="VERSION",
+                        help="an insert of what changed since this data version (as a printed cover or the site's "
+                             "更新记录 page names it, e.g. 3b0fbf2c): the entries added or changed and the codes removed")
 
     def run(args: argparse.Namespace) -> int:
         from ..build import configured_site_url
@@ -172,8 +177,42 @@ def _cmd_pdf(parser: argparse.ArgumentParser) -> Runner:
 
         kb = _checked(args.data).kb
         site_url = args.site_url or configured_site_url()
-        target, entries, pages = make_faq(kb, args.output, args.game, args.profile, args.paper, site_url, args.layout)
+        target, entries, pages = make_faq(kb, args.output, args.game, args.profile, args.paper, site_url, args.layout,
+                                          args.changes_since)
         print(f"wrote {target} ({entries} entries, {pages} pages)")
+        return 0
+
+    return run
+
+
+def _cmd_new(parser: argparse.ArgumentParser) -> Runner:
+    from ..data.vocab import KINDS
+
+    parser.add_argument("game", metavar="GAME", help="the game's id, e.g. betrayal")
+    parser.add_argument("kind", metavar="KIND", help=f"one of: {', '.join(KINDS)}")
+    parser.add_argument("--zh", required=True, metavar="标题", help="the Chinese title")
+    parser.add_argument("--en", required=True, metavar="TITLE", help="the English title (the id is made from it)")
+    parser.add_argument("--id", metavar="ID", help="the entry's id instead of one made from the English title")
+    parser.add_argument("--section", metavar="ID",
+                        help="the contents section to list it in (default: the one with most entries of its kind)")
+
+    def run(args: argparse.Namespace) -> int:
+        from ..check import run as run_check
+        from ..data.load import load
+        from ..data.scaffold import new_entry
+        from ..errors import display_path
+
+        created = new_entry(load(args.data).kb, args.game, args.kind, args.zh, args.en, args.id, args.section)
+        where = display_path(created.path)
+        print(f"wrote {where}: {created.ref}, code {created.code} ({args.kind}), listed in contents section "
+              f"'{created.section}' of {display_path(created.path.parent.parent / 'game.yaml')}")
+        todo = [p for p in run_check(args.data).problems if p.entry == created.ref]
+        if todo:
+            print("Still to write ('houserules check' reports each one until it is done):")
+            for problem in todo:
+                print(f"  {problem.path}:{problem.line}: {problem.problem} — {problem.fix}")
+        print("Also check 'authority' and 'confidence', and add what the entry needs: aliases, body, questions, "
+              "applies_to, see_also (README: Adding an entry). Then run: houserules check")
         return 0
 
     return run
@@ -186,6 +225,7 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], Runner]]] = {
     "schema": ("print (or --write) the JSON Schemas of the data files", _cmd_schema),
     "export": ("write entries, errata, the glossary or the review list as CSV or JSON", _cmd_export),
     "pdf": ("print the FAQ as a PDF (one game or all), optionally with a group's house rules", _cmd_pdf),
+    "new": ("write a new entry file with the next free id and code, and list it in its game's contents", _cmd_new),
     "stamp": ("record that an entry's translation matches its current source text", _cmd_stamp),
     "search": ("ranked entries for words, titles, aliases, questions or codes", search_command),
     "show": ("one entry in the terminal, by game:id or code", show_command),

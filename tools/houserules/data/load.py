@@ -275,7 +275,7 @@ def _stray(path: Path, where: str) -> Problem:
 
 def load(data_dir: Path) -> LoadResult:
     """Load every game and entry under ``data_dir``."""
-    result = LoadResult(KnowledgeBase())
+    result = LoadResult(KnowledgeBase(root=Path(data_dir)))
     try:
         is_dir = stat.S_ISDIR(os.stat(data_dir).st_mode)
     except (FileNotFoundError, NotADirectoryError):

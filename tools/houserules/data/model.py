@@ -201,6 +201,8 @@ class KnowledgeBase:
 
     games: dict[str, Game] = field(default_factory=dict)
     entries: dict[str, Entry] = field(default_factory=dict)
+    #: The data folder it was loaded from (its data version is this folder's).
+    root: Path | None = None
 
     def by_code(self) -> dict[str, Entry]:
         return {entry.code: entry for entry in self.entries.values()}

@@ -96,7 +96,11 @@ def _verify(entry: Entry, new_text: str, expected: dict[str, Any]) -> None:
 
 
 def _write(entry: Entry, text: str) -> None:
-    """Put the stamped ``text`` in the entry's file, as its owner would expect.
+    rewrite(entry.path, text, "stamp")
+
+
+def rewrite(path: Path, text: str, action: str) -> None:
+    """Put the new ``text`` (verified by the caller) in the data file ``path``, as its owner would expect.
 
     - A file without write permission is refused, even for root: someone made it
       read-only (``chmod a-w``) on purpose.
@@ -110,13 +114,12 @@ def _write(entry: Entry, text: str) -> None:
       length, so even an interrupted write leaves the old bytes after the new ones,
       never a hole.
     """
-    path = entry.path
     where = display_path(path)
     try:
         info = os.stat(path)
         if not info.st_mode & 0o222 or not os.access(path, os.W_OK):
             raise HouserulesError(f"{where}: the file is read-only; make it writable (chmod u+w {where}) "
-                                  "and stamp again, or leave it as it is")
+                                  f"and {action} again, or leave it as it is")
         data = text.encode("utf-8")
         if info.st_nlink > 1 or info.st_uid != os.geteuid() or not _replace(path, data, info):
             _write_in_place(path, data)

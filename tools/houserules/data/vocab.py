@@ -101,4 +101,50 @@ REVIEW_REASONS: dict[str, dict[str, str]] = {
 
 #: What ``houserules export`` can write, and in which formats.
 EXPORT_TABLES: tuple[str, ...] = ("entries", "faq", "errata", "glossary", "review")
-EXPORT_FORMATS: tuple[str, ...] = ("csv", "json")
+EXPORT_FORMATS: tuple[str, ...] = ("csv", "json", "tbx")
+#: The tables a format other than CSV and JSON can carry: TBX is a terminology format.
+EXPORT_ONLY: dict[str, tuple[str, ...]] = {"tbx": ("glossary",)}
+
+#: How an entry changed from one data version to the next (the 更新记录 page, its feed, ``pdf --changes-since``).
+CHANGE_STATUSES: dict[str, dict[str, str]] = {
+    "added": {"zh": "新增", "en": "Added"},
+    "changed": {"zh": "更改", "en": "Changed"},
+    "removed": {"zh": "删除", "en": "Removed"},
+}
+
+#: What changed in a changed entry (see :data:`houserules.data.history.ASPECT_OF`).
+CHANGE_ASPECTS: dict[str, dict[str, str]] = {
+    "title": {"zh": "标题", "en": "title"},
+    "aliases": {"zh": "别名", "en": "aliases"},
+    "code": {"zh": "代码", "en": "code"},
+    "answer": {"zh": "一句话答案", "en": "answer"},
+    "body": {"zh": "说明", "en": "body"},
+    "questions": {"zh": "常见问题", "en": "questions"},
+    "errata": {"zh": "勘误", "en": "errata"},
+    "facts": {"zh": "资料", "en": "facts"},
+    "references": {"zh": "相关条目", "en": "references"},
+    "sources": {"zh": "出处", "en": "sources"},
+    "status": {"zh": "可信度与状态", "en": "confidence and status"},
+    "translator-notes": {"zh": "译注", "en": "translator notes"},
+    "translations": {"zh": "译文记录", "en": "translation stamps"},
+    "history": {"zh": "修订记录", "en": "history"},
+    "details": {"zh": "其他信息", "en": "other details"},
+}
+
+#: The data files besides entries whose changes the 更新记录 page names.
+CHANGED_FILES: dict[str, dict[str, str]] = {
+    "game": {"zh": "游戏信息", "en": "game details"},
+    "glossary": {"zh": "术语表", "en": "glossary"},
+}
+
+#: How ``houserules new`` marks a text still to be written; ``houserules check`` reports each one.
+PLACEHOLDER = "TODO"
+
+
+def is_placeholder(text: str) -> bool:
+    """Whether ``text`` is a placeholder of ``houserules new`` (it starts with TODO).
+
+    >>> is_placeholder("TODO 待填写：一句话答案"), is_placeholder("Todo list"), is_placeholder("见 TODO")
+    (True, False, False)
+    """
+    return text.lstrip().startswith(PLACEHOLDER)

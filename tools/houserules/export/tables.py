@@ -25,6 +25,7 @@ from ..data.model import Entry, KnowledgeBase
 from ..render.urls import entry_url, question_code, question_url
 
 from .api import EXPORT_VERSION, entries_json
+from .tbx import glossary_tbx
 
 
 # -- flat tables: houserules export ----------------------------------------------------------------
@@ -178,8 +179,27 @@ def to_csv(columns: tuple[str, ...], records: list[Row]) -> bytes:
     return ("\ufeff" + buffer.getvalue()).encode("utf-8")
 
 
+def check_format(what: str, fmt: str) -> None:
+    """Refuse a format the table cannot be written in (TBX holds terms only).
+
+    >>> check_format("entries", "tbx")
+    Traceback (most recent call last):
+    houserules.errors.HouserulesError: the tbx format is for the glossary only (TBX is a terminology exchange format) — use --what glossary --format tbx, or --format csv or json for entries
+    """
+    allowed = vocab.EXPORT_ONLY.get(fmt)
+    if allowed is not None and what not in allowed:
+        raise HouserulesError(f"the {fmt} format is for the {' and '.join(allowed)} only (TBX is a terminology exchange "
+                              f"format) — use --what {allowed[0]} --format {fmt}, or --format csv or json for {what}")
+
+
 def export(kb: KnowledgeBase, what: str, fmt: str) -> bytes:
-    """The bytes of one export. ``entries`` as JSON is the full API document; everything else is a flat table."""
+    """The bytes of one export. ``entries`` as JSON is the full API document; the glossary as TBX is a
+    terminology file; everything else is a flat table."""
+    check_format(what, fmt)
+    if fmt == "tbx":
+        from ..data.version import data_version
+
+        return glossary_tbx(kb, str(data_version(kb)) if kb.root else "")
     if what == "entries" and fmt == "json":
         return (entries_json(kb) + "\n").encode("utf-8")
     columns = TABLES[what][1]

@@ -10,19 +10,21 @@ follow it on paper.
 from __future__ import annotations
 
 import datetime
-import hashlib
 import os
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 
+from ..data import vocab
+from ..data.history import EntryChange, aspect_names
 from ..data.model import Entry, Game, KnowledgeBase, game_sections
+from ..data.version import data_version
 from ..check.profile import ORIGIN, Profile
 from ..render import blocks as B
 from ..render.html import Html, bilingual_label
 from ..render.text import Linker, inline_html
-from ..render.urls import entry_url, question_code
+from ..render.urls import entry_url, go_url, question_code
 
 LAYOUTS = ("qa", "full")
 #: The blocks each layout prints, in order (the site shows all of them).
@@ -61,6 +63,10 @@ class PrintLinker(Linker):
         """The entry's page on the public site, when its address is configured."""
         return self.site_url + entry_url(entry) if self.site_url and entry.origin == "shared" else None
 
+    def go_link(self, entry: Entry) -> str | None:
+        """The entry's link by code on the public site (``…/go.html#BH-A13``), as the site's copy buttons give."""
+        return self.site_url + go_url(entry.code) if self.site_url and entry.origin == "shared" else None
+
     def href(self, target: Entry) -> str | None:
         return "#" + anchor(target) if target.ref in self.printed else self.web_url(target)
 
@@ -89,14 +95,28 @@ class PrintLinker(Linker):
 
 
 @dataclass
+class Since:
+    """An insert of what changed since an earlier data version: ``houserules pdf --changes-since VERSION``."""
+
+    version: str
+    #: The entries added or changed since, by reference (only these are printed).
+    changes: dict[str, EntryChange]
+    removed: list[EntryChange]
+
+
+@dataclass
 class PrintOptions:
     layout: str = "qa"
     profile: Profile | None = None
     site_url: str | None = None
+    #: The data version the cover prints (computed from the data folder when not given).
+    version: str | None = None
+    #: Print only what changed since an earlier version (an insert for a printed FAQ).
+    since: Since | None = None
 
 
-def print_groups(kb: KnowledgeBase, game: Game, profile: Profile | None) -> list[Group]:
-    """The game's printed entries, grouped as on its site page; a group's house rules first."""
+def print_groups(kb: KnowledgeBase, game: Game, profile: Profile | None, only: set[str] | None = None) -> list[Group]:
+    """The game's printed entries, grouped as on its site page; a group's house rules first; ``only`` these if given."""
     groups: list[Group] = []
     if profile is not None:
         own = sorted((e for e in kb.game_entries(game.id) if e.origin == ORIGIN), key=lambda e: e.code)
@@ -105,7 +125,8 @@ def print_groups(kb: KnowledgeBase, game: Game, profile: Profile | None) -> list
             groups.append(("house-rules", {"zh": f"本组房规：{name['zh']}", "en": f"House rules of {name.get('en', name['zh'])}"},
                            [e.ref for e in own]))
     for key, title, refs in game_sections(kb, game):
-        kept = [r for r in refs if kb.entries[r].origin == "shared" and (profile is None or profile.includes(kb.entries[r]))]
+        kept = [r for r in refs if kb.entries[r].origin == "shared" and (profile is None or profile.includes(kb.entries[r]))
+                and (only is None or r in only)]
         if kept:
             groups.append((key, title, kept))
     return groups
@@ -131,13 +152,23 @@ class PrintDocument:
             out.append(f'<p class="house-mark">本组房规 · {inline_html(profile.name["zh"])}：非官方规则，仅本组使用。'
                        f'<span lang="en">House rule of {inline_html(profile.name.get("en", profile.name["zh"]))}, '
                        f'not an official rule.</span></p>')
+        if self.options.since is not None and entry.ref in self.options.since.changes:
+            out.append(self.change_mark(self.options.since.changes[entry.ref]))
         found = {block.kind: block for block in self.blocks.blocks(entry)}
         out += [LAYOUT[kind](self, entry, found[kind]) for kind in PRINT_BLOCKS[self.options.layout] if kind in found]
         out.append("</article>")
         return "\n".join(part for part in out if part)
 
+    def change_mark(self, change: EntryChange) -> str:
+        """What an insert says of an entry: new, or what changed in it."""
+        label = vocab.CHANGE_STATUSES[change.status]
+        names = aspect_names(change)
+        what = (f'：{inline_html("、".join(n["zh"] for n in names))} · '
+                f'<span lang="en">{inline_html(", ".join(n["en"] for n in names))}</span>' if names else "")
+        return f'<p class="entry-change entry-change--{change.status}">{bilingual_label(label)}{what}</p>'
+
     def qr(self, entry: Entry) -> str:
-        url = self.linker.web_url(entry)
+        url = self.linker.go_link(entry)
         if not url:
             return ""
         import segno  # only when the site's address is configured
@@ -232,11 +263,13 @@ class PrintDocument:
         return "\n".join(out)
 
     def cover(self, games: list[Game], printed: list[Entry]) -> str:
-        profile = self.options.profile
+        profile, since = self.options.profile, self.options.since
         if len(games) == 1:
             title, subtitle = games[0].name["zh"], games[0].name["en"]
         else:
             title, subtitle = "规则补充说明与房规", "Rulings, errata and house rules"
+        if since is not None:
+            title, subtitle = f"自 {since.version} 以来的更改", f"Changes since {since.version}"
         names = "".join(f'<li>{inline_html(g.name["zh"])} <span lang="en">{inline_html(g.name["en"])}</span></li>'
                         for g in games)
         group = ""
@@ -245,13 +278,32 @@ class PrintDocument:
                      f'<br><span lang="en">With the house rules of {inline_html(profile.name.get("en", profile.name["zh"]))}</span></p>')
         layout = {"qa": ("问答版", "Questions and answers"), "full": ("完整版", "Full details")}[self.options.layout]
         questions = sum(len(e.questions) for e in printed)
-        rows = [("数据版本 · Data version", data_version(self.kb, printed)), ("打印日期 · Printed", print_date()),
+        rows = [("数据版本 · Data version", self.options.version or str(data_version(self.kb))), ("打印日期 · Printed", print_date()),
                 ("版式 · Layout", f"{layout[0]} · {layout[1]}"),
                 ("条目 · Entries", str(len(printed))), ("问题 · Questions", str(questions))]
+        removed = ""
+        if since is not None:
+            counts = [f"{vocab.CHANGE_STATUSES[status]['zh']} {n}" for status, n in (
+                ("added", sum(c.status == "added" for c in since.changes.values())),
+                ("changed", sum(c.status == "changed" for c in since.changes.values())),
+                ("removed", len(since.removed))) if n]
+            rows.insert(1, ("更改自 · Changes since", since.version))
+            rows.insert(2, ("更改 · Changes", "，".join(counts) or "—"))
+            removed = self.removed_list(since.removed)
         meta = "".join(f"<tr><th>{k}</th><td>{inline_html(v)}</td></tr>" for k, v in rows)
-        return (f'<section class="cover"><p class="cover-kicker">房规速查 · houserules FAQ</p>'
+        kicker = "房规速查 · houserules FAQ" + (" · 更新插页 · update insert" if since is not None else "")
+        return (f'<section class="cover"><p class="cover-kicker">{kicker}</p>'
                 f'<h1 class="cover-title">{inline_html(title)}</h1><p class="cover-en" lang="en">{inline_html(subtitle)}</p>'
-                f'<ul class="cover-games">{names}</ul>{group}<table class="cover-meta">{meta}</table></section>')
+                f'<ul class="cover-games">{names}</ul>{group}<table class="cover-meta">{meta}</table>{removed}</section>')
+
+    def removed_list(self, removed: list[EntryChange]) -> str:
+        """The codes an insert withdraws: strike them out of the printed FAQ."""
+        if not removed:
+            return ""
+        items = "".join(f'<li><span class="entry-code">{inline_html(c.code)}</span> {inline_html(c.title["zh"])} '
+                        f'<span class="hr-en" lang="en">{inline_html(c.title["en"])}</span></li>' for c in removed)
+        return (f'<div class="cover-removed" data-block="removed"><p class="hr-label">已删除的条目 · '
+                f'<span lang="en">Removed entries</span>（{len(removed)}）</p><ul>{items}</ul></div>')
 
     def game_html(self, game: Game, groups: list[Group]) -> str:
         """One game's print document: cover, contents, then its entries group by group."""
@@ -291,20 +343,6 @@ def document(title: str, body: list[str]) -> str:
 
 def title_of(games: list[Game]) -> str:
     return "房规速查 FAQ — " + "、".join(g.name["zh"] for g in games)
-
-
-def data_version(kb: KnowledgeBase, entries: Iterable[Entry]) -> str:
-    """The newest history date of the printed entries and a short hash of their data.
-
-    Two PDFs with the same version print the same data, wherever the files live.
-    """
-    entries = list(entries)
-    digest = hashlib.sha256()
-    for label, path in sorted({(f"{g}:", kb.games[g].path) for g in {e.game for e in entries}}
-                              | {(e.ref, e.path) for e in entries}):
-        digest.update(label.encode() + b"\0" + path.read_bytes() + b"\0")
-    latest = max((h["date"] for e in entries for h in e.data.get("history", [])), default="")
-    return " · ".join(part for part in (latest, digest.hexdigest()[:8]) if part)
 
 
 def print_date() -> str:

@@ -6,9 +6,10 @@ from pathlib import Path
 
 from ..errors import HouserulesError
 from ..data.model import KnowledgeBase
+from ..data.version import data_version
 from ..render.blocks import EntryBlocks
 from ..render.urls import PRINT_DIR, pdf_name
-from .document import LAYOUTS, PrintOptions
+from .document import LAYOUTS, PrintOptions, Since
 from .pdf import PrintedGame, combine, print_games, require_cjk_font, write_pdf
 
 
@@ -17,7 +18,7 @@ def build_pdfs(kb: KnowledgeBase, site_dir: Path, site_url: str | None) -> None:
     require_cjk_font()
     out = site_dir / PRINT_DIR
     out.mkdir(parents=True, exist_ok=True)
-    options = PrintOptions(layout="qa", site_url=site_url)
+    options = PrintOptions(layout="qa", site_url=site_url, version=str(data_version(kb)))
     blocks = EntryBlocks(kb)
     parts = [PrintedGame(kb, game, options, "a4", blocks) for game in kb.games.values()]
     for part in parts:
@@ -25,13 +26,35 @@ def build_pdfs(kb: KnowledgeBase, site_dir: Path, site_url: str | None) -> None:
     write_pdf(combine(kb, parts, options, "a4"), out / pdf_name(None))
 
 
+def since_options(kb: KnowledgeBase, wanted: str, game: str | None) -> Since:
+    """What an insert of the changes since the data version ``wanted`` prints (of one game, if given)."""
+    from ..data.history import changes_since
+
+    version, entries, _ = changes_since(kb, wanted)
+    entries = [c for c in entries if game is None or c.ref.split(":", 1)[0] == game]
+    changed = {c.ref: c for c in entries if c.status != "removed" and c.ref in kb.entries}
+    removed = [c for c in entries if c.status == "removed"]
+    if not changed and not removed:
+        raise HouserulesError(f"no entry{' of ' + game if game else ''} changed since {version.version}; "
+                              "nothing to print")
+    return Since(str(version.version), changed, removed)
+
+
 def make_faq(kb: KnowledgeBase, output: Path | None = None, game: str | None = None, profile_file: Path | None = None,
-             paper: str = "a4", site_url: str | None = None, layout: str = "qa") -> tuple[Path, int, int]:
-    """``houserules pdf`` on a checked knowledge base, with a group's house rules; returns (path, entries, pages)."""
+             paper: str = "a4", site_url: str | None = None, layout: str = "qa",
+             changes_since: str | None = None) -> tuple[Path, int, int]:
+    """``houserules pdf`` on a checked knowledge base, with a group's house rules or only the changes since a
+    data version; returns (path, entries, pages)."""
     from ..check.profile import load_profile
 
     if layout not in LAYOUTS:
         raise HouserulesError(f"unknown layout '{layout}' — use one of: {', '.join(LAYOUTS)}")
+    if changes_since is not None and profile_file is not None:
+        raise HouserulesError("--changes-since prints what changed in the shared data; print a group's house rules "
+                              "with --profile on its own")
+    if game is not None and game not in kb.games:
+        raise HouserulesError(f"unknown game '{game}' — use one of: {', '.join(kb.games)}")
+    since = since_options(kb, changes_since, game) if changes_since is not None else None
     profile = None
     if profile_file is not None:
         profile, kb = load_profile(profile_file, kb)
@@ -39,7 +62,10 @@ def make_faq(kb: KnowledgeBase, output: Path | None = None, game: str | None = N
     unknown = [g for g in games if g not in kb.games]
     if unknown:
         raise HouserulesError(f"unknown game '{unknown[0]}' — use one of: {', '.join(kb.games)}")
-    target = output or Path(pdf_name(game))
-    pages = print_games(kb, games, target, PrintOptions(layout, profile, site_url), paper)
+    target = output or Path(pdf_name(game) if since is None else f"changes-since-{since.version.split()[-1]}.pdf")
+    options = PrintOptions(layout, profile, site_url, str(data_version(kb)), since)
+    pages = print_games(kb, games, target, options, paper)
+    if since is not None:
+        return target, len(since.changes), pages
     entries = sum(1 for e in kb.entries.values() if e.game in games and (profile is None or profile.includes(e)))
     return target, entries, pages

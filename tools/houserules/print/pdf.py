@@ -70,7 +70,8 @@ class PrintedGame:
     def __init__(self, kb: KnowledgeBase, game: Game, options: PrintOptions, paper: str,
                  blocks: EntryBlocks | None = None):
         self.game = game
-        self.groups = print_groups(kb, game, options.profile)
+        only = set(options.since.changes) if options.since is not None else None
+        self.groups = print_groups(kb, game, options.profile, only)
         self.entries: list[Entry] = [kb.entries[r] for _, _, refs in self.groups for r in refs]
         blocks = blocks or EntryBlocks(kb)
         printed = {e.ref for e in self.entries}
@@ -126,6 +127,8 @@ def print_games(kb: KnowledgeBase, games: list[str], target: Path, options: Prin
     """Print ``games`` into ``target``; return the number of pages."""
     require_cjk_font()
     blocks = EntryBlocks(kb)
+    if options.since is not None:  # an insert prints the games with added or changed entries only
+        games = [g for g in games if any(kb.entries[r].game == g for r in options.since.changes)]
     parts = [PrintedGame(kb, kb.games[g], options, paper, blocks) for g in games]
     document = parts[0].document if len(parts) == 1 else combine(kb, parts, options, paper)
     return write_pdf(document, target)

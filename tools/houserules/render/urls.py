@@ -97,3 +97,28 @@ def relative_url(target: str, page: str) -> str:
 def question_code(entry: Entry, question_id: str) -> str:
     """How a question is cited: its entry's code and its id (``BH-A13/must-run``), printed and linkable."""
     return f"{entry.code}/{question_id}"
+
+
+#: The page that opens an entry or a question by its code: ``go.html#BH-A13``, ``go.html#BH-A13/must-run``.
+GO_PAGE = "go.md"
+#: The codes of one prefix, loaded by the go page only: ``go/bh.js``.
+GO_DIR = "go"
+
+
+def go_url(code: str, question_id: str | None = None) -> str:
+    """The link by code that lands on an entry, or on one question's answer.
+
+    >>> go_url("BH-A13"), go_url("BH-A13", "must-run")
+    ('go.html#BH-A13', 'go.html#BH-A13/must-run')
+    """
+    return page_url(GO_PAGE) + "#" + (f"{code}/{question_id}" if question_id else code)
+
+
+def go_shard(prefix: str) -> str:
+    """The script holding the codes of one code prefix (scripts, not JSON: they load from file:// too)."""
+    return f"{GO_DIR}/{prefix.lower()}.js"
+
+
+#: 更新记录 · What changed, and its Atom feed (at the site root).
+CHANGES_PAGE = "changes.md"
+CHANGES_FEED = "changes.xml"

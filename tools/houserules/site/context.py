@@ -7,7 +7,10 @@ from functools import cached_property
 
 from ..data import vocab
 from ..data.model import Entry, KnowledgeBase
+from ..data.history import History, load_history
+from ..data.version import DataVersion, data_version
 from ..render.blocks import EntryBlocks
+from .repo import RepoLinks
 
 
 def entry_tags(entry: Entry) -> list[str]:
@@ -24,9 +27,25 @@ def entry_tags(entry: Entry) -> list[str]:
 class SiteContext:
     """The knowledge base with the indexes the pages share (blocks, tags)."""
 
-    def __init__(self, kb: KnowledgeBase):
+    def __init__(self, kb: KnowledgeBase, repo: RepoLinks | None = None):
         self.kb = kb
         self.blocks = EntryBlocks(kb)
+        #: Links to the entries' files and to a new issue, when the site names its repository.
+        self.repo = repo
+
+    @cached_property
+    def version(self) -> DataVersion | None:
+        """The data version of the build (None for a knowledge base made in memory)."""
+        return data_version(self.kb) if self.kb.root is not None else None
+
+    @cached_property
+    def history(self) -> History | None:
+        """The versions of the data folder from git, newest first (None for a knowledge base made in memory)."""
+        if self.kb.root is None:
+            return None
+        history = load_history(self.kb)
+        assert self.version is None or history.versions[0].version.tree == self.version.tree
+        return history
 
     @cached_property
     def tag_names(self) -> dict[str, dict[str, str]]:

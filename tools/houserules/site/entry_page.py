@@ -8,7 +8,7 @@ from ..data.model import Entry
 from ..render import blocks as B
 from ..render.html import Html, bilingual_label
 from ..render.text import escape_md, inline_html
-from ..render.urls import entry_url
+from ..render.urls import entry_url, question_code
 from .context import SiteContext, entry_tags
 from .markup import SiteLinker, front_matter, heading, html_block
 
@@ -21,9 +21,14 @@ LINK_ICON = ('<svg viewBox="0 0 24 24" width="1em" height="1em" aria-hidden="tru
              '3.1 1.39 3.1 3.1s-1.39 3.1-3.1 3.1h-4V17h4a5 5 0 0 0 0-10"/></svg>')
 
 
-def copy_button(anchor: str = "") -> str:
-    """A button that copies the link to the page (or to one of its anchors); see houserules.js."""
-    return (f'<button type="button" class="hr-copy" data-anchor="{inline_html(anchor)}" '
+def copy_button(code: str, anchor: str = "") -> str:
+    """A button that copies the link by code to the entry (or to one of its questions); see houserules.js.
+
+    ``code`` is the entry's code or a question's (``BH-A13/must-run``): the copied link is
+    ``go.html#<code>``, which lands on the page and the anchor; ``anchor`` is kept for
+    the page's own address should the script not know the site's root.
+    """
+    return (f'<button type="button" class="hr-copy" data-go="{inline_html(code)}" data-anchor="{inline_html(anchor)}" '
             f'title="{COPY_LABEL}" aria-label="{COPY_LABEL}">{LINK_ICON}</button>')
 
 
@@ -44,10 +49,24 @@ class EntryPage:
         out = [front_matter(f"{entry.code} {entry.title['zh']}", entry.summary["zh"], **boost),
                f"# {escape_md(entry.code)} · {escape_md(entry.title['zh'])} "
                f'<small class="hr-title-en" lang="en">{escape_md(entry.title["en"])}</small>\n',
-               html_block(f'<p class="hr-badges">{self.badges()} {copy_button()}</p>')]
+               html_block(f'<p class="hr-badges">{self.badges()} {copy_button(entry.code)}</p>')]
         found = {block.kind: block for block in self.ctx.blocks.blocks(entry)}
         out += [LAYOUT[kind](self, found[kind]) for kind in SITE_BLOCKS if kind in found]
+        out.append(self.edit_links())
         return "\n".join(out)
+
+    def edit_links(self) -> str:
+        """编辑此条目 and 报告错误: to the entry's file and a pre-filled issue, when the site names its repository."""
+        repo = self.ctx.repo
+        if repo is None:
+            return ""
+        links = [(url, label) for url, label in ((repo.edit_url(self.entry), ("编辑此条目", "Edit this entry")),
+                                                 (repo.issue_url(self.entry), ("报告错误", "Suggest a correction")))
+                 if url]
+        if not links:
+            return ""
+        items = " · ".join(f'<a href="{inline_html(url)}">{zh} <span lang="en">{en}</span></a>' for url, (zh, en) in links)
+        return html_block(f'<p class="hr-edit" data-block="edit">{items}</p>')
 
     # -- helpers ------------------------------------------------------------------------------
     def badges(self) -> str:
@@ -80,7 +99,7 @@ class EntryPage:
                 f'<div class="hr-qa"><p class="hr-q-en" lang="en">{inline_html(question["q"]["en"])}</p>'
                 f'<div class="hr-qa-answer">{self.h.bilingual(question["a"])}</div>'
                 f'<p class="hr-cite">{flag}出处 · Source: {self.h.question_source(self.entry, question)} '
-                f'{copy_button(question["id"])}</p></div>'))
+                f'{copy_button(question_code(self.entry, question["id"]), question["id"])}</p></div>'))
         return "".join(out)
 
     def aliases(self, block: B.Block) -> str:

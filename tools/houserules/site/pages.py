@@ -9,11 +9,13 @@ from ..data.model import Game, game_sections
 from ..render.html import Html
 from ..render.text import escape_md, inline_html
 from ..render.urls import (
-    PRINT_DIR, PRINT_PAGE, entry_src, faq_src, game_src, page_url, pdf_name, question_url, tag_src,
+    CHANGES_PAGE, GO_PAGE, PRINT_DIR, PRINT_PAGE, entry_src, faq_src, game_src, page_url, pdf_name, question_url, tag_src,
 )
 from . import translators
 from .context import SiteContext
+from .changes import changes_page
 from .entry_page import entry_page
+from .golinks import go_page
 from .markup import SiteLinker, front_matter, html_block
 
 
@@ -164,6 +166,8 @@ def site_pages(ctx: SiteContext) -> dict[str, str]:
     pages.update({tag_src(t): tag_page(ctx, t) for t in sorted(ctx.tagged)})
     pages.update(translators.pages(ctx))
     pages[PRINT_PAGE] = print_page(ctx)
+    pages[GO_PAGE] = go_page(kb)
+    pages[CHANGES_PAGE] = changes_page(kb, ctx.history)
     return pages
 
 

@@ -25,11 +25,15 @@ from mkdocs.structure.pages import Page
 
 from ..data.model import KnowledgeBase
 from ..render.text import inline_html
+from ..render.urls import CHANGES_FEED, CHANGES_PAGE
 from ..search.site import Prepared
 from . import csp, translators
+from .changes import changes_feed
 from .context import SiteContext
+from .offline import write_offline
 from .pages import home_cards, licences, site_pages
 from .postbuild import write_outputs
+from .repo import RepoLinks
 
 log = logging.getLogger("mkdocs.plugins.houserules")
 #: Material renders the whole navigation into every page: a nav item per game would make
@@ -41,6 +45,10 @@ HOME = "index.md"
 
 class HouserulesConfig(Config):
     data_dir = config_options.Type(str, default="rules_data")
+    #: Keep the whole site on a phone after the first visit (a service worker); the live preview turns it off.
+    offline = config_options.Type(bool, default=True)
+    #: The app's name under its icon on a phone's home screen.
+    short_name = config_options.Type(str, default="房规速查")
 
 
 class HouserulesPlugin(BasePlugin[HouserulesConfig]):
@@ -77,7 +85,12 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         self._search = Prepared(data) if data.is_dir() else None
         kb = self._given or self._load(data)
         self.ctx = SiteContext(kb)
+        version = self.ctx.version
+        self.ctx.repo = RepoLinks.from_config(config.repo_url, config.edit_uri, config.docs_dir,
+                                              Path(config.config_file_path).parent, config.site_url,
+                                              str(version) if version else "")
         config.nav = site_nav(kb, config.nav or [])
+        config.extra["houserules_offline"] = self.config.offline  # main.html names the worker only then
         return config
 
     def on_build_error(self, error: Exception) -> None:
@@ -113,10 +126,18 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         # The theme's own pages (404.html); not the sitemap.
         return csp.add_policy(output_content) if template_name.endswith(".html") else output_content
 
+    # Last of all (Material's offline plugin writes search/search_index.js at -100): the worker lists every file.
+    @event_priority(-110)
     def on_post_build(self, config: MkDocsConfig) -> None:
         assert self.ctx is not None
-        write_outputs(self.ctx.kb, Path(config.site_dir), self._search)
+        site = Path(config.site_dir)
+        write_outputs(self.ctx.kb, site, self._search)
         self._search = None
+        feed = changes_feed(self.ctx.kb, self.ctx.history, config.site_name, config.site_url)
+        (site / CHANGES_FEED).write_text(feed, encoding="utf-8")
+        version = self.ctx.version
+        write_offline(site, version.tree if version else "none", str(version or ""), config.site_name,
+                      self.config.short_name, config.site_description or "", self.config.offline)
 
 
 def site_nav(kb: KnowledgeBase, configured: list[Any]) -> list[Any]:
@@ -127,7 +148,7 @@ def site_nav(kb: KnowledgeBase, configured: list[Any]) -> list[Any]:
         nav += _escaped(translators.nav(kb))
     else:  # the home page lists the games; each game page links its translators' pages
         nav += _escaped([{title: items[:1]} for title, items in translators.nav(kb)[0].items()])
-    nav += [{"打印版 Printed FAQ": "print/index.md"}]
+    nav += [{"打印版 Printed FAQ": "print/index.md"}, {"更新记录 What changed": CHANGES_PAGE}]
     return nav + [item for item in configured if item != HOME]
 
 

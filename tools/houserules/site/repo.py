@@ -1,0 +1,94 @@
+"""Suggest a correction: each entry page's links to its own YAML file and to a pre-filled new issue.
+
+Only when ``repo_url`` is set in ``mkdocs.yml``. ``edit_uri`` is MkDocs' path from the
+repository to the docs folder (``edit/main/content/``); the entry files live beside
+that folder, so the docs folder's part is dropped to reach the repository's root.
+Unset, MkDocs guesses ``edit/master/docs/`` for GitHub: set it when the branch is
+another. The new-issue form is GitHub's (``issues/new?title=&body=``) or GitLab's;
+another host gets the edit link only, and a data folder outside the checkout (whose
+files the repository cannot hold) the issue link only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote, urlencode, urlsplit
+
+from ..data.model import Entry
+from ..render.urls import go_url
+
+
+def _quote(value: str, *_: object) -> str:
+    """Every character but letters, digits and ``_.-~`` percent-encoded (``/``, ``?``, ``&`` and ``#`` too)."""
+    return quote(value, safe="")
+
+
+@dataclass(frozen=True)
+class RepoLinks:
+    repo_url: str
+    #: Where the repository's files are edited, ending in '/' (None: no edit links).
+    edit_base: str | None
+    #: The checkout's root folder on this machine (the folder of mkdocs.yml).
+    root: Path
+    #: The site's public address, for the page link in an issue.
+    site_url: str | None = None
+    version: str = ""
+
+    @classmethod
+    def from_config(cls, repo_url: str | None, edit_uri: str | None, docs_dir: str, root: Path,
+                    site_url: str | None = None, version: str = "") -> "RepoLinks | None":
+        """The links of a site configured with ``repo_url`` (None without it).
+
+        >>> RepoLinks.from_config("https://github.com/o/hr", "edit/main/content/", "/x/content", Path("/x")).edit_base
+        'https://github.com/o/hr/edit/main/'
+        >>> RepoLinks.from_config("https://github.com/o/hr/", "edit/master/docs/", "/x/content", Path("/x")).edit_base
+        'https://github.com/o/hr/edit/master/'
+        """
+        if not repo_url:
+            return None
+        repo_url = repo_url.rstrip("/")
+        base = None
+        if edit_uri:
+            uri = edit_uri if edit_uri.endswith("/") else edit_uri + "/"
+            docs = Path(docs_dir)
+            docs_part = (docs.relative_to(root) if docs.is_absolute() and docs.is_relative_to(root) else docs).as_posix()
+            for suffix in (docs_part + "/", "docs/"):  # "docs/": MkDocs' guess when edit_uri is not set
+                if uri.endswith("/" + suffix) or uri == suffix:
+                    uri = uri[: -len(suffix)]
+                    break
+            base = uri if urlsplit(uri).scheme else f"{repo_url}/{uri.lstrip('/')}"
+        return cls(repo_url, base, root, site_url.rstrip("/") + "/" if site_url else None, version)
+
+    def file_in_repo(self, entry: Entry) -> str | None:
+        """The entry file's path in the repository (None when the data lives outside the checkout)."""
+        try:
+            return entry.path.resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return None
+
+    def edit_url(self, entry: Entry) -> str | None:
+        path = self.file_in_repo(entry)
+        return self.edit_base + quote(path) if self.edit_base and path else None
+
+    def issue_url(self, entry: Entry) -> str | None:
+        """A new issue about the entry, its title and body filled in (GitHub's or GitLab's form)."""
+        host = urlsplit(self.repo_url).netloc.lower()
+        title = f"[{entry.code}] {entry.title['zh']} · {entry.title['en']}"
+        lines = [f"条目 · Entry: {entry.code} {entry.title['zh']} · {entry.title['en']} ({entry.ref})"]
+        if self.site_url:
+            lines.append(f"页面 · Page: {self.site_url}{go_url(entry.code)}")
+        path = self.file_in_repo(entry)
+        if path:
+            lines.append(f"文件 · File: {path}")
+        if self.version:
+            lines.append(f"数据版本 · Data version: {self.version}")
+        lines += ["", "哪里不对 · What is wrong:", "", "", "建议的更正 · Suggested correction:", "", "",
+                  "出处 · Source (rulebook page, official FAQ…):", ""]
+        body = "\n".join(lines)
+        if "github" in host:
+            return f"{self.repo_url}/issues/new?" + urlencode({"title": title, "body": body}, quote_via=_quote)
+        if "gitlab" in host:
+            return f"{self.repo_url}/-/issues/new?" + urlencode({"issue[title]": title, "issue[description]": body},
+                                                                 quote_via=_quote)
+        return None
