@@ -74,7 +74,7 @@ def kb_with(where: str, ref: str, path: tuple, value: str) -> KnowledgeBase:
         if where == "entry" and eref == ref:
             _set(data, path, value)
         entries[eref] = Entry(entry.path, type(entry.doc)(data, entry.doc.lines), game=entry.game)
-    return KnowledgeBase(games=games, entries=entries)
+    return KnowledgeBase(games=games, entries=entries, root=BASE.root)
 
 
 class Shape(HTMLParser):

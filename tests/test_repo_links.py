@@ -21,7 +21,7 @@ _EDIT = re.compile(r'<p class="hr-edit" data-block="edit">(.*?)</p>')
 
 def build_with(data: Path, out: Path, **options: str) -> Path:
     """The site of ``data`` built as mkdocs.yml says, with ``options`` (repo_url, edit_uri...) added."""
-    build(mkdocs_config(load_kb(data), out, **options))
+    build(mkdocs_config(load_kb(data), data, out, **options))
     return out
 
 

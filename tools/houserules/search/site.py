@@ -172,10 +172,8 @@ def _words(index: search.SearchIndex) -> dict[str, list[Any]]:
 def glossary_documents(kb: Any) -> Iterable[dict[str, Any]]:
     """The glossaries' terms as documents of the index schema (the site only: translators
     look terms up in the search box; the command line searches entries)."""
-    from .glossary import terms
-
     for game in kb.games.values():
-        for term in terms(kb, game.id):
+        for term in game.glossary.terms if game.glossary else []:
             names = [term["zh"], term["en"]]
             others = [*term.get("variants", []), *term.get("deprecated", [])]
             note = term.get("note", {})
@@ -328,15 +326,20 @@ def _main(argv: list[str]) -> int:
 
 
 def _empty_material_index(site_dir: Path, version: str) -> None:
+    """Material's index without documents, with a pointer to ours; its offline copy (``search_index.js``,
+    written by the offline plugin) says the same."""
     path = site_dir / "search" / "search_index.json"
     try:
         config = json.loads(path.read_text(encoding="utf-8")).get("config", {})
     except (OSError, ValueError):
         config = {}
     config["houserules"] = {"version": version, "path": SITE_FOLDER}
+    text = json.dumps({"config": config, "docs": []}, ensure_ascii=False, separators=(",", ":"))
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"config": config, "docs": []}, ensure_ascii=False, separators=(",", ":")),
-                    encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
+    offline = path.with_suffix(".js")
+    if offline.exists():
+        offline.write_text(f"var __index = {text}", encoding="utf-8")
 
 
 def sizes(site_dir: Path) -> dict[str, int]:
