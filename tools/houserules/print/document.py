@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import itertools
 import os
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Iterable
@@ -32,6 +33,7 @@ PRINT_BLOCKS: dict[str, tuple[str, ...]] = {
              "applies-to", "rulings", "see-also", "sources"),
 }
 Group = tuple[str, dict[str, str], list[str]]
+_TOKENS = itertools.count()
 
 
 def anchor(entry: Entry) -> str:
@@ -49,10 +51,13 @@ class PrintLinker(Linker):
         #: Page number of each entry's anchor, from the previous layout pass.
         self.pages = pages or {}
         self.site_url = site_url.rstrip("/") + "/" if site_url else None
+        self._token = next(_TOKENS)
 
     @property
-    def key(self):  # the rendered text depends on the page numbers: never share it across passes
-        return ("print", id(self))
+    def key(self):
+        # The rendered text depends on the page numbers: never share it across passes (a token,
+        # not id(self): a freed linker's id is soon reused by the next pass's).
+        return ("print", self._token)
 
     def page_of(self, entry: Entry) -> int:
         return self.pages.get(anchor(entry), 0)  # 0 only in the first layout pass
