@@ -106,12 +106,15 @@ def _quiet_jieba() -> None:
     jieba.setLogLevel(logging.WARNING)
 
 
-def mkdocs_config(kb: KnowledgeBase, site_dir: Path, config_file: Path = MKDOCS_YML, **options: object):
-    """MkDocs' configuration of the site, with the houserules plugin given the checked knowledge base."""
+def mkdocs_config(kb: KnowledgeBase, site_dir: Path, config_file: Path = MKDOCS_YML, preview=None, **options: object):
+    """MkDocs' configuration of the site, with the houserules plugin given the checked knowledge base.
+
+    ``preview`` (a :class:`houserules.site.plugin.Preview`) is what a live preview keeps between builds.
+    """
     from mkdocs.config import load_config
 
     config = load_config(str(config_file), site_dir=str(site_dir), strict=True, **options)
-    config.plugins["houserules"].use(kb)
+    config.plugins["houserules"].use(kb, preview)
     return config
 
 

@@ -6,8 +6,8 @@ from collections import defaultdict
 from functools import cached_property
 
 from ..data import vocab
-from ..data.model import Entry, KnowledgeBase
-from ..render.blocks import EntryBlocks
+from ..data.model import Entry, Game, KnowledgeBase, game_sections
+from ..render.blocks import EntryBlocks, Erratum
 
 
 def entry_tags(entry: Entry) -> list[str]:
@@ -27,6 +27,30 @@ class SiteContext:
     def __init__(self, kb: KnowledgeBase):
         self.kb = kb
         self.blocks = EntryBlocks(kb)
+
+    @cached_property
+    def by_game(self) -> dict[str, list[Entry]]:
+        """Each game's entries in load order (``kb.game_entries`` of every game at once)."""
+        result: dict[str, list[Entry]] = {game: [] for game in self.kb.games}
+        for entry in self.kb.entries.values():
+            result.setdefault(entry.game, []).append(entry)
+        return result
+
+    def game_entries(self, game: str) -> list[Entry]:
+        return self.by_game.get(game, [])
+
+    def sections(self, game: Game) -> list[tuple[str, dict[str, str], list[str]]]:
+        """:func:`~houserules.data.model.game_sections` of ``game``."""
+        return game_sections(self.kb, game, self.game_entries(game.id))
+
+    @cached_property
+    def errata_by_game(self) -> dict[str, list[Erratum]]:
+        """Every erratum under the game of the component it corrects, in load order."""
+        result: dict[str, list[Erratum]] = defaultdict(list)
+        for entry in self.kb.entries.values():
+            for erratum in entry.errata:
+                result[erratum["component"].split(":", 1)[0]].append(Erratum(entry, erratum, "own"))
+        return dict(result)
 
     @cached_property
     def tag_names(self) -> dict[str, dict[str, str]]:
