@@ -17,6 +17,7 @@ import gc
 import logging
 import shutil
 import tempfile
+import threading
 from pathlib import Path
 
 from .build import MKDOCS_YML, ROOT, _quiet_jieba, mkdocs_config
@@ -87,19 +88,42 @@ class Session:
         self.cache = ReadCache()
         self.preview = Preview()
         self._site_files: tuple | None = None
+        self._collector: threading.Timer | None = None
+        self._lock = threading.Lock()
+
+    #: Seconds after a build before the garbage of the builds is collected (the new pages are served first).
+    COLLECT_AFTER = 1.0
 
     def build(self) -> bool:
         """Check the data and bring the site up to date; False (and the problems logged) when it was not rebuilt."""
-        built = self._build()
-        # What the preview keeps lives on until the next build: once the HTML is written, one full
-        # collection, then out of the collector's way (its full passes over it would cost every
-        # later rebuild up to a second at 5,000 entries).
-        gc.unfreeze()
-        gc.collect()
-        gc.freeze()
-        return built
+        if self._collector is not None:
+            self._collector.cancel()
+        if self.preview.state is not None:
+            gc.disable()  # no full collection in the middle of a rebuild (it makes little garbage): see _collect
+        try:
+            return self._build()
+        finally:
+            self._collector = threading.Timer(self.COLLECT_AFTER, self._collect)
+            self._collector.daemon = True
+            self._collector.start()
+
+    def _collect(self) -> None:
+        """One full collection once the pages are served, then what the preview keeps stays out of the collector's way.
+
+        The preview keeps millions of objects at 5,000 entries; the collector's full passes over
+        them would cost every rebuild up to a second.
+        """
+        with self._lock:
+            gc.unfreeze()
+            gc.collect()
+            gc.freeze()
+            gc.enable()
 
     def _build(self) -> bool:
+        with self._lock:
+            return self._update()
+
+    def _update(self) -> bool:
         from mkdocs.commands.build import build
 
         from .check import run as run_check

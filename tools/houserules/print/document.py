@@ -33,6 +33,10 @@ PRINT_BLOCKS: dict[str, tuple[str, ...]] = {
              "applies-to", "rulings", "see-also", "sources"),
 }
 Group = tuple[str, dict[str, str], list[str]]
+#: How the contents of several games link their entries, which are laid out in the games' own
+#: files: WeasyPrint keeps such a link as it is, and the assembled PDF turns it into a link to
+#: the named destination of the entry (:mod:`houserules.print.cache`).
+FRONT_LINK = "houserules-anchor:"
 _TOKENS = itertools.count()
 
 
@@ -45,11 +49,15 @@ class PrintLinker(Linker):
     """References to entries in this PDF: the title, then the code and page number; others by code (and web link)."""
 
     def __init__(self, kb: KnowledgeBase, printed: set[str], site_url: str | None = None,
-                 pages: dict[str, int] | None = None):
+                 pages: dict[str, int] | None = None, placeholder: int = 0):
         super().__init__(kb)
         self.printed = printed
         #: Page number of each entry's anchor, from the previous layout pass.
         self.pages = pages or {}
+        #: Printed before the page numbers are known (the first layout pass). Digits are all
+        #: equally wide in the print font, so a placeholder with as many digits as the numbers
+        #: to come lays the text out as they will, and the second pass confirms it.
+        self.placeholder = placeholder
         self.site_url = site_url.rstrip("/") + "/" if site_url else None
         self._token = next(_TOKENS)
 
@@ -60,7 +68,7 @@ class PrintLinker(Linker):
         return ("print", self._token)
 
     def page_of(self, entry: Entry) -> int:
-        return self.pages.get(anchor(entry), 0)  # 0 only in the first layout pass
+        return self.pages.get(anchor(entry), self.placeholder)  # the placeholder only in the first layout pass
 
     def web_url(self, entry: Entry) -> str | None:
         """The entry's page on the public site, when its address is configured."""
@@ -217,19 +225,20 @@ class PrintDocument:
                 + "；".join(self.h.source_label(game, s) for s in block.data) + "</p>")
 
     # -- the document ---------------------------------------------------------------------------
-    def toc(self, layout: Iterable[tuple[Game, list[Group]]]) -> str:
+    def toc(self, layout: Iterable[tuple[Game, list[Group]]], link: str = "#") -> str:
+        """The contents; ``link`` prefixes each anchor (:data:`FRONT_LINK` when the entries are in other files)."""
         out = ['<nav class="toc"><h2 class="toc-title">目录 · Contents</h2>']
         for game, groups in layout:
             first = self.kb.entries[groups[0][2][0]] if groups else None
             start = f' data-page="{self.linker.page_of(first)}"' if first else ""
-            out.append(f'<p class="toc-game"><a href="#g-{game.id}"{start}>{inline_html(game.name["zh"])} '
+            out.append(f'<p class="toc-game"><a href="{link}g-{game.id}"{start}>{inline_html(game.name["zh"])} '
                        f'<span class="hr-en" lang="en">{inline_html(game.name["en"])}</span></a></p>')
             for key, title, refs in groups:
                 out.append(f'<p class="toc-group toc-group--{inline_html(key)}">{inline_html(title["zh"])} · '
                            f'<span lang="en">{inline_html(title["en"])}</span></p><ul>')
                 for ref in refs:
                     entry = self.kb.entries[ref]
-                    out.append(f'<li><a href="#{anchor(entry)}" data-page="{self.linker.page_of(entry)}">'
+                    out.append(f'<li><a href="{link}{anchor(entry)}" data-page="{self.linker.page_of(entry)}">'
                                f'<span class="entry-code">{inline_html(entry.code)}</span> {inline_html(entry.title["zh"])} '
                                f'<span class="hr-en" lang="en">{inline_html(entry.title["en"])}</span></a></li>')
                 out.append("</ul>")
@@ -276,7 +285,7 @@ class PrintDocument:
         """The cover and contents of several games (their pages follow, from each game's own document)."""
         printed = [self.kb.entries[r] for _, groups in parts for _, _, refs in groups for r in refs]
         games = [game for game, _ in parts]
-        return document(title_of(games), [self.cover(games, printed), self.toc(parts)])
+        return document(title_of(games), [self.cover(games, printed), self.toc(parts, FRONT_LINK)])
 
 
 LAYOUT: dict[str, Callable[[PrintDocument, Entry, B.Block], str]] = {

@@ -1,0 +1,58 @@
+"""The printed FAQ's cache: a change lays out again exactly the games whose PDFs print it, and a cached PDF is the
+one a fresh layout writes."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES
+from houserules.check import run as run_check
+from houserules.print.cache import PdfCache
+from houserules.print.document import PrintOptions
+from test_serve import CHANGES
+
+pytestmark = pytest.mark.slow
+TWO_GAMES = FIXTURES / "two-games"
+
+
+@pytest.fixture
+def data(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764460800")
+    copy = tmp_path / "data"
+    shutil.copytree(TWO_GAMES, copy)
+    return copy
+
+
+def _print(data: Path, cache: PdfCache):
+    kb = run_check(data).kb
+    parts = cache.games(kb, list(kb.games), PrintOptions(), "a4")
+    return parts, cache.combined(kb, parts, PrintOptions(), "a4")
+
+
+@pytest.mark.parametrize("change, laid_out", [
+    ("cross-game title", ["demo", "other"]),  # other prints the title of demo:tower, which it refers to
+    ("body", ["other"]),
+    ("erratum", ["demo"]),
+])
+def test_a_change_lays_out_again_exactly_the_games_that_print_it(data, tmp_path, change, laid_out):
+    cache = PdfCache(tmp_path / "cache", jobs=2)
+    _print(data, cache)
+    assert cache.laid_out == ["demo", "other"]
+    _print(data, cache)
+    assert cache.laid_out == []
+    CHANGES[change](data)
+    _print(data, cache)
+    assert cache.laid_out == laid_out
+
+
+def test_a_cached_pdf_is_byte_identical_to_a_fresh_one(data, tmp_path):
+    first = PdfCache(tmp_path / "one", jobs=1)
+    parts, combined = _print(data, first)
+    _print(data, first)  # from the cache
+    fresh_parts, fresh_combined = _print(data, PdfCache(tmp_path / "two", jobs=2))
+    assert [p.path.read_bytes() for p in parts] == [p.path.read_bytes() for p in fresh_parts]
+    assert combined.read_bytes() == fresh_combined.read_bytes()
+    assert [p.pages for p in parts] == [p.pages for p in fresh_parts]
