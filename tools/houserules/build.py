@@ -152,7 +152,8 @@ def pdf_step(kb: KnowledgeBase, site_dir: Path) -> None:
     """the printed FAQ (a PDF per game and one for all)"""
     from .print.faq import build_pdfs  # WeasyPrint loads only when a build runs
 
-    build_pdfs(kb, site_dir, configured_site_url())
+    laid_out = build_pdfs(kb, site_dir, configured_site_url())
+    _progress(f"printed FAQ: {len(laid_out)} of {len(kb.games)} games laid out, the others from the cache", ongoing=False)
 
 
 STEPS: list[Step] = [site_step, pdf_step]
@@ -178,6 +179,6 @@ def build_site(kb: KnowledgeBase, data_dir: Path, target: Path, steps: list[Step
     return target
 
 
-def _progress(what: str) -> None:
-    """Say what the build is doing: the printed FAQ alone takes half a minute."""
-    print(f"houserules build: {what}…", file=sys.stderr, flush=True)
+def _progress(what: str, ongoing: bool = True) -> None:
+    """Say what the build is doing (laying out the printed FAQ can take minutes) or what it did."""
+    print(f"houserules build: {what}{'…' if ongoing else ''}", file=sys.stderr, flush=True)
