@@ -120,8 +120,13 @@ def _title_term(entry: Entry, glossary: list[Term]) -> Term | None:
 
 def check_titles(kb: KnowledgeBase) -> Iterator[Problem]:
     """An entry named after a term carries the term's preferred Chinese name."""
+    named: dict[str, dict[str, Term]] = {}  # per game: the first term of each English name
     for entry in kb.entries.values():
-        term = _title_term(entry, terms(kb, entry.game))
+        if entry.game not in named:
+            named[entry.game] = {}
+            for each in terms(kb, entry.game):
+                named[entry.game].setdefault(each["en"].casefold(), each)
+        term = named[entry.game].get(entry.title["en"].casefold())
         if term and entry.title["zh"] != term["zh"]:
             yield Problem(display_path(entry.path), entry.line("title"), entry.ref,
                           f"title '{entry.title['zh']}' disagrees with the glossary: '{term['en']}' is "
@@ -141,12 +146,11 @@ def check_deprecated(kb: KnowledgeBase) -> Iterator[Problem]:
         screen = screens[entry.game]
         if screen is None:
             continue
-        title_term = _title_term(entry, glossary)
         for path, text in chinese_fields(entry):
             if not screen.search(text):
                 continue
             for term, form, offset in _deprecated_uses(text, glossary):
-                if path == ("title", "zh") and term is title_term:
+                if path == ("title", "zh") and term is _title_term(entry, glossary):
                     continue  # check_titles already reports this title
                 yield Problem(display_path(entry.path), text_line(entry, path, offset), entry.ref,
                               f"{'.'.join(map(str, path))} uses '{form}', a deprecated translation of "

@@ -101,7 +101,7 @@ class Entry(Record):
     def id(self) -> str:
         return self.data["id"]
 
-    @property
+    @cached_property
     def ref(self) -> str:
         return f"{self.game}:{self.id}"
 
