@@ -13,8 +13,9 @@ the search index's (``$HOUSERULES_CACHE`` or the XDG cache), in ``pdf/``::
 
 Games to lay out are laid out in parallel, one process per core, each holding one
 game's layout at a time. The all-games PDF is a cover and contents laid out on their
-own, followed by the pages of the games' cached PDFs (:mod:`pypdf`), so no process
-ever holds every game's layout.
+own (a chunk of games at a time past :data:`FRONT_ENTRIES` lines) and cached too,
+followed by the pages of the games' cached PDFs (:mod:`pypdf`), so no process ever
+holds every game's layout.
 
 >>> PdfCache(Path("/tmp/c")).path("ab12") == Path("/tmp/c/ab12.pdf")
 True
@@ -43,6 +44,9 @@ from .pdf import FONT_FAMILY, PrintedGame, render, stylesheet
 
 #: Bump when the layout changes in a way the HTML does not show: caches are laid out again.
 CACHE_VERSION = 1
+#: Lines of contents laid out in one document for the all-games PDF (WeasyPrint holds about
+#: 0.25 MB per line while laying them out; past this, chunks of games start on a new page).
+FRONT_ENTRIES = 500
 
 
 @dataclass
@@ -169,24 +173,41 @@ class PdfCache:
         groups = [(kb.games[p.game], print_groups(kb, kb.games[p.game], options.profile)) for p in parts]
         printed = {ref for _, game_groups in groups for _, _, refs in game_groups for ref in refs}
         pages = {name: number for part in parts for name, number in part.pages.items()}
-        front_html = PrintDocument(kb, PrintLinker(kb, printed, None, pages), options).front_html(groups)
-        combined_key = key(front_html + "\0" + "\0".join(p.key for p in parts), paper)
+        doc = PrintDocument(kb, PrintLinker(kb, printed, None, pages), options)
+        front_key = key(doc.front_html(groups) + f"\0chunks of {FRONT_ENTRIES}", paper)
+        combined_key = key(front_key + "\0" + "\0".join(p.key for p in parts), paper)
         path = self.path(combined_key)
         if self._load("", combined_key) is not None:
             return path
-        front = render(front_html, paper)
+        front = self._load("", front_key) or self._front(doc, groups, front_key, paper)
         writer = PdfWriter()
-        writer.append(io.BytesIO(front.write_pdf()))
-        count = len(front.pages)
+        writer.append(PdfReader(front.path))
+        count = front.count
         for part in parts:
             start = part.pages[f"g-{part.game}"]
             writer.append(PdfReader(part.path), pages=(start - 1, part.count))
             count += part.count - start + 1
-        _link_anchors(writer, len(front.pages))
+        _link_anchors(writer, front.count)
         out = io.BytesIO()
         writer.write(out)
         self._store(combined_key, out.getvalue(), {"game": None, "pages": {}, "count": count})
         return path
+
+    def _front(self, doc: PrintDocument, groups: list, front_key: str, paper: str) -> LaidOut:
+        """Lay out the cover and contents, a chunk of games at a time (numbered on), and keep them."""
+        from pypdf import PdfReader, PdfWriter
+
+        writer = PdfWriter()
+        count = 0
+        for make in doc.front_chunks(groups, FRONT_ENTRIES):
+            chunk = render(make(count + 1), paper)
+            writer.append(PdfReader(io.BytesIO(chunk.write_pdf())))
+            count += len(chunk.pages)
+            del chunk
+        out = io.BytesIO()
+        writer.write(out)
+        self._store(front_key, out.getvalue(), {"game": None, "pages": {}, "count": count})
+        return self._load("", front_key)  # type: ignore[return-value]
 
 
 def _link_anchors(writer, front_pages: int) -> None:

@@ -225,9 +225,12 @@ class PrintDocument:
                 + "；".join(self.h.source_label(game, s) for s in block.data) + "</p>")
 
     # -- the document ---------------------------------------------------------------------------
-    def toc(self, layout: Iterable[tuple[Game, list[Group]]], link: str = "#") -> str:
-        """The contents; ``link`` prefixes each anchor (:data:`FRONT_LINK` when the entries are in other files)."""
-        out = ['<nav class="toc"><h2 class="toc-title">目录 · Contents</h2>']
+    def toc(self, layout: Iterable[tuple[Game, list[Group]]], link: str = "#", title: bool = True) -> str:
+        """The contents; ``link`` prefixes each anchor (:data:`FRONT_LINK` when the entries are in other files).
+
+        ``title=False``: a continuation of the contents, without its heading.
+        """
+        out = ['<nav class="toc">' + ('<h2 class="toc-title">目录 · Contents</h2>' if title else '')]
         for game, groups in layout:
             first = self.kb.entries[groups[0][2][0]] if groups else None
             start = f' data-page="{self.linker.page_of(first)}"' if first else ""
@@ -287,6 +290,34 @@ class PrintDocument:
         games = [game for game, _ in parts]
         return document(title_of(games), [self.cover(games, printed), self.toc(parts, FRONT_LINK)])
 
+    def front_chunks(self, parts: list[tuple[Game, list[Group]]], entries: int) -> list[Callable[[int], str]]:
+        """The cover and contents of several games as documents of about ``entries`` contents lines each.
+
+        WeasyPrint holds a whole document's layout, about 0.25 MB per line of contents: thousands
+        of entries are laid out a chunk of games at a time. Each chunk starts a new page; its
+        HTML is made with the page number it starts on (a function of it), which the chunks
+        before it decide. With one chunk, this is :meth:`front_html`.
+        """
+        chunks: list[list[tuple[Game, list[Group]]]] = [[]]
+        size = 0
+        for part in parts:
+            count = sum(len(refs) for _, _, refs in part[1])
+            if chunks[-1] and size + count > entries:
+                chunks.append([])
+                size = 0
+            chunks[-1].append(part)
+            size += count
+        if len(chunks) == 1:
+            return [lambda first_page: self.front_html(parts)]
+        printed = [self.kb.entries[r] for _, groups in parts for _, _, refs in groups for r in refs]
+        games = [game for game, _ in parts]
+        made: list[Callable[[int], str]] = [
+            lambda first_page: document(title_of(games), [self.cover(games, printed), self.toc(chunks[0], FRONT_LINK)])]
+        for chunk in chunks[1:]:
+            made.append(lambda first_page, chunk=chunk: document(
+                title_of(games), [self.toc(chunk, FRONT_LINK, title=False)], first_page))
+        return made
+
 
 LAYOUT: dict[str, Callable[[PrintDocument, Entry, B.Block], str]] = {
     "meta": PrintDocument.meta, "answer": PrintDocument.answer, "uncertain": PrintDocument.uncertain,
@@ -298,9 +329,11 @@ LAYOUT: dict[str, Callable[[PrintDocument, Entry, B.Block], str]] = {
 assert all(set(kinds) <= set(LAYOUT) for kinds in PRINT_BLOCKS.values()), "every printed block needs a print layout"
 
 
-def document(title: str, body: list[str]) -> str:
-    return (f'<!DOCTYPE html><html lang="zh"><head><meta charset="utf-8"><title>{inline_html(title)}</title></head>'
-            f'<body>{"".join(body)}</body></html>')
+def document(title: str, body: list[str], first_page: int = 1) -> str:
+    """A print document; ``first_page`` numbers its first page (a continuation of another document)."""
+    style = f"<style>@page :first {{ counter-reset: page {first_page}; }}</style>" if first_page != 1 else ""
+    return (f'<!DOCTYPE html><html lang="zh"><head><meta charset="utf-8"><title>{inline_html(title)}</title>{style}'
+            f'</head><body>{"".join(body)}</body></html>')
 
 
 def title_of(games: list[Game]) -> str:
