@@ -56,3 +56,19 @@ def test_a_cached_pdf_is_byte_identical_to_a_fresh_one(data, tmp_path):
     assert [p.path.read_bytes() for p in parts] == [p.path.read_bytes() for p in fresh_parts]
     assert combined.read_bytes() == fresh_combined.read_bytes()
     assert [p.pages for p in parts] == [p.pages for p in fresh_parts]
+
+
+def test_contents_laid_out_in_chunks_number_on_and_point_at_the_entries(data, tmp_path, monkeypatch):
+    from houserules.print import cache as cache_module
+    from test_pdf import contents, folio, pdf_pages, start_folio
+
+    monkeypatch.setattr(cache_module, "FRONT_ENTRIES", 2)  # a chunk per game
+    kb = run_check(data).kb
+    _, combined = _print(data, PdfCache(tmp_path / "cache", jobs=1))
+    pages = pdf_pages(combined)
+    listed = contents(pages)
+    assert sorted(listed) == sorted(e.code for e in kb.entries.values())
+    assert all(listed[e.code] == start_folio(pages, e.code, e.title["zh"]) for e in kb.entries.values())
+    front = [page for page in pages if "目录 · Contents" in page]
+    assert len(front) >= 2 and pages.index(front[0]) == 1  # the contents go on over pages, after the cover
+    assert [folio(page) for page in front] == [str(n) for n in range(2, len(front) + 2)]  # numbered on
