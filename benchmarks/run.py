@@ -207,7 +207,7 @@ ROWS: list[tuple[str, str, Callable[[Results], str]]] = [
     ("data_bytes", "data (YAML)", lambda r: _kb(r["data_bytes"])),
     ("check_s", "houserules check", lambda r: _s(r["check_s"])),
     ("check_mb", "  peak memory", lambda r: f"{r['check_mb']:.0f} MB"),
-    ("site_s", "site: mkdocs build + hook", lambda r: _s(r["site_s"])),
+    ("site_s", "site: mkdocs build + plugin", lambda r: _s(r["site_s"])),
     ("plain_s", "plain mkdocs build, same pages", lambda r: _s(r["plain_s"])),
     ("overhead", "  overhead (ratio)", lambda r: f"{r['overhead']:.2f}x"),
     ("site_mb", "  peak memory (ours / plain)", lambda r: f"{r['site_mb']:.0f} / {r['plain_mb']:.0f} MB"),
