@@ -42,7 +42,7 @@ format: setup
 test: setup lint
 	$(BIN)/pytest
 
-# How check, build and search costs grow: 100, 1,000 and 5,000 entries (about 15 minutes); see BENCHMARKS.md.
+# How check, build, preview, search and print costs grow: 100, 1,000 and 5,000 entries (about 25 minutes); see BENCHMARKS.md.
 SIZES ?= 100,1000,5000
 bench: setup
 	$(BIN)/python -m benchmarks.run --sizes $(SIZES)

@@ -7,20 +7,25 @@
 For each size, a synthetic knowledge base copied from the real data
 (:mod:`benchmarks.synth`) is written to a temporary folder; the real data is
 measured too. Every step runs as its own process, as a user runs it, and is
-timed with its peak memory (``wait4``):
+timed with its peak memory (GNU time's, or the sum over the process and its
+workers, sampled, when that is larger):
 
 * ``houserules check``;
-* the site: ``mkdocs build --strict`` of the project (the hook loads, checks and
-  renders the data) next to ``mkdocs build`` of the same pages written out as
+* the site: ``mkdocs build --strict`` of the project (the plugin renders the
+  checked data) next to ``mkdocs build`` of the same pages written out as
   plain Markdown (:mod:`benchmarks.plain`), and their ratio, our overhead;
-* the whole ``houserules build`` (check, site, printed FAQ post-step) with ``--full``;
 * the Whoosh index build, a cold ``houserules search`` (index cached) next to
   ``grep -ril`` on the data, and warm queries (p50, p95) on one open index;
 * the site's size and its search index (raw and gzipped, per entry);
 * the site's search box on a throttled phone, ours next to Material's search on the
   plain site (:mod:`benchmarks.site_search_bench`): bytes fetched before the first
   results, time to them, warm queries, over http and from file://;
-* ``houserules pdf`` of every game (up to ``--pdf-max`` entries).
+* on a copy of the data, with one PDF cache: ``houserules pdf`` of every game
+  with the cache empty, again after one entry changed, then ``houserules build``
+  and ``houserules build`` again after another entry changed, with the number
+  of games laid out again (up to ``--pdf-max`` entries);
+* ``houserules serve``: from saving a changed entry to its new page
+  (:mod:`benchmarks.serve_bench`), three times.
 
 Prints one table (``--json FILE`` also writes the numbers).
 """
@@ -48,7 +53,7 @@ BIN = Path(sys.executable).parent
 HOUSERULES = str(BIN / "houserules")
 MKDOCS = str(BIN / "mkdocs")
 COLD_QUERY = "魔梯"
-STEPS = ("check", "site", "sitesearch", "search", "pdf")
+STEPS = ("check", "site", "sitesearch", "search", "pdf", "serve")
 
 Results = dict[str, Any]
 
@@ -71,7 +76,7 @@ SITE_ONLY = ("import sys; from pathlib import Path; from houserules.check import
              "mkdocs_build(run(Path(sys.argv[1])).kb, Path(sys.argv[1]), Path(sys.argv[2]))")
 
 
-def bench_site(data: Path, work: Path, results: Results, full: bool) -> None:
+def bench_site(data: Path, work: Path, results: Results) -> None:
     env = {"NO_MKDOCS_2_WARNING": "1"}
     site = work / "site"
     record(results, "site", run([sys.executable, "-c", SITE_ONLY, str(data), str(site)], env))
@@ -87,8 +92,6 @@ def bench_site(data: Path, work: Path, results: Results, full: bool) -> None:
     results["hr_gz_bytes"] = sum(gzip_bytes(p) for p in ours.rglob("*.js"))
     results["hr_files"] = sum(1 for _ in ours.rglob("*.js"))
     results["hr_head_bytes"] = (ours / "head.js").stat().st_size
-    if full:
-        record(results, "build", run([HOUSERULES, "build", "--data", str(data), "-o", str(work / "full-site")], env))
 
 
 def bench_site_search(work: Path, results: Results) -> None:
@@ -129,8 +132,59 @@ def bench_search(data: Path, work: Path, results: Results, rounds: int) -> None:
     results["warm_p95_ms"] = percentile(times, 0.95) * 1000
 
 
+def change_one_entry(data: Path, n: int) -> str:
+    """Edit the one-line answer of an entry of the middle game (a different entry each time); return the game."""
+    games = sorted(p for p in data.iterdir() if p.is_dir())
+    entries = sorted((games[len(games) // 2] / "entries").glob("*.yaml"))
+    path = entries[n % len(entries)]
+    text = path.read_text(encoding="utf-8")
+    changed = text.replace("summary:\n  zh: ", f"summary:\n  zh: 改{n}", 1)
+    if changed == text:
+        changed = text.replace("summary: {zh: ", f"summary: {{zh: 改{n}", 1)
+    assert changed != text, path
+    path.write_text(changed, encoding="utf-8")
+    return games[len(games) // 2].name
+
+
+def laid_out(cache: Path, before: set[str]) -> int:
+    """How many games' PDFs were laid out since ``before`` (the cache's metadata files then)."""
+    new = [p for p in (cache / "pdf").glob("*.json") if p.name not in before]
+    return sum(1 for p in new if json.loads(p.read_text(encoding="utf-8")).get("game"))
+
+
+def _cached(cache: Path) -> set[str]:
+    return {p.name for p in (cache / "pdf").glob("*.json")} if (cache / "pdf").is_dir() else set()
+
+
 def bench_pdf(data: Path, work: Path, results: Results) -> None:
-    record(results, "pdf", run([HOUSERULES, "pdf", "--data", str(data), "-o", str(work / "faq.pdf")]))
+    """``houserules pdf`` cold, then after one entry changed, then ``houserules build`` before and after a change.
+
+    All on a copy of the data with one PDF cache: the build's PDF step finds the games printed before.
+    """
+    copy = work / "data-edited"
+    shutil.copytree(data, copy)
+    cache = work / "cache"
+    env = {"HOUSERULES_CACHE": str(cache), "NO_MKDOCS_2_WARNING": "1"}
+    pdf = [HOUSERULES, "pdf", "--data", str(copy), "-o", str(work / "faq.pdf")]
+    record(results, "pdf", run(pdf, env))
+    before = _cached(cache)
+    change_one_entry(copy, 0)
+    record(results, "pdf_warm", run(pdf, env))
+    results["pdf_warm_games"] = laid_out(cache, before)
+    build = [HOUSERULES, "build", "--data", str(copy), "-o", str(work / "built")]
+    record(results, "build", run(build, env))
+    before = _cached(cache)
+    change_one_entry(copy, 1)
+    record(results, "rebuild", run(build, env))
+    results["rebuild_games"] = laid_out(cache, before)
+
+
+def bench_serve(data: Path, work: Path, results: Results) -> None:
+    from benchmarks.serve_bench import edit_to_page
+
+    times = edit_to_page(data, edits=3)
+    results["serve_s"] = statistics.median(times)
+    results["serve_worst_s"] = max(times)
 
 
 def measure(name: str, data: Path, work: Path, args: argparse.Namespace) -> Results:
@@ -141,13 +195,14 @@ def measure(name: str, data: Path, work: Path, args: argparse.Namespace) -> Resu
                         "data_bytes": tree_bytes(data)}
     steps: dict[str, Callable[[], None]] = {
         "check": lambda: bench_check(data, work, results),
-        "site": lambda: bench_site(data, work, results, args.full),
+        "site": lambda: bench_site(data, work, results),
         "sitesearch": lambda: bench_site_search(work, results),
         "search": lambda: bench_search(data, work, results, args.rounds),
         "pdf": lambda: bench_pdf(data, work, results),
+        "serve": lambda: bench_serve(data, work, results),
     }
     if results["entries"] > args.pdf_max:
-        log(f"{name}: no PDF above --pdf-max {args.pdf_max} entries")
+        log(f"{name}: no PDF or build above --pdf-max {args.pdf_max} entries")
     for step, function in steps.items():
         if step not in args.skip and (step != "pdf" or results["entries"] <= args.pdf_max):
             log(f"{name}: {step}")
@@ -188,12 +243,10 @@ ROWS: list[tuple[str, str, Callable[[Results], str]]] = [
     ("data_bytes", "data (YAML)", lambda r: _kb(r["data_bytes"])),
     ("check_s", "houserules check", lambda r: _s(r["check_s"])),
     ("check_mb", "  peak memory", lambda r: f"{r['check_mb']:.0f} MB"),
-    ("site_s", "site: mkdocs build + hook", lambda r: _s(r["site_s"])),
+    ("site_s", "site: mkdocs build + plugin", lambda r: _s(r["site_s"])),
     ("plain_s", "plain mkdocs build, same pages", lambda r: _s(r["plain_s"])),
     ("overhead", "  overhead (ratio)", lambda r: f"{r['overhead']:.2f}x"),
     ("site_mb", "  peak memory (ours / plain)", lambda r: f"{r['site_mb']:.0f} / {r['plain_mb']:.0f} MB"),
-    ("build_s", "houserules build (with PDFs)", lambda r: _s(r["build_s"])),
-    ("build_mb", "  peak memory", lambda r: f"{r['build_mb']:.0f} MB"),
     ("site_bytes", "site size", lambda r: _kb(r["site_bytes"])),
     ("index_bytes", "Material's search_index.json (plain site) raw", lambda r: _kb(r["index_bytes"])),
     ("index_gz_bytes", "  gzipped", lambda r: _kb(r["index_gz_bytes"])),
@@ -211,12 +264,20 @@ ROWS: list[tuple[str, str, Callable[[Results], str]]] = [
     ("search_mb", "  peak memory", lambda r: f"{r['search_mb']:.0f} MB"),
     ("warm_p50_ms", "warm query p50", lambda r: f"{r['warm_p50_ms']:.1f} ms"),
     ("warm_p95_ms", "warm query p95", lambda r: f"{r['warm_p95_ms']:.1f} ms"),
-    ("pdf_s", "houserules pdf (all games)", lambda r: _s(r["pdf_s"])),
-    ("pdf_mb", "  peak memory", lambda r: f"{r['pdf_mb']:.0f} MB"),
+    ("serve_s", "serve: edit to refreshed page (median of 3)", lambda r: f"{r['serve_s']:.2f} s (worst {r['serve_worst_s']:.2f} s)"),
+    ("pdf_s", "houserules pdf, all games, cold cache", lambda r: _s(r["pdf_s"])),
+    ("pdf_mb", "  peak memory (all processes)", lambda r: f"{r['pdf_mb']:.0f} MB"),
+    ("pdf_warm_s", "houserules pdf, one entry changed", lambda r: _s(r["pdf_warm_s"])),
+    ("pdf_warm_mb", "  peak memory (all processes)", lambda r: f"{r['pdf_warm_mb']:.0f} MB"),
+    ("pdf_warm_games", "  games laid out again", lambda r: f"{r['pdf_warm_games']} of {r['games']}"),
+    ("build_s", "houserules build (site + PDFs from the cache)", lambda r: _s(r["build_s"])),
+    ("build_mb", "  peak memory (all processes)", lambda r: f"{r['build_mb']:.0f} MB"),
+    ("rebuild_s", "houserules build again, one entry changed", lambda r: _s(r["rebuild_s"])),
+    ("rebuild_games", "  games laid out again", lambda r: f"{r['rebuild_games']} of {r['games']}"),
 ]
 
 #: Costs whose growth is compared with the number of entries.
-GROWTH = ["check_s", "site_s", "plain_s", "index_s", "search_s", "pdf_s", "index_bytes"]
+GROWTH = ["check_s", "site_s", "plain_s", "index_s", "search_s", "pdf_s", "serve_s", "index_bytes"]
 
 
 def table(columns: list[Results]) -> str:
@@ -258,9 +319,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from", dest="template", type=Path, help="the data the synthetic sets copy (default: --data)")
     parser.add_argument("--no-real", action="store_true", help="measure only the synthetic sets")
     parser.add_argument("--skip", default="", help=f"comma-separated steps to leave out: {', '.join(STEPS)}")
-    parser.add_argument("--full", action="store_true", help="also time the whole 'houserules build' (with its PDFs)")
-    parser.add_argument("--pdf-max", type=int, default=1000, metavar="N",
-                        help="print the PDF only for data sets of at most N entries (default: 1000; WeasyPrint is slow)")
+    parser.add_argument("--pdf-max", type=int, default=100_000, metavar="N",
+                        help="print the PDFs and build only for data sets of at most N entries (default: all)")
     parser.add_argument("--rounds", type=int, default=20, help="rounds of the warm queries (default: 20)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the numbers as JSON")
     args = parser.parse_args(argv)

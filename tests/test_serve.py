@@ -1,75 +1,231 @@
-"""``houserules serve`` as a user runs it: the port it says, the data folder it watches, its mistakes."""
+"""The live preview's incremental rebuilds: what a change re-reads, which pages it makes again, and that the
+result is the site a full build makes."""
 
 from __future__ import annotations
 
+import filecmp
+import gzip
+import logging
 import re
 import shutil
-import subprocess
-import time
-import urllib.request
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
-from conftest import GOOD, HOUSERULES, run_cli
+from conftest import FIXTURES
+from houserules.check import run as run_check
+from houserules.data import load as load_module
+from houserules.data.changes import diff
+from houserules.data.load import ReadCache
+from houserules.site.context import SiteContext
+from houserules.site.incremental import SiteState, plan
+from houserules.site.pages import site_pages
 
-pytestmark = pytest.mark.slow
-
-
-@pytest.mark.parametrize("port", ["99999", "-1", "http", "8000x"])
-def test_a_port_out_of_range_is_refused_before_any_build(port):
-    result = run_cli("serve", "--port", port, "--data", str(GOOD), timeout=60)
-    assert result.returncode == 2
-    assert result.stderr.splitlines()[-1] == (
-        f"houserules serve: error: argument --port: must be a port number from 0 to 65535 (0: any free port), not {port!r}")
-    assert "building" not in result.stderr.lower() and result.stdout == ""
-
-
-def test_a_taken_port_is_a_clear_message():
-    with subprocess.Popen(["python3", "-c", "import socket,time; s=socket.socket(); s.bind(('127.0.0.1',0)); s.listen();"
-                           "print(s.getsockname()[1], flush=True); time.sleep(60)"], stdout=subprocess.PIPE, text=True) as holder:
-        port = holder.stdout.readline().strip()
-        try:
-            result = run_cli("serve", "--port", port, "--data", str(GOOD), timeout=60)
-        finally:
-            holder.kill()
-    assert result.returncode == 1
-    assert result.stderr.strip() == (f"houserules serve: cannot listen on 127.0.0.1:{port}: Address already in use — "
-                                     "choose another --port")
+#: Two games; the second refers to the first ([[demo:tower]] in a one-line answer, [[demo:tower-crossing]] in a body).
+TWO_GAMES = FIXTURES / "two-games"
 
 
-def _wait_for(url: str, text: str, deadline: float) -> str:
-    while time.monotonic() < deadline:
-        try:
-            page = urllib.request.urlopen(url, timeout=5).read().decode("utf-8")
-            if text in page:
-                return page
-        except OSError:
-            pass
-        time.sleep(0.3)
-    raise AssertionError(f"{url} never showed {text!r}")
+def _edit(path: str, old: str, new: str) -> Callable[[Path], None]:
+    def edit(data: Path) -> None:
+        file = data / path
+        text = file.read_text(encoding="utf-8")
+        assert old in text, (path, old)
+        file.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return edit
 
 
-def test_port_zero_serves_on_the_port_it_prints_and_rebuilds_from_the_data_it_was_given(tmp_path):
-    data = tmp_path / "my-data"
-    shutil.copytree(GOOD, data)
-    process = subprocess.Popen([str(HOUSERULES), "serve", "--port", "0", "--data", str(data)], cwd=tmp_path,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = process.stdout.readline()
-        match = re.fullmatch(r"serving on (http://127\.0\.0\.1:(\d+)/) \(rebuilds when .*my-data changes; Ctrl-C stops\)\n", line)
-        assert match and match.group(2) != "0", line
-        url = match.group(1)
-        deadline = time.monotonic() + 120
-        _wait_for(url + "demo/tower.html", "有障碍的房间", deadline)
-        entry = data / "demo/entries/tower.yaml"
-        entry.write_text(entry.read_text(encoding="utf-8").replace("有障碍的房间", "改过的房间"), encoding="utf-8")
-        _wait_for(url + "demo/tower.html", "改过的房间", deadline)
-        # A data error is logged and the last good pages stay served.
-        entry.write_text("id: tower\ncode: [", encoding="utf-8")
-        time.sleep(3)
-        assert "改过的房间" in urllib.request.urlopen(url + "demo/tower.html", timeout=5).read().decode("utf-8")
-    finally:
-        process.terminate()
-        _, err = process.communicate(timeout=30)
-    assert "demo/entries/tower.yaml:2: demo:tower: malformed YAML" in err
-    assert "Traceback" not in err
+def _steps(*steps: Callable[[Path], None]) -> Callable[[Path], None]:
+    def edit(data: Path) -> None:
+        for step in steps:
+            step(data)
+    return edit
+
+
+def _add(path: str, text: str) -> Callable[[Path], None]:
+    def edit(data: Path) -> None:
+        (data / path).write_text(text, encoding="utf-8")
+    return edit
+
+
+def _remove(path: str) -> Callable[[Path], None]:
+    def edit(data: Path) -> None:
+        (data / path).unlink()
+    return edit
+
+
+NEW_RULING = """id: third-floor
+code: OT-A2
+kind: ruling
+title: {zh: 第三层, en: The third floor}
+summary: {zh: 第三层要等下一回合。, en: The third floor waits for the next turn.}
+applies_to: [other:tower-rule]
+authority: clarification
+confidence: confirmed
+sources:
+  - {doc: rulebook, ref: p.3}
+"""
+
+#: Each change, applied to a copy of TWO_GAMES.
+CHANGES: dict[str, Callable[[Path], None]] = {
+    # the title of an entry that the other game refers to
+    "cross-game title": _edit("demo/entries/tower.yaml", "title: {zh: 塔楼,", "title: {zh: 高塔楼,"),
+    # a body only its own page shows
+    "body": _edit("other/entries/floor-ruling.yaml", "applies_to:", "body: {zh: 一层一层来。, en: One at a time.}\napplies_to:"),
+    # an erratum: shown by its holder, its component and the entries applying to the component
+    "erratum": _edit("demo/entries/tower-errata.yaml", "corrected: 肉体能力上升1级", "corrected: 肉体能力上升2级"),
+    # the kind: the entry moves from one tag page to another
+    "kind": _edit("other/entries/floor-ruling.yaml", "kind: ruling", "kind: rule"),
+    # a new entry, referred to by an existing one
+    "new entry": _steps(_add("other/entries/third-floor.yaml", NEW_RULING),
+                        _edit("other/entries/tower-rule.yaml", "authority:", "see_also: [other:third-floor]\nauthority:")),
+    # an entry removed (with its place in the game's contents): a game changed, so every page is made again
+    "removed entry": _steps(_remove("other/entries/floor-ruling.yaml"),
+                            _edit("other/game.yaml", "[other:tower-rule, other:floor-ruling]", "[other:tower-rule]")),
+}
+
+
+@pytest.fixture
+def data(tmp_path) -> Path:
+    copy = tmp_path / "data"
+    shutil.copytree(TWO_GAMES, copy)
+    return copy
+
+
+def _kb(data: Path, cache: ReadCache | None = None):
+    report = run_check(data, cache)
+    assert report.errors == [], report.errors
+    return report.kb
+
+
+# -- the check reads again only what changed ---------------------------------------------------------------------
+
+def test_a_second_check_reads_only_the_changed_file(data, monkeypatch):
+    cache = ReadCache()
+    first = _kb(data, cache)
+    read: list[str] = []
+    real = load_module._read
+    monkeypatch.setattr(load_module, "_read", lambda path, *args: read.append(path.name) or real(path, *args))
+    CHANGES["body"](data)
+    second = _kb(data, cache)
+    assert read == ["floor-ruling.yaml"]
+    # unchanged entries are the very same objects (what they computed stays computed)
+    assert all(second.entries[ref] is first.entries[ref] for ref in first.entries if ref != "other:floor-ruling")
+    assert second.entries["other:floor-ruling"].body == {"zh": "一层一层来。", "en": "One at a time."}
+
+
+def test_a_cached_check_reports_what_a_fresh_one_does(data):
+    cache = ReadCache()
+    _kb(data, cache)
+    _edit("demo/entries/tower.yaml", "code: DM-R01", "code: DM-A1")(data)  # a duplicate code
+    assert run_check(data, cache).problems == run_check(data).problems != []
+
+
+# -- which pages a change makes again --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", list(CHANGES))
+def test_incremental_pages_are_a_full_builds_and_exactly_the_changed_ones_are_new(data, name):
+    cache = ReadCache()
+    before = SiteContext(_kb(data, cache))
+    last = SiteState(before, site_pages(before))
+    CHANGES[name](data)
+    after = SiteContext(_kb(data, cache))
+    result = plan(after, last)
+    full = site_pages(after)
+    assert result.pages == full
+    assert list(result.pages) == list(full)  # the same order: MkDocs builds and indexes pages in it
+    assert result.modified == {src for src, markdown in full.items() if last.pages.get(src) != markdown}
+    assert result.removed == set(last.pages) - set(full)
+
+
+@pytest.mark.parametrize("name, shown, modified", [
+    ("cross-game title", {"demo:tower", "demo:tower-crossing", "demo:tower-errata", "other:tower-rule"},
+     {"demo/tower.md", "demo/tower-crossing.md", "demo/tower-errata.md", "other/tower-rule.md", "demo/index.md",
+      "demo/faq.md", "demo/errata.md", "errata.md", "other/index.md", "tags/game-demo.md", "tags/kind-component.md",
+      "tags/authority-official.md", "tags/game-other.md", "tags/kind-rule.md"}),
+    ("body", {"other:floor-ruling", "other:tower-rule"}, {"other/floor-ruling.md"}),
+    ("erratum", {"demo:tower-errata", "demo:tower-crossing", "demo:tower"},
+     {"demo/tower-errata.md", "demo/tower.md", "demo/tower-crossing.md", "demo/errata.md", "errata.md"}),
+])
+def test_a_change_touches_the_entries_and_pages_that_show_it(data, name, shown, modified):
+    cache = ReadCache()
+    before = SiteContext(_kb(data, cache))
+    last = SiteState(before, site_pages(before))
+    CHANGES[name](data)
+    after = SiteContext(_kb(data, cache))
+    assert diff(before.kb, after.kb).shown == shown
+    assert plan(after, last).modified == modified
+
+
+# -- serve: the site on disk -----------------------------------------------------------------------------------
+
+_LASTMOD = re.compile(rb"<lastmod>[^<]*</lastmod>")
+
+
+def _site_differences(one: Path, other: Path) -> list[str]:
+    """Files that differ between two built sites; the sitemap's dates may (they are the day of the build)."""
+    found = []
+    compared = filecmp.dircmp(one, other)
+    found += [f"only in one: {name}" for name in compared.left_only + compared.right_only]
+    for name in compared.common_files:
+        a, b = (one / name).read_bytes(), (other / name).read_bytes()
+        if name.endswith(".gz"):
+            a, b = gzip.decompress(a), gzip.decompress(b)
+        if name.startswith("sitemap.xml"):
+            a, b = _LASTMOD.sub(b"", a), _LASTMOD.sub(b"", b)
+        if a != b:
+            found.append(name)
+    for name in compared.common_dirs:
+        found += [f"{name}/{item}" for item in _site_differences(one / name, other / name)]
+    return found
+
+
+@pytest.fixture
+def quiet_dirty_builds():
+    from houserules.serve import _not_the_dirty_warning
+
+    logger = logging.getLogger("mkdocs.commands.build")
+    logger.addFilter(_not_the_dirty_warning)
+    yield
+    logger.removeFilter(_not_the_dirty_warning)
+
+
+@pytest.mark.slow
+def test_serve_rebuilds_incrementally_into_the_site_a_full_build_makes(data, tmp_path, quiet_dirty_builds):
+    from houserules.serve import Session
+
+    served = Session(data, tmp_path / "served")
+    assert served.build()
+    for name in ("cross-game title", "erratum", "kind", "new entry", "removed entry"):
+        CHANGES[name](data)
+        assert served.build(), name
+        served.preview.outputs.search.wait()  # the search index is rebuilt in the background
+        fresh = Session(data, tmp_path / f"fresh-{len(name)}")
+        assert fresh.build()
+        assert _site_differences(served.site_dir, fresh.site_dir) == [], name
+        shutil.rmtree(fresh.site_dir)
+    assert "高塔楼" in (served.site_dir / "other/tower-rule.html").read_text(encoding="utf-8")
+    assert not (served.site_dir / "other/floor-ruling.html").exists()
+
+
+@pytest.mark.slow
+def test_serve_keeps_the_last_good_pages_and_logs_each_problem(data, tmp_path, caplog, quiet_dirty_builds):
+    from houserules.serve import Session
+
+    served = Session(data, tmp_path / "served")
+    assert served.build()
+    page = served.site_dir / "other/floor-ruling.html"
+    before = page.read_bytes()
+    _edit("other/entries/floor-ruling.yaml", "kind: ruling", "kind: rulling")(data)
+    with caplog.at_level(logging.ERROR, logger="mkdocs.houserules"):
+        assert not served.build()
+    errors = [r.getMessage() for r in caplog.records if r.name == "mkdocs.houserules"]
+    assert [e.split(": ", 1)[1] for e in errors[:2]] == [
+        "other:floor-ruling: field 'kind' has 'rulling', which is not allowed — use one of: ruling, rule, component, "
+        "term, house-rule",
+        "other: contents list 'other:floor-ruling', which does not exist — fix the reference or create the entry"]
+    assert errors[2:] == ["not rebuilt: the data has 2 problems; the last good pages stay served"]
+    assert page.read_bytes() == before
+    _edit("other/entries/floor-ruling.yaml", "kind: rulling", "kind: rule")(data)
+    assert served.build()
+    assert "kind-rule.html" in page.read_text(encoding="utf-8")

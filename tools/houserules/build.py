@@ -106,13 +106,16 @@ def _quiet_jieba() -> None:
     jieba.setLogLevel(logging.WARNING)
 
 
-def mkdocs_config(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML,
+def mkdocs_config(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML, preview=None,
                   **options: object):
-    """MkDocs' configuration of the site, with the houserules plugin given the checked knowledge base."""
+    """MkDocs' configuration of the site, with the houserules plugin given the checked knowledge base.
+
+    ``preview`` (a :class:`houserules.site.preview.Preview`) is what a live preview keeps between builds.
+    """
     from mkdocs.config import load_config
 
     config = load_config(str(config_file), site_dir=str(site_dir), strict=True, **options)
-    config.plugins["houserules"].use(kb, data_dir)
+    config.plugins["houserules"].use(kb, data_dir, preview)
     return config
 
 
@@ -150,7 +153,8 @@ def pdf_step(kb: KnowledgeBase, data_dir: Path, site_dir: Path) -> None:
     """the printed FAQ (a PDF per game and one for all)"""
     from .print.faq import build_pdfs  # WeasyPrint loads only when a build runs
 
-    build_pdfs(kb, site_dir, configured_site_url())
+    laid_out = build_pdfs(kb, site_dir, configured_site_url())
+    _progress(f"printed FAQ: {len(laid_out)} of {len(kb.games)} games laid out, the others from the cache", ongoing=False)
 
 
 STEPS: list[Step] = [site_step, pdf_step]
@@ -176,6 +180,6 @@ def build_site(kb: KnowledgeBase, data_dir: Path, target: Path, steps: list[Step
     return target
 
 
-def _progress(what: str) -> None:
-    """Say what the build is doing: the printed FAQ alone takes half a minute."""
-    print(f"houserules build: {what}…", file=sys.stderr, flush=True)
+def _progress(what: str, ongoing: bool = True) -> None:
+    """Say what the build is doing (laying out the printed FAQ can take minutes) or what it did."""
+    print(f"houserules build: {what}{'…' if ongoing else ''}", file=sys.stderr, flush=True)

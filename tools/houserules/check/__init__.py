@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..data.load import load
+from ..data.load import ReadCache, load
 from ..data.model import KnowledgeBase
 from ..errors import Problem
 from . import freshness, glossary, links, placeholders, questions, rules
@@ -68,8 +68,13 @@ def check_kb(kb: KnowledgeBase) -> list[Problem]:
     return [problem for check in CHECKS for problem in check(kb)]
 
 
-def run(data_dir: Path) -> Report:
-    """Load ``data_dir`` and run every check; problems sorted by file and line."""
-    loaded = load(data_dir)
+def run(data_dir: Path, cache: ReadCache | None = None) -> Report:
+    """Load ``data_dir`` and run every check; problems sorted by file and line.
+
+    With ``cache`` (kept by the caller, e.g. a live preview) only the files that changed
+    since the last run are read and validated again; the checks across entries always
+    run on the whole knowledge base.
+    """
+    loaded = load(data_dir, cache)
     problems = loaded.problems + check_kb(loaded.kb)
     return Report(loaded.kb, sorted(set(problems), key=lambda p: (p.path, p.line, p.problem)))

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Problem, display_path
-from ..data.model import Entry, KnowledgeBase, text_fields
+from ..data.model import Entry, KnowledgeBase
 
 
 Term = dict[str, Any]
@@ -39,7 +39,7 @@ def terms(kb: KnowledgeBase, game: str) -> list[Term]:
 
 def chinese_fields(entry: Entry) -> Iterator[tuple[tuple, str]]:
     """The Chinese text of an entry that the glossary governs, with the path of each field."""
-    for path, text in text_fields(entry.data):
+    for path, text in entry.texts:
         if path[-1] == "zh":
             yield path, text
     for index, erratum in enumerate(entry.errata):
@@ -74,6 +74,12 @@ def _pattern(form: str) -> re.Pattern[str]:
     if form.isascii():
         return re.compile(rf"(?<!\w){re.escape(form)}(?!\w)", re.IGNORECASE)
     return re.compile(re.escape(form))
+
+
+@lru_cache(maxsize=1024)
+def _any_form(forms: tuple[str, ...]) -> re.Pattern[str]:
+    """One pattern for all of ``forms``: most texts use none, and one search tells."""
+    return re.compile("|".join(f"(?i:{_pattern(f).pattern})" if f.isascii() else _pattern(f).pattern for f in forms))
 
 
 def _find(form: str, text: str) -> Iterator[tuple[int, int]]:
@@ -114,8 +120,13 @@ def _title_term(entry: Entry, glossary: list[Term]) -> Term | None:
 
 def check_titles(kb: KnowledgeBase) -> Iterator[Problem]:
     """An entry named after a term carries the term's preferred Chinese name."""
+    named: dict[str, dict[str, Term]] = {}  # per game: the first term of each English name
     for entry in kb.entries.values():
-        term = _title_term(entry, terms(kb, entry.game))
+        if entry.game not in named:
+            named[entry.game] = {}
+            for each in terms(kb, entry.game):
+                named[entry.game].setdefault(each["en"].casefold(), each)
+        term = named[entry.game].get(entry.title["en"].casefold())
         if term and entry.title["zh"] != term["zh"]:
             yield Problem(display_path(entry.path), entry.line("title"), entry.ref,
                           f"title '{entry.title['zh']}' disagrees with the glossary: '{term['en']}' is "
@@ -126,14 +137,20 @@ def check_titles(kb: KnowledgeBase) -> Iterator[Problem]:
 
 def check_deprecated(kb: KnowledgeBase) -> Iterator[Problem]:
     """No Chinese text of an entry uses a deprecated translation of a term."""
+    screens: dict[str, re.Pattern[str] | None] = {}
     for entry in kb.entries.values():
         glossary = terms(kb, entry.game)
-        if not any(term.get("deprecated") for term in glossary):
+        if entry.game not in screens:
+            forms = tuple(form for term in glossary for form in term.get("deprecated", []))
+            screens[entry.game] = _any_form(forms) if forms else None
+        screen = screens[entry.game]
+        if screen is None:
             continue
-        title_term = _title_term(entry, glossary)
         for path, text in chinese_fields(entry):
+            if not screen.search(text):
+                continue
             for term, form, offset in _deprecated_uses(text, glossary):
-                if path == ("title", "zh") and term is title_term:
+                if path == ("title", "zh") and term is _title_term(entry, glossary):
                     continue  # check_titles already reports this title
                 yield Problem(display_path(entry.path), text_line(entry, path, offset), entry.ref,
                               f"{'.'.join(map(str, path))} uses '{form}', a deprecated translation of "

@@ -13,9 +13,12 @@ from .rules import entry_problem
 def check_questions(kb: KnowledgeBase) -> Iterator[Problem]:
     """Questions have ids of their own and cite a source (and clause) of their entry."""
     reserved = set(vocab.SECTIONS)
+    clauses_of = {game.id: game.clauses() for game in kb.games.values()}
     for entry in kb.entries.values():
+        if not entry.questions:
+            continue
         cited = {(s["doc"], s["ref"]) for _, s in entry.sources()}
-        clauses = kb.games[entry.game].clauses()
+        clauses = clauses_of[entry.game]
         seen: dict[str, int] = {}
         for i, question in enumerate(entry.questions):
             qid, line = question["id"], entry.line("questions", i, "id")

@@ -95,16 +95,16 @@ def check_contents(kb: KnowledgeBase) -> Iterator[Problem]:
         counts = Counter(ref for section in game.contents for ref in section["entries"])
         for i, section in enumerate(game.contents):
             for j, ref in enumerate(section["entries"]):
-                line = game.line("contents", i, "entries", j)
-                where = display_path(game.path)
-                if ref not in kb.entries:
-                    yield Problem(where, line, game.id, f"contents list '{ref}', which does not exist",
-                                  "fix the reference or create the entry")
-                elif kb.entries[ref].game != game.id:
-                    yield Problem(where, line, game.id, f"contents list '{ref}' of another game",
-                                  "list it in that game's game.yaml")
+                entry = kb.entries.get(ref)
+                if entry is None:
+                    problem, fix = f"contents list '{ref}', which does not exist", "fix the reference or create the entry"
+                elif entry.game != game.id:
+                    problem, fix = f"contents list '{ref}' of another game", "list it in that game's game.yaml"
                 elif counts[ref] > 1:
-                    yield Problem(where, line, game.id, f"contents list '{ref}' more than once", "keep it in one section")
+                    problem, fix = f"contents list '{ref}' more than once", "keep it in one section"
+                else:
+                    continue
+                yield Problem(display_path(game.path), game.line("contents", i, "entries", j), game.id, problem, fix)
 
 
 def check_orphans(kb: KnowledgeBase) -> Iterator[Problem]:

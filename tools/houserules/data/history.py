@@ -84,6 +84,8 @@ class History:
     versions: list[Version]
     #: Why there is no history (empty when it comes from git).
     note: str = ""
+    #: Each committed version's game folders with their tree hashes (a game's PDF prints its own version).
+    game_trees: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property
     def from_git(self) -> bool:
@@ -94,6 +96,9 @@ class History:
         hashes = _HEX.findall(wanted.strip().lower())
         key = hashes[-1] if hashes else ""
         found = [v for v in self.versions if key and v.version.tree.startswith(key)]
+        if not found and key:  # the version of one game, printed on its own PDF: the first commit holding it
+            found = [v for v in reversed(self.versions) if v.commit
+                     and any(tree.startswith(key) for tree in self.game_trees.get(v.commit, {}).values())][:1]
         if len(found) == 1:
             return found[0]
         if not self.from_git:
@@ -355,12 +360,20 @@ def load_history(kb: KnowledgeBase) -> History:
                                        lambda p, c=commit: _read(blobs.get(f"{c}:{prefix}{p}")), kb)
             version = DataVersion(tree or "0" * 40)
             versions.append(Version(version, commit, date, subject, entries, others))
+        games = sorted(kb.games)
+        game_names = [f"{c}:{prefix}{g}" for c, *_ in commits for g in games]
+        game_trees: dict[str, dict[str, str]] = {c: {} for c, *_ in commits}
+        for name, tree in zip(game_names, _trees(top, game_names) if game_names else []):
+            commit, _, path = name.partition(":")
+            if tree:
+                game_trees[commit][path.removeprefix(prefix)] = tree
         if versions[0].version.tree != current.tree:  # uncommitted changes: the build's version comes first
             entries, others = changes_between(kb, top, versions[0].version.tree)
             versions.insert(0, Version(current, None, today(), "", entries, others))
+            return History(versions, game_trees=game_trees)
         else:
             versions[0].version = current  # the committed state is the one being built: it has its date
-        return History(versions)
+        return History(versions, game_trees=game_trees)
     except _NoGit as exc:
         return History([alone], str(exc))
 

@@ -45,10 +45,56 @@ GLOSSARY_FILE = "glossary.yaml"
 ENTRIES_DIR = "entries"
 
 
+class ReadCache:
+    """What earlier loads read, kept by a caller that loads the same folder again (a live preview).
+
+    A file is read and validated again only when its size, modification or change time or
+    inode differ from when it was last read (a rename of another file over it changes the
+    inode); otherwise its document, its problems and its entry object are reused, so
+    what the entry computed once (its references) stays computed.
+    """
+
+    def __init__(self) -> None:
+        self._files: dict[tuple[Path, str, str], tuple[tuple[int, ...], Document | None, list[Problem]]] = {}
+        self._entries: dict[tuple[Path, str, str], Entry] = {}
+
+    @staticmethod
+    def signature(path: Path) -> tuple[int, ...] | None:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+
+    def read(self, path: Path, schema_name: str, label: str) -> tuple[Document | None, list[Problem]]:
+        key = (path, schema_name, label)
+        signature = self.signature(path)  # before reading: a change while reading is seen next time
+        known = self._files.get(key)
+        if signature is not None and known is not None and known[0] == signature:
+            return known[1], list(known[2])
+        doc, problems = _read(path, schema_name, label)
+        if signature is not None:
+            self._files[key] = (signature, doc, list(problems))
+        return doc, problems
+
+    def entry(self, path: Path, doc: Document, game: str, origin: str) -> Entry:
+        """The entry of ``doc``: the same object as last time when the document is the same."""
+        key = (path, game, origin)
+        known = self._entries.get(key)
+        if known is None or known.doc is not doc:
+            known = self._entries[key] = Entry(path, doc, game=game, origin=origin)
+        return known
+
+
 @dataclass
 class LoadResult:
     kb: KnowledgeBase
     problems: list[Problem] = field(default_factory=list)
+    #: Reuse what earlier loads read (None: read every file).
+    cache: ReadCache | None = None
+
+    def read(self, path: Path, schema_name: str, label: str) -> tuple[Document | None, list[Problem]]:
+        return self.cache.read(path, schema_name, label) if self.cache else _read(path, schema_name, label)
 
 
 @lru_cache(maxsize=None)
@@ -273,9 +319,9 @@ def _stray(path: Path, where: str) -> Problem:
                    "move it to rules_data/<game>/entries/<id>.yaml, or remove it")
 
 
-def load(data_dir: Path) -> LoadResult:
-    """Load every game and entry under ``data_dir``."""
-    result = LoadResult(KnowledgeBase(root=Path(data_dir)))
+def load(data_dir: Path, cache: ReadCache | None = None) -> LoadResult:
+    """Load every game and entry under ``data_dir``; with ``cache``, read only the files that changed."""
+    result = LoadResult(KnowledgeBase(root=Path(data_dir)), cache=cache)
     try:
         is_dir = stat.S_ISDIR(os.stat(data_dir).st_mode)
     except (FileNotFoundError, NotADirectoryError):
@@ -317,7 +363,7 @@ def _load_game(folder: Path, result: LoadResult) -> None:
                 display_path(path), 1, f"{game_id}:{path.stem}", f"unknown game '{game_id}': {display_path(game_file)} is missing",
                 "add the game's game.yaml, or move the entry into a declared game's folder"))
         return
-    doc, problems = _read(game_file, "game", game_id)  # a game.yaml that is no file is reported here
+    doc, problems = result.read(game_file, "game", game_id)  # a game.yaml that is no file is reported here
     result.problems.extend(problems)
     if doc is None:
         return
@@ -330,7 +376,7 @@ def _load_game(folder: Path, result: LoadResult) -> None:
     result.kb.games[game_id] = game
     glossary_file = folder / GLOSSARY_FILE
     if GLOSSARY_FILE in modes:
-        gdoc, problems = _read(glossary_file, "glossary", game_id)
+        gdoc, problems = result.read(glossary_file, "glossary", game_id)
         result.problems.extend(problems)
         if gdoc is not None:
             game.glossary = Glossary(glossary_file, gdoc, game=game_id)
@@ -344,11 +390,11 @@ def load_entries(folder: Path, game_id: str, result: LoadResult, origin: str = "
     """Load ``folder/*.yaml`` as entries of ``game_id`` into ``result``."""
     for path in _entry_files(folder, result):
         label = f"{game_id}:{path.stem}"
-        doc, problems = _read(path, "entry", label)
+        doc, problems = result.read(path, "entry", label)
         result.problems.extend(problems)
         if doc is None:
             continue
-        entry = Entry(path, doc, game=game_id, origin=origin)
+        entry = result.cache.entry(path, doc, game_id, origin) if result.cache else Entry(path, doc, game=game_id, origin=origin)
         if entry.id != path.stem:
             result.problems.append(Problem(display_path(path), entry.line("id"), label,
                                            f"id '{entry.id}' differs from the file name '{path.name}'",

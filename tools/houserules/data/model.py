@@ -101,7 +101,7 @@ class Entry(Record):
     def id(self) -> str:
         return self.data["id"]
 
-    @property
+    @cached_property
     def ref(self) -> str:
         return f"{self.game}:{self.id}"
 
@@ -163,10 +163,15 @@ class Entry(Record):
         return self._inline_refs
 
     @cached_property
+    def texts(self) -> tuple[tuple[Path_, str], ...]:
+        """Every text of the entry with its path (:func:`text_fields`), found once: entries do not change once loaded."""
+        return tuple(text_fields(self.data))
+
+    @cached_property
     def _inline_refs(self) -> list[tuple[Path_, int, str]]:
-        # Entries do not change once loaded; every check and page asks for these.
+        # Every check and page asks for these.
         return [(path, self.doc.text_line(path, match.start()), match.group(1).strip())
-                for path, text in text_fields(self.data) for match in INLINE_REF.finditer(text)]
+                for path, text in self.texts if "[[" in text for match in INLINE_REF.finditer(text)]
 
     def all_refs(self) -> list[str]:
         """Every reference of the entry, fields first, in order, without repeats."""
@@ -227,10 +232,11 @@ class KnowledgeBase:
         return result
 
 
-def game_sections(kb: KnowledgeBase, game: Game) -> list[tuple[str, dict[str, str], list[str]]]:
+def game_sections(kb: KnowledgeBase, game: Game, entries: list[Entry] | None = None) -> list[tuple[str, dict[str, str], list[str]]]:
     """A game's entries grouped as its page and its printed FAQ show them: (anchor, title, refs).
 
     The sections of the game's ``contents`` first, then every other entry by kind, by code.
+    ``entries`` are the game's entries when the caller has them at hand (``kb.game_entries``).
     """
     from . import vocab
 
@@ -241,7 +247,7 @@ def game_sections(kb: KnowledgeBase, game: Game) -> list[tuple[str, dict[str, st
         listed.update(refs)
         sections.append((section["id"], section["title"], refs))
     by_kind: dict[str, list[str]] = {}
-    for entry in kb.game_entries(game.id):
+    for entry in kb.game_entries(game.id) if entries is None else entries:
         if entry.ref not in listed:
             by_kind.setdefault(entry.kind, []).append(entry.ref)
     for kind, refs in by_kind.items():

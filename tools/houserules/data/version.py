@@ -107,6 +107,16 @@ def newest_date(kb: KnowledgeBase) -> str:
                default="")
 
 
+def game_version(kb: KnowledgeBase, game: str) -> DataVersion:
+    """The version of one game's folder: what its own PDF prints, so a change to another game leaves
+    that PDF (and its cached layout) as it was. ``--changes-since`` finds it like the whole folder's."""
+    if kb.root is None:
+        raise HouserulesError("the knowledge base was not loaded from a folder, so it has no data version")
+    date = max((h["date"] for e in kb.entries.values() if e.origin == "shared" and e.game == game
+                for h in e.data.get("history", [])), default="")
+    return DataVersion(tree_hash(Path(kb.root) / game), date)
+
+
 def data_version(kb: KnowledgeBase) -> DataVersion:
     """The version of the data folder ``kb`` was loaded from (the whole folder, not only the printed files)."""
     if kb.root is None:

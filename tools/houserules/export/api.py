@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..data.changes import Changes
 from ..data.freshness import stale_translations
 from ..data.model import Entry, KnowledgeBase
 from ..render.urls import entry_url, question_code, question_url
@@ -16,14 +17,22 @@ from ..render.urls import entry_url, question_code, question_url
 EXPORT_VERSION = 1
 
 
-def entry_record(entry: Entry, kb: KnowledgeBase, backlinks: dict[str, list[str]]) -> dict[str, Any]:
-    """One entry, fully resolved: references carry the target's code and titles."""
+def entry_record(entry: Entry, kb: KnowledgeBase, backlinks: dict[str, list[str]],
+                 infos: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """One entry, fully resolved: references carry the target's code and titles.
+
+    ``infos`` keeps each target's summary between calls (one per entry, not one per reference).
+    """
     game = kb.games[entry.game]
     data = entry.data
+    known = {} if infos is None else infos
 
     def ref_info(ref: str) -> dict[str, Any]:
-        target = kb.entries[ref]
-        return {"id": ref, "code": target.code, "title": target.title, "url": entry_url(target)}
+        info = known.get(ref)
+        if info is None:
+            target = kb.entries[ref]
+            info = known[ref] = {"id": ref, "code": target.code, "title": target.title, "url": entry_url(target)}
+        return info
 
     def source_info(source: dict[str, Any]) -> dict[str, Any]:
         declared = game.source(source["doc"]) or {}
@@ -65,13 +74,42 @@ def entry_record(entry: Entry, kb: KnowledgeBase, backlinks: dict[str, list[str]
 
 def entries_json(kb: KnowledgeBase) -> str:
     """Every entry as a JSON document: ``{"version", "games", "entries"}``."""
-    backlinks = kb.backlinks()
-    games = [{"id": g.id, "code_prefix": g.code_prefix, "name": g.name, "licence": g.data["licence"],
-              "url": f"{g.id}/index.html"} for g in kb.games.values()]
-    payload = {
-        "version": EXPORT_VERSION,
-        "games": games,
-        "entries": [entry_record(e, kb, backlinks) for e in kb.entries.values()],
-    }
+    return EntriesDocument().text(kb)
+
+
+def _dumps(value: Any) -> str:
     # Compact: with an indent, json falls back from its C encoder (4x slower at 5,000 entries).
-    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+class EntriesDocument:
+    """The entries document, kept between builds of one site: only the records a change shows are made again.
+
+    The document is written as the JSON of its parts joined, which is the JSON of the whole
+    (``json.dumps`` of a mapping is its members' JSON in order), so an updated document is
+    byte for byte the one a full build writes.
+    """
+
+    def __init__(self) -> None:
+        self._records: dict[str, str] = {}
+
+    def text(self, kb: KnowledgeBase, changes: Changes | None = None) -> str:
+        """The document of ``kb``; with ``changes`` from the last call's data, only the records they show are redone."""
+        if changes is None or changes.everything:
+            self._records = {}
+        else:
+            for ref in changes.shown:
+                self._records.pop(ref, None)
+        backlinks: dict[str, list[str]] | None = None
+        infos: dict[str, dict[str, Any]] = {}
+        records = {}
+        for ref, entry in kb.entries.items():
+            record = self._records.get(ref)
+            if record is None:
+                backlinks = backlinks if backlinks is not None else kb.backlinks()
+                record = _dumps(entry_record(entry, kb, backlinks, infos))
+            records[ref] = record
+        self._records = records
+        games = [{"id": g.id, "code_prefix": g.code_prefix, "name": g.name, "licence": g.data["licence"],
+                  "url": f"{g.id}/index.html"} for g in kb.games.values()]
+        return f'{{"version":{_dumps(EXPORT_VERSION)},"games":{_dumps(games)},"entries":[{",".join(records.values())}]}}'

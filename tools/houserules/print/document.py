@@ -10,6 +10,8 @@ follow it on paper.
 from __future__ import annotations
 
 import datetime
+import hashlib
+import itertools
 import os
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Iterable
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 from ..data import vocab
 from ..data.history import EntryChange, aspect_names
 from ..data.model import Entry, Game, KnowledgeBase, game_sections
-from ..data.version import data_version
+from ..data.version import data_version, game_version
 from ..check.profile import ORIGIN, Profile
 from ..render import blocks as B
 from ..render.html import Html, bilingual_label
@@ -34,6 +36,11 @@ PRINT_BLOCKS: dict[str, tuple[str, ...]] = {
              "applies-to", "rulings", "see-also", "sources"),
 }
 Group = tuple[str, dict[str, str], list[str]]
+#: How the contents of several games link their entries, which are laid out in the games' own
+#: files: WeasyPrint keeps such a link as it is, and the assembled PDF turns it into a link to
+#: the named destination of the entry (:mod:`houserules.print.cache`).
+FRONT_LINK = "houserules-anchor:"
+_TOKENS = itertools.count()
 
 
 def anchor(entry: Entry) -> str:
@@ -45,19 +52,26 @@ class PrintLinker(Linker):
     """References to entries in this PDF: the title, then the code and page number; others by code (and web link)."""
 
     def __init__(self, kb: KnowledgeBase, printed: set[str], site_url: str | None = None,
-                 pages: dict[str, int] | None = None):
+                 pages: dict[str, int] | None = None, placeholder: int = 0):
         super().__init__(kb)
         self.printed = printed
         #: Page number of each entry's anchor, from the previous layout pass.
         self.pages = pages or {}
+        #: Printed before the page numbers are known (the first layout pass). Digits are all
+        #: equally wide in the print font, so a placeholder with as many digits as the numbers
+        #: to come lays the text out as they will, and the second pass confirms it.
+        self.placeholder = placeholder
         self.site_url = site_url.rstrip("/") + "/" if site_url else None
+        self._token = next(_TOKENS)
 
     @property
-    def key(self):  # the rendered text depends on the page numbers: never share it across passes
-        return ("print", id(self))
+    def key(self):
+        # The rendered text depends on the page numbers: never share it across passes (a token,
+        # not id(self): a freed linker's id is soon reused by the next pass's).
+        return ("print", self._token)
 
     def page_of(self, entry: Entry) -> int:
-        return self.pages.get(anchor(entry), 0)  # 0 only in the first layout pass
+        return self.pages.get(anchor(entry), self.placeholder)  # the placeholder only in the first layout pass
 
     def web_url(self, entry: Entry) -> str | None:
         """The entry's page on the public site, when its address is configured."""
@@ -243,19 +257,23 @@ class PrintDocument:
                 + "；".join(self.h.source_label(game, s) for s in block.data) + "</p>")
 
     # -- the document ---------------------------------------------------------------------------
-    def toc(self, layout: Iterable[tuple[Game, list[Group]]]) -> str:
-        out = ['<nav class="toc"><h2 class="toc-title">目录 · Contents</h2>']
+    def toc(self, layout: Iterable[tuple[Game, list[Group]]], link: str = "#", title: bool = True) -> str:
+        """The contents; ``link`` prefixes each anchor (:data:`FRONT_LINK` when the entries are in other files).
+
+        ``title=False``: a continuation of the contents, without its heading.
+        """
+        out = ['<nav class="toc">' + ('<h2 class="toc-title">目录 · Contents</h2>' if title else '')]
         for game, groups in layout:
             first = self.kb.entries[groups[0][2][0]] if groups else None
             start = f' data-page="{self.linker.page_of(first)}"' if first else ""
-            out.append(f'<p class="toc-game"><a href="#g-{game.id}"{start}>{inline_html(game.name["zh"])} '
+            out.append(f'<p class="toc-game"><a href="{link}g-{game.id}"{start}>{inline_html(game.name["zh"])} '
                        f'<span class="hr-en" lang="en">{inline_html(game.name["en"])}</span></a></p>')
             for key, title, refs in groups:
                 out.append(f'<p class="toc-group toc-group--{inline_html(key)}">{inline_html(title["zh"])} · '
                            f'<span lang="en">{inline_html(title["en"])}</span></p><ul>')
                 for ref in refs:
                     entry = self.kb.entries[ref]
-                    out.append(f'<li><a href="#{anchor(entry)}" data-page="{self.linker.page_of(entry)}">'
+                    out.append(f'<li><a href="{link}{anchor(entry)}" data-page="{self.linker.page_of(entry)}">'
                                f'<span class="entry-code">{inline_html(entry.code)}</span> {inline_html(entry.title["zh"])} '
                                f'<span class="hr-en" lang="en">{inline_html(entry.title["en"])}</span></a></li>')
                 out.append("</ul>")
@@ -278,7 +296,10 @@ class PrintDocument:
                      f'<br><span lang="en">With the house rules of {inline_html(profile.name.get("en", profile.name["zh"]))}</span></p>')
         layout = {"qa": ("问答版", "Questions and answers"), "full": ("完整版", "Full details")}[self.options.layout]
         questions = sum(len(e.questions) for e in printed)
-        rows = [("数据版本 · Data version", self.options.version or str(data_version(self.kb))), ("打印日期 · Printed", print_date()),
+        # One game's PDF prints that game's own version (a change elsewhere leaves it, and its cached layout, as it
+        # was); several games print the whole folder's. --changes-since finds either.
+        version = self.options.version or str(game_version(self.kb, games[0].id) if len(games) == 1 else data_version(self.kb))
+        rows = [("数据版本 · Data version", version), ("打印日期 · Printed", print_date()),
                 ("版式 · Layout", f"{layout[0]} · {layout[1]}"),
                 ("条目 · Entries", str(len(printed))), ("问题 · Questions", str(questions))]
         removed = ""
@@ -323,7 +344,35 @@ class PrintDocument:
         """The cover and contents of several games (their pages follow, from each game's own document)."""
         printed = [self.kb.entries[r] for _, groups in parts for _, _, refs in groups for r in refs]
         games = [game for game, _ in parts]
-        return document(title_of(games), [self.cover(games, printed), self.toc(parts)])
+        return document(title_of(games), [self.cover(games, printed), self.toc(parts, FRONT_LINK)])
+
+    def front_chunks(self, parts: list[tuple[Game, list[Group]]], entries: int) -> list[Callable[[int], str]]:
+        """The cover and contents of several games as documents of about ``entries`` contents lines each.
+
+        WeasyPrint holds a whole document's layout, about 0.25 MB per line of contents: thousands
+        of entries are laid out a chunk of games at a time. Each chunk starts a new page; its
+        HTML is made with the page number it starts on (a function of it), which the chunks
+        before it decide. With one chunk, this is :meth:`front_html`.
+        """
+        chunks: list[list[tuple[Game, list[Group]]]] = [[]]
+        size = 0
+        for part in parts:
+            count = sum(len(refs) for _, _, refs in part[1])
+            if chunks[-1] and size + count > entries:
+                chunks.append([])
+                size = 0
+            chunks[-1].append(part)
+            size += count
+        if len(chunks) == 1:
+            return [lambda first_page: self.front_html(parts)]
+        printed = [self.kb.entries[r] for _, groups in parts for _, _, refs in groups for r in refs]
+        games = [game for game, _ in parts]
+        made: list[Callable[[int], str]] = [
+            lambda first_page: document(title_of(games), [self.cover(games, printed), self.toc(chunks[0], FRONT_LINK)])]
+        for chunk in chunks[1:]:
+            made.append(lambda first_page, chunk=chunk: document(
+                title_of(games), [self.toc(chunk, FRONT_LINK, title=False)], first_page))
+        return made
 
 
 LAYOUT: dict[str, Callable[[PrintDocument, Entry, B.Block], str]] = {
@@ -336,9 +385,11 @@ LAYOUT: dict[str, Callable[[PrintDocument, Entry, B.Block], str]] = {
 assert all(set(kinds) <= set(LAYOUT) for kinds in PRINT_BLOCKS.values()), "every printed block needs a print layout"
 
 
-def document(title: str, body: list[str]) -> str:
-    return (f'<!DOCTYPE html><html lang="zh"><head><meta charset="utf-8"><title>{inline_html(title)}</title></head>'
-            f'<body>{"".join(body)}</body></html>')
+def document(title: str, body: list[str], first_page: int = 1) -> str:
+    """A print document; ``first_page`` numbers its first page (a continuation of another document)."""
+    style = f"<style>@page :first {{ counter-reset: page {first_page}; }}</style>" if first_page != 1 else ""
+    return (f'<!DOCTYPE html><html lang="zh"><head><meta charset="utf-8"><title>{inline_html(title)}</title>{style}'
+            f'</head><body>{"".join(body)}</body></html>')
 
 
 def title_of(games: list[Game]) -> str:

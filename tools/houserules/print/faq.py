@@ -6,24 +6,28 @@ from pathlib import Path
 
 from ..errors import HouserulesError
 from ..data.model import KnowledgeBase
-from ..data.version import data_version
-from ..render.blocks import EntryBlocks
 from ..render.urls import PRINT_DIR, pdf_name
 from .document import LAYOUTS, PrintOptions, Since
-from .pdf import PrintedGame, combine, print_games, require_cjk_font, write_pdf
+from .pdf import copy_pdf, print_games, require_cjk_font
 
 
-def build_pdfs(kb: KnowledgeBase, site_dir: Path, site_url: str | None) -> None:
-    """``print/<game>.pdf`` for each game and ``print/faq.pdf`` from the same pages (the Q&A layout)."""
+def build_pdfs(kb: KnowledgeBase, site_dir: Path, site_url: str | None) -> list[str]:
+    """``print/<game>.pdf`` for each game and ``print/faq.pdf`` from the same pages (the Q&A layout).
+
+    Games whose printed text did not change come from the cache; returns the games laid out.
+    """
+    from .cache import PdfCache
+
     require_cjk_font()
     out = site_dir / PRINT_DIR
     out.mkdir(parents=True, exist_ok=True)
-    options = PrintOptions(layout="qa", site_url=site_url, version=str(data_version(kb)))
-    blocks = EntryBlocks(kb)
-    parts = [PrintedGame(kb, game, options, "a4", blocks) for game in kb.games.values()]
+    options = PrintOptions(layout="qa", site_url=site_url)
+    cache = PdfCache()
+    parts = cache.games(kb, list(kb.games), options, "a4")
     for part in parts:
-        write_pdf(part.document, out / pdf_name(part.game.id))
-    write_pdf(combine(kb, parts, options, "a4"), out / pdf_name(None))
+        copy_pdf(part.path, out / pdf_name(part.game))
+    copy_pdf(cache.combined(kb, parts, options, "a4"), out / pdf_name(None))
+    return cache.laid_out
 
 
 def since_options(kb: KnowledgeBase, wanted: str, game: str | None) -> Since:

@@ -1,8 +1,9 @@
 """Laying out print documents as PDFs with WeasyPrint: page numbers that match, games kept whole.
 
-Each game is its own document (cover = page 1). The all-games PDF is a shared
-cover and contents followed by the very same pages, so every game keeps its
-own page numbers (the running head names the game and the code).
+Each game is its own document (cover = page 1), laid out once and kept in the
+cache (:mod:`houserules.print.cache`). The all-games PDF is a shared cover and
+contents followed by the very same pages, so every game keeps its own page
+numbers (the running head names the game and the code).
 
 WeasyPrint draws empty boxes, without a warning, when no CJK font is
 installed, so :func:`require_cjk_font` refuses to print without one.
@@ -10,6 +11,7 @@ installed, so :func:`require_cjk_font` refuses to print without one.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from importlib import resources
 from pathlib import Path
@@ -56,13 +58,25 @@ def _anchor_pages(document) -> dict[str, int]:
     return found
 
 
+def placeholder(entries: int) -> int:
+    """A page number to print before the real ones are known: as many digits as a game of ``entries`` has pages.
+
+    A game prints about one page per one or two entries, plus its cover and contents.
+
+    >>> placeholder(5), placeholder(46), placeholder(400)
+    (8, 88, 888)
+    """
+    return int("8" * len(str(max(entries, 1) + 2)))
+
+
 class PrintedGame:
     """One game laid out with the page numbers of its own document (cover = page 1).
 
     WeasyPrint's ``target-counter()`` re-lays out every later page for each forward
     reference (minutes for a hundred entries), so page numbers are printed as plain
-    text instead: a first pass finds where each entry lands, the next prints those
-    numbers, and layout repeats until the numbers printed are the numbers found.
+    text instead: a first pass finds where each entry lands (printing a placeholder
+    as wide as the numbers to come), the next prints those numbers, and layout repeats
+    until the numbers printed are the numbers found (two passes, rarely three).
     """
 
     MAX_PASSES = 4
@@ -73,35 +87,27 @@ class PrintedGame:
         only = set(options.since.changes) if options.since is not None else None
         self.groups = print_groups(kb, game, options.profile, only)
         self.entries: list[Entry] = [kb.entries[r] for _, _, refs in self.groups for r in refs]
-        blocks = blocks or EntryBlocks(kb)
+        self.blocks = blocks or EntryBlocks(kb)
+        self.passes = 0
+        self._kb, self._options, self._paper = kb, options, paper
+
+    def html(self, pages: dict[str, int] | None = None) -> str:
+        """The game's print HTML with the page numbers ``pages`` (None: the first pass, with placeholders)."""
         printed = {e.ref for e in self.entries}
-        pages: dict[str, int] = {}
-        for _ in range(self.MAX_PASSES):
-            self.html = PrintDocument(kb, PrintLinker(kb, printed, options.site_url, pages), options, blocks) \
-                .game_html(game, self.groups)
-            self.document = render(self.html, paper)
-            found = _anchor_pages(self.document)
-            if all(found.get(anchor(e)) == pages.get(anchor(e)) for e in self.entries):
-                break
+        linker = PrintLinker(self._kb, printed, self._options.site_url, pages or {}, placeholder(len(self.entries)))
+        return PrintDocument(self._kb, linker, self._options, self.blocks).game_html(self.game, self.groups)
+
+    def lay_out(self):
+        """The laid-out document; :attr:`pages` then holds where each anchor starts."""
+        pages: dict[str, int] | None = None
+        for self.passes in range(1, self.MAX_PASSES + 1):
+            document = render(self.html(pages), self._paper)
+            found = _anchor_pages(document)
+            if pages is not None and all(found.get(anchor(e)) == pages.get(anchor(e)) for e in self.entries):
+                self.pages = found
+                return document
             pages = found
-        else:
-            raise HouserulesError(f"the page numbers of {game.id} did not settle after {self.MAX_PASSES} layouts")
-        self.pages = found
-
-    @property
-    def body(self) -> list:
-        """The pages after the cover and contents."""
-        start = self.pages[f"g-{self.game.id}"]
-        return self.document.pages[start - 1:]
-
-
-def combine(kb: KnowledgeBase, parts: list[PrintedGame], options: PrintOptions, paper: str):
-    """One document of several games: a shared cover and contents, then each game's own pages."""
-    printed = {e.ref for part in parts for e in part.entries}
-    pages = {name: n for part in parts for name, n in part.pages.items()}
-    doc = PrintDocument(kb, PrintLinker(kb, printed, None, pages), options)
-    front = render(doc.front_html([(p.game, p.groups) for p in parts]), paper)
-    return front.copy([*front.pages, *(page for part in parts for page in part.body)])
+        raise HouserulesError(f"the page numbers of {self.game.id} did not settle after {self.MAX_PASSES} layouts")
 
 
 def write_pdf(document, target: Path) -> int:
@@ -124,11 +130,34 @@ def write_pdf(document, target: Path) -> int:
 
 
 def print_games(kb: KnowledgeBase, games: list[str], target: Path, options: PrintOptions, paper: str = "a4") -> int:
-    """Print ``games`` into ``target``; return the number of pages."""
+    """Print ``games`` into ``target`` (each game laid out once, or taken from the cache); return the number of pages."""
+    from .cache import PdfCache
+
     require_cjk_font()
-    blocks = EntryBlocks(kb)
     if options.since is not None:  # an insert prints the games with added or changed entries only
         games = [g for g in games if any(kb.entries[r].game == g for r in options.since.changes)]
-    parts = [PrintedGame(kb, kb.games[g], options, paper, blocks) for g in games]
-    document = parts[0].document if len(parts) == 1 else combine(kb, parts, options, paper)
-    return write_pdf(document, target)
+    cache = PdfCache()
+    laid = cache.games(kb, games, options, paper)
+    source = laid[0].path if len(games) == 1 else cache.combined(kb, laid, options, paper)
+    return copy_pdf(source, target)
+
+
+def copy_pdf(source: Path, target: Path) -> int:
+    """Copy a PDF to ``target`` (never a half-written PDF there); return its pages."""
+    if target.is_dir():
+        raise HouserulesError(f"{target} is a folder; give the PDF's file name with -o, e.g. -o {target / 'faq.pdf'}")
+    if not target.parent.is_dir():
+        raise HouserulesError(f"the folder {target.parent} does not exist; create it or choose another -o")
+    partial = target.with_name(f".{target.name}.partial")
+    try:
+        shutil.copyfile(source, partial)
+        partial.replace(target)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise HouserulesError(f"cannot write {target}: {exc.strerror or exc} — free some space or choose another -o") from None
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    from pypdf import PdfReader
+
+    return len(PdfReader(target).pages)

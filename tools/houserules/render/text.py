@@ -55,10 +55,11 @@ class Linker:
     def __init__(self, kb: KnowledgeBase):
         self.kb = kb
 
-    #: Outputs of two linkers with the same key are the same (the render cache relies on it).
+    #: Outputs of two linkers with the same key are the same for targets with the same title and
+    #: code (the render cache relies on it, and adds those of the text's targets to its key).
     @property
     def key(self) -> Hashable:
-        return (type(self).__name__, id(self.kb))
+        return (type(self).__name__,)
 
     def href(self, target: Entry) -> str | None:
         return None
@@ -145,7 +146,7 @@ def _markdown() -> tuple[markdown.Markdown, RefExtension]:
 
 
 _MD, _EXT = _markdown()
-_CACHE: dict[tuple[str, Hashable, str], str] = {}
+_CACHE: dict[tuple[str, Hashable, str, tuple], str] = {}
 _CACHE_LIMIT = 200_000
 
 
@@ -181,7 +182,7 @@ def markdown_html(text: str, linker: Linker, lang: str = "zh") -> str:
         # Most one-line answers: the same result as the full path, without it (a large site
         # renders tens of thousands of them; tests/test_textrender.py compares the two).
         return f"<p>{html.escape(text, quote=False)}</p>"
-    key = (text, linker.key, lang)
+    key = (text, linker.key, lang, _targets(text, linker, lang))
     cached = _CACHE.get(key)
     if cached is None:
         _EXT.linker, _EXT.lang = linker, lang
@@ -191,6 +192,22 @@ def markdown_html(text: str, linker: Linker, lang: str = "zh") -> str:
             _CACHE.clear()
         _CACHE[key] = cached
     return cached
+
+
+def _targets(text: str, linker: Linker, lang: str) -> tuple[tuple[str, str, str] | str, ...]:
+    """What a text's ``[[refs]]`` render from: each target's title and code (the ref alone when it is missing).
+
+    Part of the render cache's key, so the cache stays right across knowledge bases (a live
+    preview renders a changed entry's referrers with its new title) without naming one.
+    """
+    if "[[" not in text:
+        return ()
+    found = []
+    for match in INLINE_REF.finditer(text):
+        ref = match.group(1).strip()
+        target = linker.kb.entries.get(ref)
+        found.append((ref, target.title[lang], target.code) if target is not None else ref)
+    return tuple(found)
 
 
 def inline_html(text: str) -> str:

@@ -259,7 +259,7 @@ def write_site_index(kb: Any, site_dir: Path, prepared: Prepared | None = None) 
     head = prepared.take(target) if prepared is not None else None
     if head is None:
         head = _build(kb, target)
-    _empty_material_index(Path(site_dir), head["version"])
+    point_material_index(Path(site_dir), head["version"])
     return head
 
 
@@ -325,7 +325,7 @@ def _main(argv: list[str]) -> int:
     return 0
 
 
-def _empty_material_index(site_dir: Path, version: str) -> None:
+def point_material_index(site_dir: Path, version: str) -> None:
     """Material's index without documents, with a pointer to ours; its offline copy (``search_index.js``,
     written by the offline plugin) says the same."""
     path = site_dir / "search" / "search_index.json"

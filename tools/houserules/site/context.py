@@ -6,10 +6,10 @@ from collections import defaultdict
 from functools import cached_property
 
 from ..data import vocab
-from ..data.model import Entry, KnowledgeBase
 from ..data.history import History, load_history
+from ..data.model import Entry, Game, KnowledgeBase, game_sections
 from ..data.version import DataVersion, data_version
-from ..render.blocks import EntryBlocks
+from ..render.blocks import EntryBlocks, Erratum
 from .repo import RepoLinks
 
 
@@ -46,6 +46,30 @@ class SiteContext:
         history = load_history(self.kb)
         assert self.version is None or history.versions[0].version.tree == self.version.tree
         return history
+
+    @cached_property
+    def by_game(self) -> dict[str, list[Entry]]:
+        """Each game's entries in load order (``kb.game_entries`` of every game at once)."""
+        result: dict[str, list[Entry]] = {game: [] for game in self.kb.games}
+        for entry in self.kb.entries.values():
+            result.setdefault(entry.game, []).append(entry)
+        return result
+
+    def game_entries(self, game: str) -> list[Entry]:
+        return self.by_game.get(game, [])
+
+    def sections(self, game: Game) -> list[tuple[str, dict[str, str], list[str]]]:
+        """:func:`~houserules.data.model.game_sections` of ``game``."""
+        return game_sections(self.kb, game, self.game_entries(game.id))
+
+    @cached_property
+    def errata_by_game(self) -> dict[str, list[Erratum]]:
+        """Every erratum under the game of the component it corrects, in load order."""
+        result: dict[str, list[Erratum]] = defaultdict(list)
+        for entry in self.kb.entries.values():
+            for erratum in entry.errata:
+                result[erratum["component"].split(":", 1)[0]].append(Erratum(entry, erratum, "own"))
+        return dict(result)
 
     @cached_property
     def tag_names(self) -> dict[str, dict[str, str]]:

@@ -61,7 +61,7 @@ class SiteLinker(Linker):
     @property
     def key(self) -> Hashable:
         # Relative links depend on the page only through its folder.
-        return ("site", id(self.kb), self._folder)
+        return ("site", self._folder)
 
     def href(self, target: Entry) -> str:
         return relative_url(entry_url(target), self.page)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from functools import partial
 
 from ..data import vocab
-from ..data.model import Game, game_sections
+from ..data.model import Game
 from ..render.html import Html
 from ..render.text import escape_md, inline_html
 from ..render.urls import (
@@ -41,14 +43,14 @@ def entry_table(ctx: SiteContext, refs: list[str], src: str) -> str:
 def game_page(ctx: SiteContext, game: Game) -> str:
     src = game_src(game.id)
     linker, h = _page(ctx, src)
-    questions = sum(len(e.questions) for e in ctx.kb.game_entries(game.id))
+    questions = sum(len(e.questions) for e in ctx.game_entries(game.id))
     out = [front_matter(f"{game.name['zh']} {game.name['en']}", (game.data.get("description") or {}).get("zh", "")),
            f"# {escape_md(game.name['zh'])}\n",
            html_block(f'<p class="hr-title-en" lang="en">{inline_html(game.name["en"])}</p>'),
            html_block(h.bilingual(game.data.get("description"), "hr-description")),
            html_block(h.licence_box(game)),
            html_block(translators.game_links(game, linker, questions))]
-    for anchor, title, refs in game_sections(ctx.kb, game):
+    for anchor, title, refs in ctx.sections(game):
         out.append(f"\n## {escape_md(title['zh'])} · {escape_md(title['en'])} {{ #{anchor} }}\n")
         out.append(html_block(entry_table(ctx, refs, src)))
     out.append("\n## 资料来源 · Source documents { #sources }\n")
@@ -70,7 +72,7 @@ def faq_page(ctx: SiteContext, game: Game) -> str:
     """All of a game's questions with their answers, grouped as on the game page: the page a group bookmarks."""
     src = faq_src(game.id)
     linker, h = _page(ctx, src)
-    entries = [e for e in ctx.kb.game_entries(game.id) if e.questions]
+    entries = [e for e in ctx.game_entries(game.id) if e.questions]
     count = sum(len(e.questions) for e in entries)
     out = [front_matter(f"常见问题 FAQ · {game.name['zh']}", f"{game.name['zh']}：{count} 个常见问题与答案"),
            f"# 常见问题 · FAQ：{escape_md(game.name['zh'])}\n",
@@ -78,7 +80,7 @@ def faq_page(ctx: SiteContext, game: Game) -> str:
                       f'<a href="{inline_html(linker.url(page_url(game_src(game.id))))}">全部条目 · All entries</a></p>')]
     if not entries:
         out.append(html_block('<p class="hr-cite">暂无问题。<span lang="en">No questions yet.</span></p>'))
-    for anchor, title, refs in game_sections(ctx.kb, game):
+    for anchor, title, refs in ctx.sections(game):
         holders = [ctx.kb.entries[r] for r in refs if ctx.kb.entries[r].questions]
         if not holders:
             continue
@@ -100,7 +102,7 @@ def faq_page(ctx: SiteContext, game: Game) -> str:
 def home_cards(ctx: SiteContext, page: str = "index.html") -> str:
     cards = []
     for game in ctx.kb.games.values():
-        entries = ctx.kb.game_entries(game.id)
+        entries = ctx.game_entries(game.id)
         kinds = Counter(entry.kind for entry in entries)
         questions = sum(len(e.questions) for e in entries)
         kind_text = " · ".join(f"{vocab.KINDS[k]['zh']} {n}" for k, n in kinds.items())
@@ -138,7 +140,7 @@ def print_page(ctx: SiteContext) -> str:
     kb = ctx.kb
     linker = SiteLinker(kb, page_url(PRINT_PAGE))
     rows = [(pdf_name(None), "全部游戏", "All games", len(kb.entries))]
-    rows += [(pdf_name(g.id), g.name["zh"], g.name["en"], len(kb.game_entries(g.id))) for g in kb.games.values()]
+    rows += [(pdf_name(g.id), g.name["zh"], g.name["en"], len(ctx.game_entries(g.id))) for g in kb.games.values()]
     # Raw HTML links: the PDFs are written after MkDocs, so its link check must not see them.
     items = "".join(f'<li><a href="{inline_html(linker.url(f"{PRINT_DIR}/{name}"))}">'
                     f'{inline_html(zh)} <span lang="en">{inline_html(en)}</span> (PDF)</a> · {count} 条</li>'
@@ -155,19 +157,25 @@ def print_page(ctx: SiteContext) -> str:
             "adds your group's house rules, `--paper letter` prints US Letter.*\n")
 
 
+def page_makers(ctx: SiteContext) -> dict[str, Callable[[], str]]:
+    """Every generated page, in site order: docs-relative path → the function making its Markdown.
+
+    A live preview makes only the pages a change touches (:mod:`houserules.site.incremental`).
+    """
+    kb = ctx.kb
+    makers: dict[str, Callable[[], str]] = {entry_src(e): partial(entry_page, ctx, e) for e in kb.entries.values()}
+    for game in kb.games.values():
+        makers[game_src(game.id)] = partial(game_page, ctx, game)
+        makers[faq_src(game.id)] = partial(faq_page, ctx, game)
+    makers["tags/index.md"] = partial(tag_index, ctx)
+    makers.update({tag_src(t): partial(tag_page, ctx, t) for t in sorted(ctx.tagged)})
+    makers.update(translators.makers(ctx))
+    makers[PRINT_PAGE] = partial(print_page, ctx)
+    makers[GO_PAGE] = partial(go_page, kb)
+    makers[CHANGES_PAGE] = partial(changes_page, kb, ctx.history)
+    return makers
+
+
 def site_pages(ctx: SiteContext) -> dict[str, str]:
     """Every generated page: docs-relative path → Markdown."""
-    kb = ctx.kb
-    pages = {entry_src(e): entry_page(ctx, e) for e in kb.entries.values()}
-    for game in kb.games.values():
-        pages[game_src(game.id)] = game_page(ctx, game)
-        pages[faq_src(game.id)] = faq_page(ctx, game)
-    pages["tags/index.md"] = tag_index(ctx)
-    pages.update({tag_src(t): tag_page(ctx, t) for t in sorted(ctx.tagged)})
-    pages.update(translators.pages(ctx))
-    pages[PRINT_PAGE] = print_page(ctx)
-    pages[GO_PAGE] = go_page(kb)
-    pages[CHANGES_PAGE] = changes_page(kb, ctx.history)
-    return pages
-
-
+    return {src: make() for src, make in page_makers(ctx).items()}

@@ -1,12 +1,13 @@
-"""The MkDocs adapter: the only module that knows MkDocs and Material.
+"""The MkDocs adapter: the only module that knows MkDocs and Material (with :mod:`.preview`).
 
 Declared in ``mkdocs.yml`` as the ``houserules`` plugin (an entry point of the
 package). ``houserules build`` loads and checks the data once and hands the
 knowledge base to the plugin (:meth:`HouserulesPlugin.use`); run by plain
-``mkdocs build``, the plugin loads the ``data`` folder named in its config.
+``mkdocs build``, the plugin loads the ``data_dir`` folder named in its config.
 Everything it adds to the site comes from :mod:`houserules.site.pages`, a pure
 function of the knowledge base, so a move to another generator touches only
-this file.
+this file. A live preview also hands over a :class:`~houserules.site.preview.Preview`
+and the plugin runs MkDocs' dirty build of the pages that changed.
 """
 
 from __future__ import annotations
@@ -15,32 +16,30 @@ import logging
 from pathlib import Path
 from typing import Any
 
+import jinja2
 from mkdocs.config import config_options
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import Files
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from ..data.model import KnowledgeBase
-from ..render.text import inline_html
-from ..render.urls import CHANGES_FEED, CHANGES_PAGE
+from ..render.urls import page_url
 from ..search.site import Prepared
-from . import csp, translators
-from .changes import changes_feed
+from . import csp
 from .context import SiteContext
-from .offline import write_offline
-from .pages import home_cards, licences, site_pages
-from .postbuild import write_outputs
+from .incremental import Plan, plan
+from .nav import site_nav
+from .pages import home_cards, licences
+from .postbuild import Outputs, SiteInfo
+from .preview import GeneratedPage, Preview, _always_modified
 from .repo import RepoLinks
+from .verbatim import VerbatimBlocks
 
 log = logging.getLogger("mkdocs.plugins.houserules")
-#: Material renders the whole navigation into every page: a nav item per game would make
-#: the site grow as pages × games (1.6 GB at 5,000 entries in 120 games). Past this many
-#: games the nav leaves the games out (BENCHMARKS.md).
-NAV_GAMES = 12
-HOME = "index.md"
 
 
 class HouserulesConfig(Config):
@@ -52,23 +51,31 @@ class HouserulesConfig(Config):
 
 
 class HouserulesPlugin(BasePlugin[HouserulesConfig]):
-    """Adds the generated pages, the nav, the API and search files and each page's security policy."""
+    """Adds the generated pages, the nav, the API, search and offline files and each page's security policy."""
 
     def __init__(self) -> None:
         super().__init__()
         self.ctx: SiteContext | None = None
+        self.plan: Plan | None = None
+        self.preview: Preview | None = None
         self._given: KnowledgeBase | None = None
         self._data_dir: Path | None = None
         #: The site's search index, built in another process while MkDocs renders the pages.
         self._search: Prepared | None = None
+        self._files: Files | None = None
+        self._titles: dict[str, str | None] = {}
+        self._nav: list[Any] = []
 
-    def use(self, kb: KnowledgeBase, data_dir: Path) -> None:
-        """Build from ``kb`` (loaded and checked from ``data_dir``) instead of loading the configured folder."""
-        self._given, self._data_dir = kb, data_dir
+    def use(self, kb: KnowledgeBase, data_dir: Path, preview: Preview | None = None) -> None:
+        """Build from ``kb`` (loaded and checked from ``data_dir``) instead of loading the configured folder.
 
-    def _configured_data(self, config: MkDocsConfig) -> Path:
-        data = Path(self.config.data_dir)
-        return data if data.is_absolute() else Path(config.config_file_path).parent / data
+        With ``preview``, a dirty build (``preview.start`` said so) updates its last build.
+        """
+        self._given, self._data_dir, self.preview = kb, data_dir, preview
+
+    @property
+    def _dirty(self) -> bool:
+        return self.preview is not None and self.preview.dirty
 
     def _load(self, data: Path) -> KnowledgeBase:
         from ..check import run as run_check
@@ -81,7 +88,7 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         return report.kb
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        data = self._data_dir or self._configured_data(config)
+        data = self._data_dir or Path(config.config_file_path).parent / self.config.data_dir
         self._search = Prepared(data) if data.is_dir() else None
         kb = self._given or self._load(data)
         self.ctx = SiteContext(kb)
@@ -89,8 +96,9 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         self.ctx.repo = RepoLinks.from_config(config.repo_url, config.edit_uri, config.docs_dir,
                                               Path(config.config_file_path).parent, config.site_url,
                                               str(version) if version else "")
-        config.nav = site_nav(kb, config.nav or [])
+        config.nav = self._nav = site_nav(kb, config.nav or [])
         config.extra["houserules_offline"] = self.config.offline  # main.html names the worker only then
+        config.markdown_extensions.append(VerbatimBlocks())  # type: ignore[arg-type]
         return config
 
     def on_build_error(self, error: Exception) -> None:
@@ -98,18 +106,31 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
             self._search.discard()
             self._search = None
 
-    @event_priority(100)  # before Material's search plugin indexes the page
-    def on_page_context(self, context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Any) -> dict[str, Any]:
-        # The site searches with its own index (houserules.search.site); Material's stays empty,
-        # so a browser loads one index and the build skips a jieba pass over every page.
-        page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
-        return context
-
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         assert self.ctx is not None
-        for path, markdown in site_pages(self.ctx).items():
-            files.append(File.generated(config, path, content=markdown))
+        self.plan = plan(self.ctx, self.preview.state if self._dirty and self.preview else None)
+        if self._dirty:
+            # The hand-written pages show the data too (the home page's game cards): always rendered again.
+            for file in files.documentation_pages():
+                file.is_modified = _always_modified  # type: ignore[method-assign]
+        for path, markdown in self.plan.pages.items():
+            file = GeneratedPage.generated(config, path, content=markdown)
+            file.modified = path in self.plan.modified
+            files.append(file)
+        self._files = files
         return files
+
+    def on_nav(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
+        if self._dirty and self.preview:
+            for page in nav.pages:  # not rendered again: its title as the last build found it
+                if not page.file.is_modified() and page.title is None:
+                    page.title = self.preview.titles.get(page.file.src_uri)
+        return nav
+
+    def on_env(self, env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+        if self.preview is not None:
+            env.bytecode_cache = self.preview.bytecode
+        return env
 
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         assert self.ctx is not None
@@ -118,6 +139,14 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
             if marker in markdown:
                 markdown = markdown.replace(marker, render(self.ctx, page.file.url))
         return markdown
+
+    @event_priority(100)  # before Material's search plugin indexes the page
+    def on_page_context(self, context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:
+        # The site searches with its own index (houserules.search.site); Material's stays empty,
+        # so a browser loads one index and the build skips a jieba pass over every page.
+        page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
+        self._titles[page.file.src_uri] = page.title
+        return context
 
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
         return csp.add_policy(output)
@@ -129,30 +158,18 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
     # Last of all (Material's offline plugin writes search/search_index.js at -100): the worker lists every file.
     @event_priority(-110)
     def on_post_build(self, config: MkDocsConfig) -> None:
-        assert self.ctx is not None
-        site = Path(config.site_dir)
-        write_outputs(self.ctx.kb, site, self._search)
+        assert self.ctx is not None and self.plan is not None
+        site_dir = Path(config.site_dir)
+        info = SiteInfo(config.site_name, config.site_url, config.site_description or "", self.config.short_name,
+                        self.config.offline)
+        outputs = self.preview.outputs if self.preview else Outputs()
+        outputs.write(self.ctx, site_dir, info, self.plan.changes, self._search)
         self._search = None
-        feed = changes_feed(self.ctx.kb, self.ctx.history, config.site_name, config.site_url)
-        (site / CHANGES_FEED).write_text(feed, encoding="utf-8")
-        version = self.ctx.version
-        write_offline(site, version.tree if version else "none", str(version or ""), config.site_name,
-                      self.config.short_name, config.site_description or "", self.config.offline)
-
-
-def site_nav(kb: KnowledgeBase, configured: list[Any]) -> list[Any]:
-    """Home, the games (while few), the translators' pages, the printed FAQ, then the configured pages."""
-    nav: list[Any] = [{"首页 Home": HOME}]
-    if len(kb.games) <= NAV_GAMES:
-        nav += _escaped([{f"{g.name['zh']} {g.name['en']}": f"{g.id}/index.md"} for g in kb.games.values()])
-        nav += _escaped(translators.nav(kb))
-    else:  # the home page lists the games; each game page links its translators' pages
-        nav += _escaped([{title: items[:1]} for title, items in translators.nav(kb)[0].items()])
-    nav += [{"打印版 Printed FAQ": "print/index.md"}, {"更新记录 What changed": CHANGES_PAGE}]
-    return nav + [item for item in configured if item != HOME]
-
-
-def _escaped(nav: list[Any]) -> list[Any]:
-    """Nav titles made from data, HTML-escaped: Material prints nav titles as HTML."""
-    return [{inline_html(title): _escaped(value) if isinstance(value, list) else value
-             for title, value in item.items()} if isinstance(item, dict) else item for item in nav]
+        if self.preview is None:
+            return
+        for src in self.plan.removed:
+            (site_dir / page_url(src)).unlink(missing_ok=True)
+        titles = {**self.preview.titles, **self._titles} if self._dirty else dict(self._titles)
+        for src in self.plan.removed:
+            titles.pop(src, None)
+        self.preview._pending = (self.plan.state, self._nav, titles)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..data import vocab
@@ -43,8 +45,7 @@ def nav(kb: Any) -> list[dict[str, Any]]:
 
 
 def _errata(ctx: SiteContext, game_id: str) -> list[Erratum]:
-    return [Erratum(entry, erratum, "own") for entry in ctx.kb.entries.values() for erratum in entry.errata
-            if erratum["component"].split(":", 1)[0] == game_id]
+    return ctx.errata_by_game.get(game_id, [])
 
 
 def _counts(records: list[Erratum]) -> str:
@@ -115,7 +116,7 @@ def notes_page(ctx: SiteContext, game: Game) -> str:
     """One section per entry holding translator notes, each note as on the entry's own page."""
     linker = SiteLinker(ctx.kb, page_url(notes_src(game.id)))
     h = Html(ctx.kb, linker)
-    holders = [e for e in ctx.kb.game_entries(game.id) if e.data.get("translator_notes")]
+    holders = [e for e in ctx.game_entries(game.id) if e.data.get("translator_notes")]
     count = sum(len(e.data["translator_notes"]) for e in holders)
     out = [front_matter(f"译注 Translator notes · {game.name['zh']}"),
            f"# 译注 · Translator notes：{escape_md(game.name['zh'])}\n",
@@ -132,11 +133,11 @@ def notes_page(ctx: SiteContext, game: Game) -> str:
     return "\n".join(out)
 
 
-def pages(ctx: SiteContext) -> dict[str, str]:
-    """Every translators' page: docs-relative path → Markdown."""
-    result = {ALL_ERRATA[0]: errata_page(ctx)}
+def makers(ctx: SiteContext) -> dict[str, Callable[[], str]]:
+    """Every translators' page: docs-relative path → the function making its Markdown."""
+    result: dict[str, Callable[[], str]] = {ALL_ERRATA[0]: partial(errata_page, ctx)}
     for game in ctx.kb.games.values():
-        result[glossary_src(game.id)] = glossary_page(ctx, game)
-        result[errata_src(game.id)] = errata_page(ctx, game)
-        result[notes_src(game.id)] = notes_page(ctx, game)
+        result[glossary_src(game.id)] = partial(glossary_page, ctx, game)
+        result[errata_src(game.id)] = partial(errata_page, ctx, game)
+        result[notes_src(game.id)] = partial(notes_page, ctx, game)
     return result

@@ -1,0 +1,224 @@
+"""Each game's PDF kept under a hash of what it prints, laid out again only when that changes.
+
+A game's print HTML says everything its PDF shows: its printed entries and their
+blocks, the titles and codes of the entries its references point into (in this
+game or another), its cover (the data version, the print date, the layout and the
+options). So the key of a game's PDF is a hash of that HTML (as the first layout
+pass sees it) with what turns it into pages: the print stylesheet and the paper,
+the font file, the versions of houserules and WeasyPrint. The cache lives beside
+the search index's (``$HOUSERULES_CACHE`` or the XDG cache), in ``pdf/``::
+
+    <key>.pdf     the game's own PDF (cover = page 1)
+    <key>.json    where each anchor starts and how many pages there are
+
+Games to lay out are laid out in parallel, one process per core, each holding one
+game's layout at a time. The all-games PDF is a cover and contents laid out on their
+own (a chunk of games at a time past :data:`FRONT_ENTRIES` lines) and cached too,
+followed by the pages of the games' cached PDFs (:mod:`pypdf`), so no process ever
+holds every game's layout.
+
+>>> PdfCache(Path("/tmp/c")).path("ab12") == Path("/tmp/c/ab12.pdf")
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import multiprocessing
+import os
+import subprocess
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+
+from ..data.model import KnowledgeBase
+from ..render.blocks import EntryBlocks
+from ..search.index import cache_root
+from .document import FRONT_LINK, PrintDocument, PrintLinker, PrintOptions, print_groups
+from .pdf import FONT_FAMILY, PrintedGame, render, stylesheet
+
+#: Bump when the layout changes in a way the HTML does not show: caches are laid out again.
+CACHE_VERSION = 1
+#: Lines of contents laid out in one document for the all-games PDF (WeasyPrint holds about
+#: 0.25 MB per line while laying them out; past this, chunks of games start on a new page).
+FRONT_ENTRIES = 500
+
+
+@dataclass
+class LaidOut:
+    """A game's PDF in the cache: where it is, where each of its anchors starts, how many pages it has."""
+
+    game: str
+    key: str
+    path: Path
+    pages: dict[str, int]
+    count: int
+
+
+@lru_cache(maxsize=None)
+def _font_digest() -> str:
+    """A hash of the CJK font file fontconfig chooses (another version of the font lays out otherwise)."""
+    try:
+        path = subprocess.run(["fc-match", "-f", "%{file}", FONT_FAMILY], capture_output=True, text=True,
+                              check=False).stdout
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest() if path else "no-font"
+    except (OSError, FileNotFoundError):
+        return "no-font"
+
+
+@lru_cache(maxsize=None)
+def _versions() -> str:
+    return f"v{CACHE_VERSION} houserules {metadata.version('houserules')} weasyprint {metadata.version('weasyprint')}"
+
+
+def key(html: str, paper: str) -> str:
+    """The cache key of a print document: its HTML and everything that lays it out."""
+    digest = hashlib.sha256()
+    for part in (_versions(), _font_digest(), stylesheet(paper), html):
+        digest.update(part.encode("utf-8") + b"\0")
+    return digest.hexdigest()
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+#: What forked workers lay out: set by the parent just before it starts them (fork shares it).
+_WORK: dict[str, tuple[PrintedGame, str, "PdfCache"]] = {}
+
+
+def _lay_out(game: str) -> None:
+    part, game_key, cache = _WORK[game]
+    cache.lay_out(part, game_key)
+
+
+class PdfCache:
+    """The folder of cached PDFs; :meth:`games` brings every game's PDF up to date there."""
+
+    def __init__(self, root: Path | None = None, jobs: int | None = None):
+        self.root = root or cache_root() / "pdf"
+        self.jobs = jobs or _cores()
+        #: The games the last :meth:`games` call laid out (the others came from the cache).
+        self.laid_out: list[str] = []
+
+    def path(self, game_key: str) -> Path:
+        return self.root / f"{game_key}.pdf"
+
+    def _meta(self, game_key: str) -> Path:
+        return self.root / f"{game_key}.json"
+
+    def _load(self, game: str, game_key: str) -> LaidOut | None:
+        try:
+            meta = json.loads(self._meta(game_key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not self.path(game_key).is_file():
+            return None
+        return LaidOut(game, game_key, self.path(game_key), meta["pages"], meta["count"])
+
+    def _store(self, game_key: str, pdf: bytes, meta: dict) -> None:
+        """Write a PDF and its metadata, each whole or not at all (the metadata last: it marks a complete pair)."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        for target, data in ((self.path(game_key), pdf), (self._meta(game_key), json.dumps(meta).encode())):
+            handle, tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.root)
+            try:
+                with os.fdopen(handle, "wb") as out:
+                    out.write(data)
+                os.replace(tmp, target)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+
+    def lay_out(self, part: PrintedGame, game_key: str) -> None:
+        """Lay out one game and keep its PDF."""
+        document = part.lay_out()
+        pdf = document.write_pdf()
+        self._store(game_key, pdf, {"game": part.game.id, "pages": part.pages, "count": len(document.pages),
+                                    "passes": part.passes})
+
+    def games(self, kb: KnowledgeBase, games: list[str], options: PrintOptions, paper: str) -> list[LaidOut]:
+        """The PDF of each of ``games``, laying out (in parallel) those not in the cache."""
+        blocks = EntryBlocks(kb)
+        parts = {g: PrintedGame(kb, kb.games[g], options, paper, blocks) for g in games}
+        keys = {g: key(part.html(), paper) for g, part in parts.items()}
+        self.laid_out = [g for g in games if self._load(g, keys[g]) is None]
+        if len(self.laid_out) == 1 or (self.laid_out and self.jobs == 1):
+            for game in self.laid_out:
+                self.lay_out(parts[game], keys[game])
+        elif self.laid_out:
+            _WORK.update({g: (parts[g], keys[g], self) for g in self.laid_out})
+            try:
+                # fork: the workers share the loaded data instead of each loading it again.
+                with ProcessPoolExecutor(min(self.jobs, len(self.laid_out)), multiprocessing.get_context("fork")) as pool:
+                    for done in pool.map(_lay_out, self.laid_out):
+                        del done
+            finally:
+                _WORK.clear()
+        found = [self._load(g, keys[g]) for g in games]
+        assert all(found), "a laid-out game is missing from the cache"
+        return found  # type: ignore[return-value]
+
+    def combined(self, kb: KnowledgeBase, parts: list[LaidOut], options: PrintOptions, paper: str) -> Path:
+        """The PDF of several games: a shared cover and contents, then each game's own pages (kept in the cache too)."""
+        from pypdf import PdfReader, PdfWriter
+
+        groups = [(kb.games[p.game], print_groups(kb, kb.games[p.game], options.profile)) for p in parts]
+        printed = {ref for _, game_groups in groups for _, _, refs in game_groups for ref in refs}
+        pages = {name: number for part in parts for name, number in part.pages.items()}
+        doc = PrintDocument(kb, PrintLinker(kb, printed, None, pages), options)
+        front_key = key(doc.front_html(groups) + f"\0chunks of {FRONT_ENTRIES}", paper)
+        combined_key = key(front_key + "\0" + "\0".join(p.key for p in parts), paper)
+        path = self.path(combined_key)
+        if self._load("", combined_key) is not None:
+            return path
+        front = self._load("", front_key) or self._front(doc, groups, front_key, paper)
+        writer = PdfWriter()
+        writer.append(PdfReader(front.path))
+        count = front.count
+        for part in parts:
+            start = part.pages[f"g-{part.game}"]
+            writer.append(PdfReader(part.path), pages=(start - 1, part.count))
+            count += part.count - start + 1
+        _link_anchors(writer, front.count)
+        out = io.BytesIO()
+        writer.write(out)
+        self._store(combined_key, out.getvalue(), {"game": None, "pages": {}, "count": count})
+        return path
+
+    def _front(self, doc: PrintDocument, groups: list, front_key: str, paper: str) -> LaidOut:
+        """Lay out the cover and contents, a chunk of games at a time (numbered on), and keep them."""
+        from pypdf import PdfReader, PdfWriter
+
+        writer = PdfWriter()
+        count = 0
+        for make in doc.front_chunks(groups, FRONT_ENTRIES):
+            chunk = render(make(count + 1), paper)
+            writer.append(PdfReader(io.BytesIO(chunk.write_pdf())))
+            count += len(chunk.pages)
+            del chunk
+        out = io.BytesIO()
+        writer.write(out)
+        self._store(front_key, out.getvalue(), {"game": None, "pages": {}, "count": count})
+        return self._load("", front_key)  # type: ignore[return-value]
+
+
+def _link_anchors(writer, front_pages: int) -> None:
+    """The contents' links to entries, written as :data:`FRONT_LINK` URIs, made links to their named destinations."""
+    from pypdf.generic import DictionaryObject, NameObject, TextStringObject
+
+    for page in writer.pages[:front_pages]:
+        for annotation in page.get("/Annots") or []:
+            annotation = annotation.get_object()
+            action = annotation.get("/A")
+            uri = str(action.get_object().get("/URI", "")) if action is not None else ""
+            if uri.startswith(FRONT_LINK):
+                annotation[NameObject("/A")] = DictionaryObject({
+                    NameObject("/S"): NameObject("/GoTo"), NameObject("/D"): TextStringObject(uri[len(FRONT_LINK):])})
