@@ -215,6 +215,7 @@ def test_pdf_cover_prints_the_data_version(repo, tmp_path):
     assert f"数据版本 · Data version   2026-12-01 · {trees[2][:8]}" in pdftotext(tmp_path / "faq.pdf").split("\f")[0]
 
 
+
 @pytest.mark.parametrize("version, message", [
     ("feedbeef", "unknown data version 'feedbeef' — the data folder's versions are: 2026-12-01 · {v3} (2026-12-01), "
                  "{v2} (2026-12-01), {v1} (2026-12-01) (the PDF cover and the site's 更新记录 page print them)"),
@@ -241,3 +242,17 @@ def test_pdf_changes_since_without_git_is_a_clear_message(repo, tmp_path):
                      env={"PATH": str(HOUSERULES.parent)})
     assert no_git.stderr == (f"houserules pdf: cannot look up data version '{trees[0][:8]}': git is not installed; "
                              "the changes since a version come from the git history of the data folder\n")
+
+
+def test_a_games_own_version_is_found_in_the_history():
+    """A game's PDF prints the version of its folder; --changes-since finds the first commit holding it."""
+    from houserules.data.history import History, Version
+    from houserules.data.version import DataVersion
+
+    versions = [Version(DataVersion("c" * 40), "3" * 40, "2026-12-03"), Version(DataVersion("b" * 40), "2" * 40, "2026-12-02"),
+                Version(DataVersion("a" * 40), "1" * 40, "2026-12-01")]
+    history = History(versions, game_trees={"3" * 40: {"demo": "9" * 40}, "2" * 40: {"demo": "9" * 40},
+                                            "1" * 40: {"demo": "8" * 40}})
+    assert history.find("2026-12-02 · 99999999").commit == "2" * 40  # the first commit with that game folder
+    assert history.find("88888888").commit == "1" * 40
+    assert history.find("bbbbbbbb").commit == "2" * 40

@@ -239,20 +239,29 @@ def test_an_unusable_output_is_a_clear_message_and_leaves_nothing(tmp_path, outp
     assert sorted(tmp_path.rglob("*")) == before
 
 
-def test_a_pdf_that_fails_half_way_leaves_the_previous_file_and_no_partial_file(tmp_path):
+def test_a_pdf_that_fails_half_way_leaves_the_previous_file_and_no_partial_file(tmp_path, monkeypatch):
+    import shutil
+
     from houserules.errors import HouserulesError
-    from houserules.print.pdf import write_pdf
+    from houserules.print import pdf
 
-    class DiskFull:
-        pages = [1]
+    def disk_full(source, target):
+        Path(target).write_bytes(b"%PDF-1.7 half")
+        raise OSError(28, "No space left on device")
 
-        def write_pdf(self, target):
-            Path(target).write_bytes(b"%PDF-1.7 half")
-            raise OSError(28, "No space left on device")
-
-    out = tmp_path / "faq.pdf"
+    source, out = tmp_path / "cached.pdf", tmp_path / "faq.pdf"
+    source.write_bytes(b"%PDF-1.7 whole")
     out.write_bytes(b"the previous PDF")
+    monkeypatch.setattr(shutil, "copyfile", disk_full)
     with pytest.raises(HouserulesError, match=f"cannot write {out}: No space left on device"):
-        write_pdf(DiskFull(), out)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["faq.pdf"]
+        pdf.copy_pdf(source, out)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cached.pdf", "faq.pdf"]
     assert out.read_bytes() == b"the previous PDF"
+
+
+def test_a_games_pdf_prints_its_own_version_and_the_faq_the_whole_folders(built_site, real_kb):
+    from houserules.data.version import tree_hash
+
+    assert f"· {tree_hash(DATA)[:8]}" in pdf_pages(built_site / "print/faq.pdf")[0]
+    for game in real_kb.games:
+        assert f"· {tree_hash(DATA / game)[:8]}" in pdf_pages(built_site / f"print/{game}.pdf")[0], game

@@ -344,7 +344,16 @@ def load_history(kb: KnowledgeBase) -> History:
         commits = _log(top, prefix)
         if not commits:
             return History([alone], f"no commit holds {display_path(data_dir)} yet")
-        trees = _trees(top, [f"{c}:{prefix}" if prefix else f"{c}^{{tree}}" for c, *_ in commits])
+        # One batch: each commit's tree of the data folder, then of each game folder (a game's PDF prints its own).
+        games = sorted(kb.games)
+        game_names = [f"{c}:{prefix}{g}" for c, *_ in commits for g in games]
+        all_trees = _trees(top, [f"{c}:{prefix}" if prefix else f"{c}^{{tree}}" for c, *_ in commits] + game_names)
+        trees = all_trees[:len(commits)]
+        game_trees: dict[str, dict[str, str]] = {c: {} for c, *_ in commits}
+        for name, tree in zip(game_names, all_trees[len(commits):]):
+            commit, _, path = name.partition(":")
+            if tree:
+                game_trees[commit][path.removeprefix(prefix)] = tree
         names = []
         for (commit, _, _, files) in commits:
             for letter, path in files:
@@ -360,13 +369,6 @@ def load_history(kb: KnowledgeBase) -> History:
                                        lambda p, c=commit: _read(blobs.get(f"{c}:{prefix}{p}")), kb)
             version = DataVersion(tree or "0" * 40)
             versions.append(Version(version, commit, date, subject, entries, others))
-        games = sorted(kb.games)
-        game_names = [f"{c}:{prefix}{g}" for c, *_ in commits for g in games]
-        game_trees: dict[str, dict[str, str]] = {c: {} for c, *_ in commits}
-        for name, tree in zip(game_names, _trees(top, game_names) if game_names else []):
-            commit, _, path = name.partition(":")
-            if tree:
-                game_trees[commit][path.removeprefix(prefix)] = tree
         if versions[0].version.tree != current.tree:  # uncommitted changes: the build's version comes first
             entries, others = changes_between(kb, top, versions[0].version.tree)
             versions.insert(0, Version(current, None, today(), "", entries, others))

@@ -298,7 +298,8 @@ class PrintDocument:
         questions = sum(len(e.questions) for e in printed)
         # One game's PDF prints that game's own version (a change elsewhere leaves it, and its cached layout, as it
         # was); several games print the whole folder's. --changes-since finds either.
-        version = self.options.version or str(game_version(self.kb, games[0].id) if len(games) == 1 else data_version(self.kb))
+        alone = len(games) == 1 and len(self.kb.games) > 1
+        version = self.options.version or str(game_version(self.kb, games[0].id) if alone else data_version(self.kb))
         rows = [("数据版本 · Data version", version), ("打印日期 · Printed", print_date()),
                 ("版式 · Layout", f"{layout[0]} · {layout[1]}"),
                 ("条目 · Entries", str(len(printed))), ("问题 · Questions", str(questions))]

@@ -8,7 +8,8 @@ from ..errors import HouserulesError
 from ..data.model import KnowledgeBase
 from ..render.urls import PRINT_DIR, pdf_name
 from .document import LAYOUTS, PrintOptions, Since
-from .pdf import copy_pdf, print_games, require_cjk_font
+from .cache import PdfCache
+from .pdf import copy_pdf, require_cjk_font
 
 
 def build_pdfs(kb: KnowledgeBase, site_dir: Path, site_url: str | None) -> list[str]:
@@ -16,8 +17,6 @@ def build_pdfs(kb: KnowledgeBase, site_dir: Path, site_url: str | None) -> list[
 
     Games whose printed text did not change come from the cache; returns the games laid out.
     """
-    from .cache import PdfCache
-
     require_cjk_font()
     out = site_dir / PRINT_DIR
     out.mkdir(parents=True, exist_ok=True)
@@ -67,9 +66,20 @@ def make_faq(kb: KnowledgeBase, output: Path | None = None, game: str | None = N
     if unknown:
         raise HouserulesError(f"unknown game '{unknown[0]}' — use one of: {', '.join(kb.games)}")
     target = output or Path(pdf_name(game) if since is None else f"changes-since-{since.version.split()[-1]}.pdf")
-    options = PrintOptions(layout, profile, site_url, str(data_version(kb)), since)
+    options = PrintOptions(layout, profile, site_url, None, since)
     pages = print_games(kb, games, target, options, paper)
     if since is not None:
         return target, len(since.changes), pages
     entries = sum(1 for e in kb.entries.values() if e.game in games and (profile is None or profile.includes(e)))
     return target, entries, pages
+
+
+def print_games(kb: KnowledgeBase, games: list[str], target: Path, options: PrintOptions, paper: str = "a4") -> int:
+    """Print ``games`` into ``target`` (each game laid out once, or taken from the cache); return the number of pages."""
+    require_cjk_font()
+    if options.since is not None:  # an insert prints the games with added or changed entries only
+        games = [g for g in games if any(kb.entries[r].game == g for r in options.since.changes)]
+    cache = PdfCache()
+    laid = cache.games(kb, games, options, paper)
+    source = laid[0].path if len(games) == 1 else cache.combined(kb, laid, options, paper)
+    return copy_pdf(source, target)

@@ -110,38 +110,6 @@ class PrintedGame:
         raise HouserulesError(f"the page numbers of {self.game.id} did not settle after {self.MAX_PASSES} layouts")
 
 
-def write_pdf(document, target: Path) -> int:
-    """Write a laid-out document to ``target`` (never a half-written PDF there); return its pages."""
-    if target.is_dir():
-        raise HouserulesError(f"{target} is a folder; give the PDF's file name with -o, e.g. -o {target / 'faq.pdf'}")
-    if not target.parent.is_dir():
-        raise HouserulesError(f"the folder {target.parent} does not exist; create it or choose another -o")
-    partial = target.with_name(f".{target.name}.partial")
-    try:
-        document.write_pdf(partial)
-        partial.replace(target)
-    except OSError as exc:
-        partial.unlink(missing_ok=True)
-        raise HouserulesError(f"cannot write {target}: {exc.strerror or exc} — free some space or choose another -o") from None
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
-    return len(document.pages)
-
-
-def print_games(kb: KnowledgeBase, games: list[str], target: Path, options: PrintOptions, paper: str = "a4") -> int:
-    """Print ``games`` into ``target`` (each game laid out once, or taken from the cache); return the number of pages."""
-    from .cache import PdfCache
-
-    require_cjk_font()
-    if options.since is not None:  # an insert prints the games with added or changed entries only
-        games = [g for g in games if any(kb.entries[r].game == g for r in options.since.changes)]
-    cache = PdfCache()
-    laid = cache.games(kb, games, options, paper)
-    source = laid[0].path if len(games) == 1 else cache.combined(kb, laid, options, paper)
-    return copy_pdf(source, target)
-
-
 def copy_pdf(source: Path, target: Path) -> int:
     """Copy a PDF to ``target`` (never a half-written PDF there); return its pages."""
     if target.is_dir():
