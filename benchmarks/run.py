@@ -108,7 +108,7 @@ def bench_search(data: Path, work: Path, results: Results, rounds: int) -> None:
 
     cache = work / "cache"
     env = {"HOUSERULES_CACHE": str(cache)}
-    code = f"from pathlib import Path; from houserules.search.index import build_for; build_for(Path({str(data)!r}), Path({str(work / 'ix')!r}))"
+    code = f"from pathlib import Path; from houserules.search.cache import build_for; build_for(Path({str(data)!r}), Path({str(work / 'ix')!r}))"
     record(results, "index", run([sys.executable, "-c", code]))
     results["whoosh_bytes"] = tree_bytes(work / "ix")
     run([HOUSERULES, "search", "--data", str(data), COLD_QUERY], env)  # builds the cached index

@@ -32,6 +32,8 @@ from typing import Any, Iterator
 from houserules.search import analysis as searchtext
 from houserules.search import evaluate as searcheval
 from houserules.search import index as search
+from houserules.search.cache import write_index
+from houserules.search.documents import documents
 from houserules.data.load import load
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,7 +71,7 @@ def cold(data: Path, cache: Path, runs: int) -> None:
 
 def synthetic_docs(data: Path, count: int, seed: int = 7) -> list[dict[str, Any]]:
     """``count`` documents cloned from the real ones, texts mixed so the vocabulary is realistic."""
-    real = list(search.documents(load(data).kb))
+    real = list(documents(load(data).kb))
     rng = random.Random(seed)
     docs = []
     for i in range(count):
@@ -85,8 +87,8 @@ def synthetic_docs(data: Path, count: int, seed: int = 7) -> list[dict[str, Any]
 
 def warm(data: Path, count: int, cache: Path) -> None:
     start = time.perf_counter()
-    folder = search.write_index(cache / "synthetic", synthetic_docs(data, count),
-                                {"entries": count, "games": ["synth"], "problems": []})
+    folder = write_index(cache / "synthetic", synthetic_docs(data, count),
+                         {"entries": count, "games": ["synth"], "problems": []})
     print(f"synthetic index of {count} entries written in {time.perf_counter() - start:.1f} s")
     with search.SearchIndex(folder) as index:
         for q in QUERIES:  # first use of each term loads its postings
@@ -123,7 +125,7 @@ def jieba_analyzer() -> Any:
 
 def compare(data: Path, cache: Path) -> None:
     judgements = searcheval.read_judgements(JUDGEMENTS)
-    docs = list(search.documents(load(data).kb))
+    docs = list(documents(load(data).kb))
     meta = {"entries": len(docs), "games": [], "problems": []}
     variants = {
         "bigrams + stemmed English + folding (chosen)": (None, False),
@@ -135,8 +137,8 @@ def compare(data: Path, cache: Path) -> None:
         folder = cache / f"variant-{abs(hash(name))}"
         analyzer = jieba_analyzer() if analyzer_name == "jieba" else None
         with (no_folding() if unfolded else _nothing()):
-            docs = list(search.documents(load(data).kb))
-            search.write_index(folder, docs, meta, analyzer=analyzer)
+            docs = list(documents(load(data).kb))
+            write_index(folder, docs, meta, analyzer=analyzer)
             with search.SearchIndex(folder) as index:
                 table = searcheval.scores(searcheval.evaluate(index, judgements))["overall"]
         code = f"from houserules.search.index import SearchIndex; SearchIndex(__import__('pathlib').Path({str(folder)!r})).search('魔梯')"

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import GOOD, HOUSERULES, load_kb, run_cli
-from houserules.data import history as history_module
+from houserules.data import git as git_module
 from houserules.data.history import load_history
 from houserules.data.version import tree_hash
 
@@ -129,7 +129,7 @@ def test_git_is_asked_four_times_however_long_the_history(repo, tmp_path, monkey
         git(work, "commit", "-q", "-am", f"edit {n}")
     calls = []
     real = subprocess.run
-    monkeypatch.setattr(history_module.subprocess, "run", lambda args, **kw: calls.append(args[3]) or real(args, **kw))
+    monkeypatch.setattr(git_module.subprocess, "run", lambda args, **kw: calls.append(args[3]) or real(args, **kw))
     history = load_history(load_kb(work / "rules_data"))
     assert len(history.versions) == 15
     assert calls == ["rev-parse", "log", "cat-file", "cat-file"]

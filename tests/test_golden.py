@@ -14,7 +14,8 @@ import pytest
 
 from conftest import FIXTURES, GOOD, assert_golden, load_kb
 from houserules.print import document as print_document
-from houserules.print.document import PrintDocument, PrintLinker, PrintOptions, print_groups
+from houserules.print.document import PrintDocument, PrintLinker
+from houserules.print.plan import PrintOptions, print_groups
 from houserules.render import blocks as B
 from houserules.site import entry_page as site_entry_page
 from houserules.site.context import SiteContext

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from conftest import HOUSERULES, ENTRY_TEMPLATE, FIXTURES, GOOD, ROOT, run_cli
-from houserules.data import yamlload
+from houserules.data import files, yamlload
 from houserules.build import build_lock, build_site
 from houserules.check import run as run_check
 from houserules.errors import HouserulesError
@@ -475,16 +475,16 @@ def test_a_file_that_grew_after_its_size_was_checked_is_read_only_up_to_the_limi
         handle.truncate(64 << 20)
     real_stat = os.stat
     small = os.stat_result((*real_stat(path)[:6], 10, *real_stat(path)[7:]))
-    monkeypatch.setattr(yamlload.os, "stat", lambda p, *a, **k: small if Path(p) == path else real_stat(p, *a, **k))
+    monkeypatch.setattr(files.os, "stat", lambda p, *a, **k: small if Path(p) == path else real_stat(p, *a, **k))
     tracemalloc.start()
     try:
-        with pytest.raises(yamlload.YamlError) as caught:
-            yamlload.read_bytes(path)
+        with pytest.raises(files.YamlError) as caught:
+            files.read_bytes(path)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
     assert caught.value.problem == f"file is {64 << 20} bytes, over the 262144-byte limit"
-    assert peak < 2 * yamlload.MAX_BYTES
+    assert peak < 2 * files.MAX_BYTES
 
 
 #: What the fixture's game says when its entries are missing.

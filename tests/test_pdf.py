@@ -11,7 +11,8 @@ from PIL import Image
 
 from conftest import DATA, GOOD, run_cli
 from houserules.check import run as run_check
-from houserules.print.document import PrintDocument, PrintLinker, PrintOptions, print_groups
+from houserules.print.document import PrintDocument, PrintLinker
+from houserules.print.plan import PrintOptions, print_groups
 
 pytestmark = pytest.mark.slow
 

@@ -11,7 +11,7 @@ import pytest
 from conftest import FIXTURES
 from houserules.check import run as run_check
 from houserules.print.cache import PdfCache
-from houserules.print.document import PrintOptions
+from houserules.print.plan import PrintOptions
 from test_serve import CHANGES
 
 pytestmark = pytest.mark.slow

@@ -12,7 +12,7 @@ import pytest
 from conftest import DATA, FIXTURES, GOOD, ROOT, run_cli
 from houserules.check import run as run_check
 from houserules.errors import HouserulesError
-from houserules.print.document import print_groups
+from houserules.print.plan import print_groups
 from houserules.check.profile import load_profile
 
 PROFILES = FIXTURES / "profile"

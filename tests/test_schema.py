@@ -43,7 +43,7 @@ def test_data_files_carry_a_schema_modeline(path):
 
 # -- the fast paths agree with the strict ones ---------------------------------------------------
 
-from houserules.data import load as loader, yamlload  # noqa: E402
+from houserules.data import files, validate, yamlload  # noqa: E402
 
 ENTRY_FILES = sorted(DATA.glob("*/entries/*.yaml"))
 
@@ -64,8 +64,8 @@ def _mutations(data: dict):
 def test_fast_schema_check_agrees_with_jsonschema(path):
     data = yamlload.load(path).data
     for variant in _mutations(data):
-        strict = not list(loader._validator("entry").iter_errors(variant))
-        assert loader.is_valid_fast(variant, "entry") == strict, variant
+        strict = not list(validate._validator("entry").iter_errors(variant))
+        assert validate.is_valid_fast(variant, "entry") == strict, variant
 
 
 def test_libyaml_composition_reads_like_the_strict_reader():
@@ -75,7 +75,7 @@ def test_libyaml_composition_reads_like_the_strict_reader():
     paths = sorted(DATA.rglob("*.yaml"))
     fast_count = 0
     for path in paths:
-        text = yamlload.read_text(path)
+        text = files.read_text(path)
         fast = yamlload._parse_fast(text)
         if fast is None:
             continue

@@ -19,7 +19,9 @@ import pytest
 
 from conftest import DATA, FIXTURES, ROOT, run_cli
 from houserules.search import analysis as searchtext
+from houserules.search import cache as searchcache
 from houserules.search import index as search
+from houserules.search.documents import documents
 from houserules.render import terminal
 
 SEARCH = FIXTURES / "search"
@@ -300,12 +302,12 @@ def test_missing_data_folder(tmp_path):
 
 
 def test_write_index_keeps_a_finished_index(tmp_path):
-    docs = list(search.documents(_fixture_kb()))
+    docs = list(documents(_fixture_kb()))
     assert len(docs) > len(_fixture_kb().entries)  # the questions are documents too
     meta = {"entries": len(docs), "games": ["demo", "other"], "problems": []}
     target = tmp_path / "idx"
-    search.write_index(target, docs, meta)
-    search.write_index(target, docs[:1], meta)  # a concurrent rebuild that lost the race
+    searchcache.write_index(target, docs, meta)
+    searchcache.write_index(target, docs[:1], meta)  # a concurrent rebuild that lost the race
     with search.SearchIndex(target) as index:
         assert len(index.refs()) == len(_fixture_kb().entries)
     assert [p.name for p in tmp_path.iterdir()] == ["idx"]  # no temporary folder left
@@ -317,7 +319,7 @@ def _one_index(cache: Path) -> Path:
 
 
 @pytest.mark.parametrize("damage", ["delete", "truncate", "empty"])
-@pytest.mark.parametrize("which", [".toc", ".seg", search.META_FILE])
+@pytest.mark.parametrize("which", [".toc", ".seg", searchcache.META_FILE])
 def test_a_damaged_index_is_rebuilt(tmp_path, damage, which):
     cache = tmp_path / "cache"
     expected = hits("塔楼", cache=cache)
@@ -330,7 +332,7 @@ def test_a_damaged_index_is_rebuilt(tmp_path, damage, which):
         result = hr("search", "塔楼", "--json", cache=cache)
         assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
         assert json.loads(result.stdout) == expected
-    assert search.intact(_one_index(cache))
+    assert searchcache.intact(_one_index(cache))
 
 
 @pytest.mark.parametrize("command", [["search", "塔楼"], ["search-eval", "--judgements", str(SEARCH / "judgements.yaml")]])
@@ -348,18 +350,18 @@ def test_fingerprint_covers_only_the_indexed_files(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(SEARCH_DATA, data)
     (data / "demo" / "notes.bin").write_bytes(b"x")
-    before = search.fingerprint(data)
-    assert sorted(p.relative_to(data).as_posix() for p in search.indexed_files(data)) == [
+    before = searchcache.fingerprint(data)
+    assert sorted(p.relative_to(data).as_posix() for p in searchcache.indexed_files(data)) == [
         "demo/entries/elevator.yaml", "demo/entries/escapes.yaml", "demo/entries/tower-crossing.yaml",
         "demo/entries/tower.yaml", "demo/game.yaml", "other/entries/tower-rule.yaml", "other/game.yaml"]
     with open(data / "demo" / "notes.bin", "r+b") as big:  # a 2 GB sparse file: never read
         big.truncate(2 << 30)
     (data / ".git").mkdir()
     (data / ".git" / "index").write_bytes(b"changed")
-    assert search.fingerprint(data) == before
+    assert searchcache.fingerprint(data) == before
     entry = data / "demo" / "entries" / "tower.yaml"
     entry.write_text(entry.read_text(encoding="utf-8") + "\n", encoding="utf-8")
-    assert search.fingerprint(data) != before
+    assert searchcache.fingerprint(data) != before
 
 
 @pytest.mark.parametrize("where", ["notes.fifo", "demo/notes.fifo", "demo/entries/pipe.yaml"])
@@ -375,11 +377,11 @@ def test_a_fifo_in_the_data_never_hangs_a_search(tmp_path, where):
 
 def test_cache_location(tmp_path, monkeypatch):
     monkeypatch.setenv("HOUSERULES_CACHE", str(tmp_path / "hc"))
-    assert search.index_home(DATA).parent == tmp_path / "hc"
+    assert searchcache.index_home(DATA).parent == tmp_path / "hc"
     monkeypatch.delenv("HOUSERULES_CACHE")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert search.index_home(DATA).parent == tmp_path / "xdg" / "houserules"
-    assert search.index_home(DATA) != search.index_home(SEARCH_DATA)
+    assert searchcache.index_home(DATA).parent == tmp_path / "xdg" / "houserules"
+    assert searchcache.index_home(DATA) != searchcache.index_home(SEARCH_DATA)
 
 
 def _fixture_kb():

@@ -19,6 +19,7 @@ from playwright.sync_api import sync_playwright
 from conftest import DATA, ROOT, build_once, run_cli
 from houserules.search import analysis as searchtext
 from houserules.search import index as search
+from houserules.search import shards
 from houserules.search import site as siteindex
 from houserules.data.load import load
 from sitecheck import serve
@@ -94,7 +95,7 @@ def test_every_index_file_is_a_script_that_registers_itself(built_site):
 
 def test_exported_scores_add_up_to_the_cli_scores(index):
     """Summing the exported per-term scores gives the CLI's ranking and scores."""
-    exported = siteindex.postings(index)
+    exported = shards.postings(index)
     kinds = {d: index._reader.stored_fields(d)["record"] for d in range(index._reader.doc_count_all())}
     from houserules.search.evaluate import read_judgements
 
@@ -103,7 +104,7 @@ def test_exported_scores_add_up_to_the_cli_scores(index):
         terms = searchtext.query_terms(index.correct(text), index._analyzer)
         key = searchtext.exact_key(text)
         totals: dict[int, float] = {}
-        for term in terms + ([siteindex.EXACT + key, siteindex.EXACT_ALIAS + key] if key else []):
+        for term in terms + ([shards.EXACT + key, shards.EXACT_ALIAS + key] if key else []):
             for doc, value in exported.get(term, {}).items():
                 totals[doc] = totals.get(doc, 0.0) + value
         if searchtext.is_question(text):
@@ -119,7 +120,7 @@ def test_exported_scores_add_up_to_the_cli_scores(index):
 
 @pytest.mark.parametrize("text, shard", [("魔梯", 2342325636), ("elev", 2961780095), ("", 0x811C9DC5)])
 def test_shard_hash(text, shard):
-    assert siteindex.fnv1a(text) == shard
+    assert shards.fnv1a(text) == shard
 
 
 # -- the same analysis in JavaScript ---------------------------------------------------------
@@ -171,7 +172,7 @@ def test_queries_are_analysed_alike(worker_page, index):
     for text, (corrected, terms, asks) in zip(texts, js):
         key = searchtext.exact_key(text)
         expected = searchtext.query_terms(index.correct(text), index._analyzer)
-        expected += [siteindex.EXACT + key, siteindex.EXACT_ALIAS + key] if key else []
+        expected += [shards.EXACT + key, shards.EXACT_ALIAS + key] if key else []
         assert (corrected, terms, asks) == (index.correct(text), expected, searchtext.is_question(text)), text
 
 

@@ -26,7 +26,8 @@ from typing import Iterator
 
 from . import check_kb
 from ..errors import HouserulesError, Problem, display_path
-from ..data.load import LoadResult, _children, _read, load_entries
+from ..data.files import _children
+from ..data.load import LoadResult, _read, load_entries
 from ..data.model import Entry, Game, KnowledgeBase, Record
 from ..data.yamlload import Document
 
@@ -94,9 +95,7 @@ def _game_folders(profile: Profile, problems: list[Problem]) -> Iterator[tuple[s
     """The ``<game>/`` folders of the entries folder; anything else is a problem."""
     if not profile.entries_dir.is_dir():
         return
-    listing = LoadResult(KnowledgeBase())
-    children = _children(profile.entries_dir, profile.label, listing)
-    problems += listing.problems
+    children = _children(profile.entries_dir, profile.label, problems)
     for child, mode in children or []:
         # A group may link its game folders from elsewhere: the profile is its own, trusted.
         if (stat.S_ISDIR(mode) or stat.S_ISLNK(mode) and child.is_dir()) and child.name in profile.games:

@@ -11,7 +11,9 @@ ones the current data no longer has): the code and titles of the others come fro
 current entries, so even a first import of thousands of entries parses nothing.
 
 Without git (not installed, the data outside a checkout, nothing committed yet) the
-history is the current version alone, and :attr:`History.note` says why.
+history is the current version alone, and :attr:`History.note` says why. The git
+commands are in :mod:`houserules.data.git`, what an entry's change is in
+:mod:`houserules.data.entrychanges`.
 """
 
 from __future__ import annotations
@@ -19,42 +21,17 @@ from __future__ import annotations
 import datetime
 import os
 import re
-import subprocess
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import HouserulesError, display_path
-from . import vocab
-from .load import ENTRIES_DIR, GAME_FILE, GLOSSARY_FILE
+from .entrychanges import EntryChange, _changes, _parsed, _read, aspect_names, entry_change
+from .git import _batch, _checkout, _committed_blobs, _log, _NoGit, _trees
 from .model import KnowledgeBase
 from .version import SHORT, DataVersion, blob_hash, newest_date, tree_hash
-from .yamlload import YamlError, parse
 
-#: Which aspect of an entry a change of each field is (the other fields: "details").
-ASPECT_OF: dict[str, str] = {
-    "title": "title", "aliases": "aliases", "code": "code", "summary": "answer", "body": "body",
-    "questions": "questions", "errata": "errata", "facts": "facts", "applies_to": "references",
-    "see_also": "references", "sources": "sources", "completion": "sources", "confidence": "status",
-    "confidence_note": "status", "status": "status", "translator_notes": "translator-notes",
-    "translations": "translations", "history": "history",
-}
 _HEX = re.compile(r"[0-9a-f]{6,40}")
-
-
-@dataclass
-class EntryChange:
-    """One entry added, changed or removed in a version."""
-
-    ref: str
-    code: str
-    title: dict[str, str]
-    status: str  # added | changed | removed
-    #: What changed (keys of :data:`houserules.data.vocab.CHANGE_ASPECTS`), for a changed entry.
-    aspects: list[str] = field(default_factory=list)
-    #: For changed questions: how many were added, removed and changed.
-    questions: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -113,165 +90,6 @@ class History:
                               "(the PDF cover and the site's 更新记录 page print them)")
 
 
-class _NoGit(Exception):
-    pass
-
-
-GIT_MISSING = "git is not installed"
-
-
-def _git(cwd: Path, *args: str, stdin: bytes | None = None) -> bytes:
-    env = {**os.environ, "LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0"}
-    try:
-        done = subprocess.run(["git", "-C", str(cwd), *args], input=stdin, capture_output=True, env=env, check=False)
-    except FileNotFoundError:
-        raise _NoGit(GIT_MISSING) from None
-    if done.returncode != 0:
-        lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise _NoGit(lines[-1] if lines else "git failed")
-    return done.stdout
-
-
-def _checkout(data_dir: Path) -> tuple[Path, str]:
-    """The top of the git checkout holding ``data_dir`` and the folder's path in it (``rules_data/``)."""
-    try:
-        top, prefix = _git(data_dir, "rev-parse", "--show-toplevel", "--show-prefix").decode().split("\n")[:2]
-    except _NoGit as exc:
-        if str(exc) == GIT_MISSING:
-            raise
-        if "not a git repository" in str(exc):
-            raise _NoGit(f"{display_path(data_dir)} is not in a git checkout") from None
-        raise _NoGit(f"git cannot read the history of {display_path(data_dir)} ({exc})") from None  # e.g. ownership
-    return Path(top), prefix
-
-
-def _batch(top: Path, names: list[str]) -> dict[str, bytes | None]:
-    """The contents of ``<commit>:<path>`` objects, in one ``git cat-file --batch``; None for a missing one."""
-    if not names:
-        return {}
-    out = _git(top, "cat-file", "--batch", stdin="".join(n + "\n" for n in names).encode())
-    found: dict[str, bytes | None] = {}
-    pos = 0
-    for name in names:
-        end = out.index(b"\n", pos)
-        header = out[pos:end].split(b" ")
-        pos = end + 1
-        if header[-1] == b"missing" or len(header) < 3:
-            found[name] = None
-            continue
-        size = int(header[2])
-        found[name] = out[pos:pos + size]
-        pos += size + 1
-    return found
-
-
-def _trees(top: Path, names: list[str]) -> list[str | None]:
-    out = _git(top, "cat-file", "--batch-check", stdin="".join(n + "\n" for n in names).encode()).decode()
-    return [parts[0] if len(parts) == 3 and parts[1] == "tree" else None
-            for parts in (line.split(" ") for line in out.splitlines())]
-
-
-def _read(blob: bytes | None) -> dict[str, Any] | None:
-    if blob is None:
-        return None
-    try:
-        data = parse(blob.decode("utf-8-sig").replace("\r\n", "\n")).data
-    except (YamlError, UnicodeDecodeError):
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def entry_change(ref: str, status: str, old: dict[str, Any] | None, new: dict[str, Any] | None) -> EntryChange:
-    """What changed between two versions of an entry's data (either may be None: added, removed or unreadable)."""
-    shown = new if new is not None else old
-    title = shown.get("title") if shown and isinstance(shown.get("title"), dict) else {}
-    code = str(shown.get("code", "")) if shown else ""
-    change = EntryChange(ref, code, {"zh": str(title.get("zh", ref)), "en": str(title.get("en", ""))}, status)
-    if status != "changed":
-        return change
-    if old is None or new is None:
-        change.aspects = ["details"]
-        return change
-    aspects: dict[str, None] = {}
-    for key in sorted(set(old) | set(new), key=lambda k: list(ASPECT_OF).index(k) if k in ASPECT_OF else 99):
-        if old.get(key) != new.get(key):
-            aspects.setdefault(ASPECT_OF.get(key, "details"), None)
-    change.aspects = list(aspects)
-    if "questions" in aspects:
-        before = {q.get("id"): q for q in old.get("questions", []) if isinstance(q, dict)}
-        after = {q.get("id"): q for q in new.get("questions", []) if isinstance(q, dict)}
-        change.questions = {"added": len(after.keys() - before.keys()), "removed": len(before.keys() - after.keys()),
-                            "changed": sum(1 for k in before.keys() & after.keys() if before[k] != after[k])}
-    return change
-
-
-def code_order(code: str) -> list[Any]:
-    """A sort key that puts BH-A2 before BH-A10.
-
-    >>> sorted(["BH-A10", "BH-A2", "BH-R01"], key=code_order)
-    ['BH-A2', 'BH-A10', 'BH-R01']
-    """
-    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", code)]
-
-
-def _classify(path: str) -> tuple[str, str] | None:
-    """``betrayal/entries/vault.yaml`` → ("entry", "betrayal:vault"); game and glossary files likewise."""
-    parts = path.split("/")
-    if len(parts) == 3 and parts[1] == ENTRIES_DIR and parts[2].endswith(".yaml"):
-        return "entry", f"{parts[0]}:{parts[2].removesuffix('.yaml')}"
-    if len(parts) == 2 and parts[1] in (GAME_FILE, GLOSSARY_FILE):
-        return ("game" if parts[1] == GAME_FILE else "glossary"), parts[0]
-    return None
-
-
-def _parsed(letter: str, path: str, kb: KnowledgeBase) -> bool:
-    """Whether a changed file must be read: a changed entry (to say what changed), an added or removed one
-    only when the current data no longer has it (its code and titles come from the current entry otherwise,
-    so a first import of thousands of entries reads none of them)."""
-    kind = _classify(path)
-    return kind is not None and kind[0] == "entry" and (letter not in "AD" or kind[1] not in kb.entries)
-
-
-def _changes(files: Iterable[tuple[str, str]], old: Any, new: Any,
-             kb: KnowledgeBase) -> tuple[list[EntryChange], list[tuple[str, str]]]:
-    """Entry changes and other changed files from (status letter, path in the data folder) pairs.
-
-    ``old(path)`` and ``new(path)`` give a file's data before and after (None when absent).
-    """
-    entries, others = [], []
-    for letter, path in files:
-        kind = _classify(path)
-        if kind is None:
-            continue
-        if kind[0] == "entry":
-            status = {"A": "added", "D": "removed"}.get(letter, "changed")
-            current = kb.entries.get(kind[1])
-            if status != "changed" and current is not None:
-                entries.append(EntryChange(kind[1], current.code, dict(current.title), status))
-                continue
-            entries.append(entry_change(kind[1], status, old(path) if status != "added" else None,
-                                        new(path) if status != "removed" else None))
-        elif (kind[1], kind[0]) not in others:
-            others.append((kind[1], kind[0]))
-    entries.sort(key=lambda c: (["added", "changed", "removed"].index(c.status), code_order(c.code), c.ref))
-    return entries, sorted(others)
-
-
-def _log(top: Path, prefix: str) -> list[tuple[str, str, str, list[tuple[str, str]]]]:
-    """(commit, date, subject, [(status, path in the data folder)]) of each commit changing the folder, newest first."""
-    out = _git(top, "log", "--first-parent", "--diff-merges=first-parent", "--no-renames", "--name-status", "-z",
-               "--format=%x01%H%x02%cI%x02%s", "--", f":(top){prefix}" if prefix else ":(top)")
-    commits = []
-    for chunk in out.decode("utf-8", "replace").split("\x01")[1:]:
-        header, _, rest = chunk.partition("\0")
-        commit, date, subject = (header.split("\x02") + ["", ""])[:3]
-        fields = rest.lstrip("\n").split("\0")
-        files = [(fields[i][:1], fields[i + 1].removeprefix(prefix)) for i in range(0, len(fields) - 1, 2)
-                 if fields[i] and fields[i + 1].startswith(prefix)]
-        commits.append((commit, date[:10], subject, files))
-    return commits
-
-
 def _file_blobs(folder: Path) -> dict[str, str]:
     """Git's blob hash of every file under ``folder`` (relative paths with '/'), ``.git`` left out."""
     found = {}
@@ -281,16 +99,6 @@ def _file_blobs(folder: Path) -> dict[str, str]:
             path = Path(root) / name
             if path.is_file() and not path.is_symlink():
                 found[path.relative_to(folder).as_posix()] = blob_hash(path.read_bytes())
-    return found
-
-
-def _committed_blobs(top: Path, tree: str) -> dict[str, str]:
-    out = _git(top, "ls-tree", "-r", "-z", tree).decode("utf-8", "replace")
-    found = {}
-    for item in out.split("\0"):
-        if "\t" in item:
-            meta, path = item.split("\t", 1)
-            found[path] = meta.split(" ")[2]
     return found
 
 
@@ -378,20 +186,6 @@ def load_history(kb: KnowledgeBase) -> History:
         return History(versions, game_trees=game_trees)
     except _NoGit as exc:
         return History([alone], str(exc))
-
-
-def aspect_names(change: EntryChange) -> list[dict[str, str]]:
-    """What changed in words, Chinese and English: ``常见问题（+2 ~1）`` for questions with their counts."""
-    names = []
-    for aspect in change.aspects:
-        name = dict(vocab.CHANGE_ASPECTS[aspect])
-        if aspect == "questions" and change.questions:
-            marks = [f"{sign}{change.questions[k]}" for k, sign in (("added", "+"), ("removed", "−"), ("changed", "~"))
-                     if change.questions.get(k)]
-            if marks:
-                name = {lang: f"{text} ({' '.join(marks)})" for lang, text in name.items()}
-        names.append(name)
-    return names
 
 
 __all__ = ["EntryChange", "History", "SHORT", "Version", "aspect_names", "changes_between", "changes_since",

@@ -12,34 +12,21 @@ out; the rest still loads, so one run shows every problem.
 
 from __future__ import annotations
 
-import errno
 import os
 import re
 import stat
-import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterator
-
-import jsonschema
+from typing import Iterator
 
 from . import schema as schemas
 from ..errors import Problem, display_path
+from .files import _children, unreadable
 from .model import Entry, Game, Glossary, KnowledgeBase, text_fields
+from .validate import _field_name, has_visible_text, validate
 from .yamlload import Document, YamlError, load as load_yaml
 
 _SLUG = re.compile(schemas.SLUG)
-#: What the patterns of the schema mean, for messages people can act on.
-FORMS = {
-    schemas.SLUG: ("an id", "use lowercase letters, digits and single hyphens, e.g. mystic-elevator"),
-    schemas.REF: ("a reference game:id", "write game:id in lowercase letters, digits and hyphens, e.g. betrayal:vault"),
-    schemas.CODE: ("a code", "write the game's prefix, a hyphen and capital letters or digits, e.g. BH-A13"),
-    schemas.CODE_PREFIX: ("a code prefix", "write 2 to 4 capital letters, e.g. BH"),
-    schemas.DATE: ("a date", "write the date as YYYY-MM-DD, e.g. 2026-11-30"),
-    schemas.HASH: ("a source hash", "run 'houserules stamp game:id' to write it"),
-    schemas.DOC_ID: ("a document id", "use letters, digits, '.', '_' and '-', e.g. rulebook-2e.pdf"),
-}
 GAME_FILE = "game.yaml"
 GLOSSARY_FILE = "glossary.yaml"
 ENTRIES_DIR = "entries"
@@ -97,159 +84,12 @@ class LoadResult:
         return self.cache.read(path, schema_name, label) if self.cache else _read(path, schema_name, label)
 
 
-@lru_cache(maxsize=None)
-def _validator(name: str) -> jsonschema.protocols.Validator:
-    schema = schemas.SCHEMAS[name]()
-    cls = jsonschema.validators.validator_for(schema)
-    # Each "$ref" costs a registry lookup on every use (half of a large check's
-    # validation time): the definitions written in place validate the same, faster.
-    return cls(inline_refs(schema, schema.get("$defs", {})))
-
-
-def inline_refs(node: Any, defs: dict[str, Any], within: tuple[str, ...] = ()) -> Any:
-    """``node`` with each ``{"$ref": "#/$defs/NAME"}`` replaced by that definition.
-
-    Other keywords beside a ``$ref`` apply too (``allOf``); a definition that
-    refers to itself keeps its ``$ref``, which still resolves (``$defs`` stays).
-
-    >>> inline_refs({"items": {"$ref": "#/$defs/id"}}, {"id": {"type": "string"}})
-    {'items': {'type': 'string'}}
-    """
-    if isinstance(node, list):
-        return [inline_refs(item, defs, within) for item in node]
-    if not isinstance(node, dict):
-        return node
-    ref = node.get("$ref", "")
-    name = ref.removeprefix("#/$defs/")
-    if ref.startswith("#/$defs/") and name in defs and name not in within:
-        target = inline_refs(defs[name], defs, within + (name,))
-        rest = {key: value for key, value in node.items() if key != "$ref"}
-        return {"allOf": [target, inline_refs(rest, defs, within)]} if rest else target
-    return {key: value if key == "$defs" else inline_refs(value, defs, within) for key, value in node.items()}
-
-
-def _field_name(path: tuple[Any, ...]) -> str:
-    return ".".join(str(p) for p in path) or "(top level)"
-
-
-def describe(error: jsonschema.ValidationError) -> tuple[tuple[Any, ...], str, str]:
-    """A schema error as (data path, problem, fix) in words a contributor can act on."""
-    path = tuple(error.absolute_path)
-    where = _field_name(path)
-    kind = error.validator
-    if kind == "required":
-        missing = error.message.split("'")[1]
-        owner = f" in {where}" if path else ""
-        return path, f"missing required field '{missing}'{owner}", f"add '{missing}:' (see CONTRIBUTING.md)"
-    if kind == "additionalProperties":
-        allowed = sorted(error.schema.get("properties", {}))
-        extra = sorted(set(error.instance) - set(allowed))
-        name = extra[0] if extra else "?"
-        return path + (name,), f"unknown field '{_field_name(path + (name,))}'", \
-            f"remove it or use one of: {', '.join(allowed)}"
-    if kind == "type":
-        expected = error.validator_value
-        got = type(error.instance).__name__
-        return path, f"field '{where}' must be {_article(expected)}, not {got}", \
-            f"write '{where}' as {_article(expected)}"
-    if kind == "enum":
-        return path, f"field '{where}' has {error.instance!r}, which is not allowed", \
-            f"use one of: {', '.join(map(str, error.validator_value))}"
-    if kind == "pattern" and error.validator_value in FORMS:
-        form, fix = FORMS[error.validator_value]
-        return path, f"field '{where}' value {error.instance!r} is not {form}", fix
-    if kind == "pattern":
-        return path, f"field '{where}' value {error.instance!r} has the wrong form", \
-            f"match the pattern {error.validator_value}"
-    if kind in {"minLength", "minItems", "minProperties"}:
-        return path, f"field '{where}' is empty", f"fill in '{where}' or remove it"
-    if kind == "maxLength":
-        return path, f"field '{where}' is longer than {error.validator_value} characters", "shorten it"
-    if kind == "uniqueItems":
-        return path, f"field '{where}' lists the same item twice", "remove the repeat"
-    if kind == "propertyNames":
-        return path, f"field '{where}' has a key that is not allowed", error.message
-    return path, f"field '{where}': {error.message}", "fix the value (see the JSON Schema)"
-
-
-def _article(expected: Any) -> str:
-    names = {"string": "a text", "object": "a mapping", "array": "a list", "integer": "a whole number",
-             "boolean": "true or false", "number": "a number", "null": "empty"}
-    if isinstance(expected, list):
-        return " or ".join(names.get(e, e) for e in expected)
-    return names.get(expected, expected)
-
-
-@lru_cache(maxsize=None)
-def _fast_validator(name: str) -> Callable[[Any], Any]:
-    """The schema compiled to Python code: ten times faster, but it stops at the first error.
-
-    Used only to let valid documents through; any document it refuses is validated
-    again by jsonschema, whose errors become the messages. The schemas use only
-    keywords that draft 7 and 2020-12 read alike (tests/test_schema.py compares the two).
-    """
-    import fastjsonschema
-
-    schema = dict(schemas.SCHEMAS[name]())
-    schema["$schema"] = "http://json-schema.org/draft-07/schema#"
-    return fastjsonschema.compile(schema)
-
-
-def is_valid_fast(data: Any, schema_name: str) -> bool:
-    import fastjsonschema
-
-    try:
-        _fast_validator(schema_name)(data)
-    except fastjsonschema.JsonSchemaException:
-        return False
-    return True
-
-
-def validate(doc: Document, schema_name: str, path: Path, label: str) -> list[Problem]:
-    """Schema problems of one document, in file order."""
-    if is_valid_fast(doc.data, schema_name):
-        return []
-    problems = []
-    for error in _validator(schema_name).iter_errors(doc.data):
-        data_path, problem, fix = describe(error)
-        problems.append(Problem(display_path(path), doc.line(data_path), label, problem, fix))
-    return sorted(set(problems))
-
-
-#: Characters that show nothing on their own besides spaces, controls and format characters
-#: (zero-width space and joiners, bidi marks): the other default-ignorable code points
-#: (Hangul fillers, variation selectors, tag characters) and the blank Braille pattern.
-_INVISIBLE = re.compile("[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\ufe00-\ufe0f\uffa0"
-                        "\U0001bca0-\U0001bca3\U000e0000-\U000e0fff]")
-_INVISIBLE_CATEGORIES = {"Zs", "Zl", "Zp", "Cc", "Cf", "Cs"}
-
-
-def has_visible_text(text: str) -> bool:
-    """Whether ``text`` shows anything: not only spaces or invisible characters.
-
-    >>> has_visible_text("\u200b \u3000"), has_visible_text("\u200d塔楼")
-    (False, True)
-    """
-    return any(not (c.isspace() or unicodedata.category(c) in _INVISIBLE_CATEGORIES or _INVISIBLE.match(c))
-               for c in text)
-
-
 def _blank_texts(doc: Document, path: Path, label: str) -> Iterator[Problem]:
     """A problem for each text of the file that shows nothing (``"   "``, a zero-width space)."""
     for data_path, text in text_fields(doc.data):
         if not has_visible_text(text):
             yield Problem(display_path(path), doc.line(data_path), label,
                           f"field '{_field_name(data_path)}' has no visible text", "write the text or remove the field")
-
-
-def unreadable(path: Path, label: str, exc: OSError, folder: bool = False) -> Problem:
-    """A file or folder that cannot be opened, as a problem with its remedy."""
-    what = "folder" if folder else "file"
-    if exc.errno in (errno.EACCES, errno.EPERM):
-        return Problem(display_path(path), 1, label, f"cannot read the {what}: permission denied",
-                       f"make it readable (chmod {'u+rx' if folder else 'u+r'} {display_path(path)})")
-    return Problem(display_path(path), 1, label, f"cannot read the {what}: {exc.strerror or exc}",
-                   f"check the {what} and the disk")
 
 
 def _read(path: Path, schema_name: str, label: str) -> tuple[Document | None, list[Problem]]:
@@ -272,30 +112,6 @@ def _read(path: Path, schema_name: str, label: str) -> tuple[Document | None, li
     if problems:
         return None, problems
     return doc, list(_blank_texts(doc, path, label))
-
-
-def _children(folder: Path, label: str, result: LoadResult) -> list[tuple[Path, int]] | None:
-    """The sorted entries of ``folder`` with their ``lstat`` modes; None (and a problem) when unreadable.
-
-    Hidden names (``.git``, editor files) are left out; an entry that vanished meanwhile too.
-    """
-    try:
-        paths = sorted(folder.iterdir())
-    except OSError as exc:
-        result.problems.append(unreadable(folder, label, exc, folder=True))
-        return None
-    found = []
-    for path in paths:
-        if path.name.startswith("."):
-            continue
-        try:
-            found.append((path, os.lstat(path).st_mode))
-        except FileNotFoundError:
-            continue
-        except OSError as exc:  # listed but not searchable (chmod a-x): nothing inside can be read
-            result.problems.append(unreadable(folder, label, exc, folder=True))
-            return None
-    return found
 
 
 def _link(path: Path) -> Problem:
@@ -333,7 +149,7 @@ def load(data_dir: Path, cache: ReadCache | None = None) -> LoadResult:
         result.problems.append(Problem(display_path(data_dir), 1, "-", "data folder not found",
                                        "pass --data DIR pointing at the rules_data folder"))
         return result
-    children = _children(data_dir, "-", result) or []
+    children = _children(data_dir, "-", result.problems) or []
     for child, mode in children:
         if stat.S_ISLNK(mode):
             result.problems.append(_link(child))
@@ -349,7 +165,7 @@ def load(data_dir: Path, cache: ReadCache | None = None) -> LoadResult:
 def _load_game(folder: Path, result: LoadResult) -> None:
     game_id = folder.name
     game_file = folder / GAME_FILE
-    children = _children(folder, game_id, result)
+    children = _children(folder, game_id, result.problems)
     if children is None:
         return
     modes = {path.name: mode for path, mode in children}
@@ -430,7 +246,7 @@ def _entry_files(folder: Path, result: LoadResult) -> Iterator[Path]:
         result.problems.append(Problem(display_path(folder), 1, "-", f"'{folder.name}' is not a folder",
                                        f"make {folder.name}/ a folder of <id>.yaml files"))
         return
-    children = _children(folder, "-", result) or []
+    children = _children(folder, "-", result.problems) or []
     paths = [path for path, _ in children]
     for path, mode in children:
         if stat.S_ISLNK(mode):

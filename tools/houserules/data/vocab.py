@@ -112,7 +112,7 @@ CHANGE_STATUSES: dict[str, dict[str, str]] = {
     "removed": {"zh": "删除", "en": "Removed"},
 }
 
-#: What changed in a changed entry (see :data:`houserules.data.history.ASPECT_OF`).
+#: What changed in a changed entry (see :data:`houserules.data.entrychanges.ASPECT_OF`).
 CHANGE_ASPECTS: dict[str, dict[str, str]] = {
     "title": {"zh": "标题", "en": "title"},
     "aliases": {"zh": "别名", "en": "aliases"},

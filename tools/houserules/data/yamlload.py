@@ -9,9 +9,7 @@ for the messages of ``houserules check``.
 
 from __future__ import annotations
 
-import os
 import re
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +18,8 @@ import yaml
 from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-MAX_BYTES = 256 * 1024
+from .files import YamlError, read_text  # YamlError is this reader's error too: importable from here
+
 MAX_DEPTH = 32
 
 Path_ = tuple[str | int, ...]
@@ -34,16 +33,6 @@ _SCALAR_TAGS = {
 
 
 _COLLECTION_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
-
-
-class YamlError(Exception):
-    """A file that cannot be read as data; ``line`` is 1-based."""
-
-    def __init__(self, line: int, problem: str, fix: str):
-        super().__init__(problem)
-        self.line = line
-        self.problem = problem
-        self.fix = fix
 
 
 @dataclass
@@ -205,60 +194,6 @@ def _parse_fast(text: str) -> Document | None:
         return None
     finally:
         loader.dispose()
-
-
-_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
-          (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
-
-
-def file_kind(mode: int) -> str:
-    """What a file of ``mode`` is, in words: ``a folder``, ``a named pipe (FIFO)``..."""
-    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
-
-
-def _not_regular(mode: int) -> YamlError:
-    return YamlError(1, f"this is {file_kind(mode)}, not a regular file",
-                     "replace it by a regular YAML file; only regular files are read")
-
-
-def _too_big(size: int) -> YamlError:
-    return YamlError(1, f"file is {size} bytes, over the {MAX_BYTES}-byte limit", "split the entry or shorten it")
-
-
-def read_bytes(path: Path) -> bytes:
-    """The bytes of a regular file of at most MAX_BYTES; :class:`YamlError` for anything else.
-
-    The size and kind are checked before reading, and never more than MAX_BYTES + 1
-    bytes are read: a named pipe would block for ever, and a huge (or sparse) file
-    would fill the memory. Raises :class:`OSError` when the file cannot be opened.
-    """
-    info = os.stat(path)
-    if not stat.S_ISREG(info.st_mode):
-        raise _not_regular(info.st_mode)
-    if info.st_size > MAX_BYTES:
-        raise _too_big(info.st_size)
-    # Non-blocking: a file swapped for a pipe after the stat must not block the open.
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise _not_regular(info.st_mode)
-        raw = handle.read(MAX_BYTES + 1)
-    if len(raw) > MAX_BYTES:  # the file grew since the stat
-        raise _too_big(max(info.st_size, len(raw)))
-    return raw
-
-
-def read_text(path: Path) -> str:
-    """The file's text: UTF-8 (a byte-order mark is dropped), at most MAX_BYTES."""
-    raw = read_bytes(path)
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise YamlError(line, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})",
-                        "save the file as UTF-8") from None
-    return text.replace("\r\n", "\n")
 
 
 def parse(text: str) -> Document:

@@ -38,9 +38,10 @@ from pathlib import Path
 
 from ..data.model import KnowledgeBase
 from ..render.blocks import EntryBlocks
-from ..search.index import cache_root
-from .document import FRONT_LINK, PrintDocument, PrintLinker, PrintOptions, print_groups
+from ..search.cache import cache_root
+from .document import PrintDocument, PrintLinker
 from .pdf import FONT_FAMILY, PrintedGame, render, stylesheet
+from .plan import FRONT_LINK, PrintOptions, print_groups
 
 #: Bump when the layout changes in a way the HTML does not show: caches are laid out again.
 CACHE_VERSION = 1

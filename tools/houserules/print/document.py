@@ -4,29 +4,26 @@ Two layouts choose from the same entry blocks as the site (:mod:`houserules.rend
 ``qa`` (the default: each entry's one-line answer and its questions, what a group
 prints) and ``full`` (every detail: body, facts, errata, references, sources).
 A reference prints as the target's title, code and page number, so a reader can
-follow it on paper.
+follow it on paper. The options and which entries print are in
+:mod:`houserules.print.plan`; the cover and contents in :mod:`houserules.print.cover`.
 """
 
 from __future__ import annotations
 
-import datetime
-import hashlib
 import itertools
-import os
 import xml.etree.ElementTree as etree
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable
 
-
+from ..check.profile import ORIGIN
 from ..data import vocab
 from ..data.history import EntryChange, aspect_names
-from ..data.model import Entry, Game, KnowledgeBase, game_sections
-from ..data.version import data_version, game_version
-from ..check.profile import ORIGIN, Profile
+from ..data.model import Entry, Game, KnowledgeBase
 from ..render import blocks as B
 from ..render.html import Html, bilingual_label
 from ..render.text import Linker, inline_html
 from ..render.urls import entry_url, go_url, question_code
+from .cover import FrontMatter, document, title_of
+from .plan import Group, PrintOptions, anchor
 
 LAYOUTS = ("qa", "full")
 #: The blocks each layout prints, in order (the site shows all of them).
@@ -35,17 +32,7 @@ PRINT_BLOCKS: dict[str, tuple[str, ...]] = {
     "full": ("meta", "answer", "uncertain", "stale", "stub", "questions", "body", "completion", "facts", "errata",
              "applies-to", "rulings", "see-also", "sources"),
 }
-Group = tuple[str, dict[str, str], list[str]]
-#: How the contents of several games link their entries, which are laid out in the games' own
-#: files: WeasyPrint keeps such a link as it is, and the assembled PDF turns it into a link to
-#: the named destination of the entry (:mod:`houserules.print.cache`).
-FRONT_LINK = "houserules-anchor:"
 _TOKENS = itertools.count()
-
-
-def anchor(entry: Entry) -> str:
-    """The entry's id in the print HTML (slugs have no '--', so this is unambiguous)."""
-    return f"e-{entry.game}--{entry.id}"
 
 
 class PrintLinker(Linker):
@@ -107,45 +94,6 @@ class PrintLinker(Linker):
 
 
 
-
-@dataclass
-class Since:
-    """An insert of what changed since an earlier data version: ``houserules pdf --changes-since VERSION``."""
-
-    version: str
-    #: The entries added or changed since, by reference (only these are printed).
-    changes: dict[str, EntryChange]
-    removed: list[EntryChange]
-
-
-@dataclass
-class PrintOptions:
-    layout: str = "qa"
-    profile: Profile | None = None
-    site_url: str | None = None
-    #: The data version the cover prints (computed from the data folder when not given).
-    version: str | None = None
-    #: Print only what changed since an earlier version (an insert for a printed FAQ).
-    since: Since | None = None
-
-
-def print_groups(kb: KnowledgeBase, game: Game, profile: Profile | None, only: set[str] | None = None) -> list[Group]:
-    """The game's printed entries, grouped as on its site page; a group's house rules first; ``only`` these if given."""
-    groups: list[Group] = []
-    if profile is not None:
-        own = sorted((e for e in kb.game_entries(game.id) if e.origin == ORIGIN), key=lambda e: e.code)
-        if own:
-            name = profile.name
-            groups.append(("house-rules", {"zh": f"本组房规：{name['zh']}", "en": f"House rules of {name.get('en', name['zh'])}"},
-                           [e.ref for e in own]))
-    for key, title, refs in game_sections(kb, game):
-        kept = [r for r in refs if kb.entries[r].origin == "shared" and (profile is None or profile.includes(kb.entries[r]))
-                and (only is None or r in only)]
-        if kept:
-            groups.append((key, title, kept))
-    return groups
-
-
 class PrintDocument:
     """Print HTML for a set of printed entries, with one linker (and so one set of page numbers)."""
 
@@ -153,6 +101,7 @@ class PrintDocument:
         self.kb, self.linker, self.options = kb, linker, options
         self.h = Html(kb, linker)
         self.blocks = blocks or B.EntryBlocks(kb)
+        self.front = FrontMatter(kb, options, linker.page_of)
 
     # -- an entry -----------------------------------------------------------------------------
     def entry_html(self, entry: Entry) -> str:
@@ -257,80 +206,10 @@ class PrintDocument:
                 + "；".join(self.h.source_label(game, s) for s in block.data) + "</p>")
 
     # -- the document ---------------------------------------------------------------------------
-    def toc(self, layout: Iterable[tuple[Game, list[Group]]], link: str = "#", title: bool = True) -> str:
-        """The contents; ``link`` prefixes each anchor (:data:`FRONT_LINK` when the entries are in other files).
-
-        ``title=False``: a continuation of the contents, without its heading.
-        """
-        out = ['<nav class="toc">' + ('<h2 class="toc-title">目录 · Contents</h2>' if title else '')]
-        for game, groups in layout:
-            first = self.kb.entries[groups[0][2][0]] if groups else None
-            start = f' data-page="{self.linker.page_of(first)}"' if first else ""
-            out.append(f'<p class="toc-game"><a href="{link}g-{game.id}"{start}>{inline_html(game.name["zh"])} '
-                       f'<span class="hr-en" lang="en">{inline_html(game.name["en"])}</span></a></p>')
-            for key, title, refs in groups:
-                out.append(f'<p class="toc-group toc-group--{inline_html(key)}">{inline_html(title["zh"])} · '
-                           f'<span lang="en">{inline_html(title["en"])}</span></p><ul>')
-                for ref in refs:
-                    entry = self.kb.entries[ref]
-                    out.append(f'<li><a href="{link}{anchor(entry)}" data-page="{self.linker.page_of(entry)}">'
-                               f'<span class="entry-code">{inline_html(entry.code)}</span> {inline_html(entry.title["zh"])} '
-                               f'<span class="hr-en" lang="en">{inline_html(entry.title["en"])}</span></a></li>')
-                out.append("</ul>")
-        out.append("</nav>")
-        return "\n".join(out)
-
-    def cover(self, games: list[Game], printed: list[Entry]) -> str:
-        profile, since = self.options.profile, self.options.since
-        if len(games) == 1:
-            title, subtitle = games[0].name["zh"], games[0].name["en"]
-        else:
-            title, subtitle = "规则补充说明与房规", "Rulings, errata and house rules"
-        if since is not None:
-            title, subtitle = f"自 {since.version} 以来的更改", f"Changes since {since.version}"
-        names = "".join(f'<li>{inline_html(g.name["zh"])} <span lang="en">{inline_html(g.name["en"])}</span></li>'
-                        for g in games)
-        group = ""
-        if profile is not None:
-            group = (f'<p class="cover-group">含本组房规：{inline_html(profile.name["zh"])}'
-                     f'<br><span lang="en">With the house rules of {inline_html(profile.name.get("en", profile.name["zh"]))}</span></p>')
-        layout = {"qa": ("问答版", "Questions and answers"), "full": ("完整版", "Full details")}[self.options.layout]
-        questions = sum(len(e.questions) for e in printed)
-        # One game's PDF prints that game's own version (a change elsewhere leaves it, and its cached layout, as it
-        # was); several games print the whole folder's. --changes-since finds either.
-        alone = len(games) == 1 and len(self.kb.games) > 1
-        version = self.options.version or str(game_version(self.kb, games[0].id) if alone else data_version(self.kb))
-        rows = [("数据版本 · Data version", version), ("打印日期 · Printed", print_date()),
-                ("版式 · Layout", f"{layout[0]} · {layout[1]}"),
-                ("条目 · Entries", str(len(printed))), ("问题 · Questions", str(questions))]
-        removed = ""
-        if since is not None:
-            counts = [f"{vocab.CHANGE_STATUSES[status]['zh']} {n}" for status, n in (
-                ("added", sum(c.status == "added" for c in since.changes.values())),
-                ("changed", sum(c.status == "changed" for c in since.changes.values())),
-                ("removed", len(since.removed))) if n]
-            rows.insert(1, ("更改自 · Changes since", since.version))
-            rows.insert(2, ("更改 · Changes", "，".join(counts) or "—"))
-            removed = self.removed_list(since.removed)
-        meta = "".join(f"<tr><th>{k}</th><td>{inline_html(v)}</td></tr>" for k, v in rows)
-        kicker = "房规速查 · houserules FAQ" + (" · 更新插页 · update insert" if since is not None else "")
-        return (f'<section class="cover"><p class="cover-kicker">{kicker}</p>'
-                f'<h1 class="cover-title">{inline_html(title)}</h1><p class="cover-en" lang="en">{inline_html(subtitle)}</p>'
-                f'<ul class="cover-games">{names}</ul>{group}<table class="cover-meta">{meta}</table>{removed}</section>')
-
-    def removed_list(self, removed: list[EntryChange]) -> str:
-        """The codes an insert withdraws: strike them out of the printed FAQ."""
-        if not removed:
-            return ""
-        items = "".join(f'<li><span class="entry-code">{inline_html(c.code)}</span> {inline_html(c.title["zh"])} '
-                        f'<span class="hr-en" lang="en">{inline_html(c.title["en"])}</span></li>' for c in removed)
-        return (f'<div class="cover-removed" data-block="removed"><p class="hr-label">已删除的条目 · '
-                f'<span lang="en">Removed entries</span>（{len(removed)}）</p><ul>{items}</ul></div>')
-
     def game_html(self, game: Game, groups: list[Group]) -> str:
         """One game's print document: cover, contents, then its entries group by group."""
         printed = [self.kb.entries[r] for _, _, refs in groups for r in refs]
-        body = [self.cover([game], printed), self.toc([(game, groups)]),
+        body = [self.front.cover([game], printed), self.front.toc([(game, groups)]),
                 f'<section class="game" id="g-{game.id}"><h1 class="game-title">{inline_html(game.name["zh"])} '
                 f'<span class="hr-en" lang="en">{inline_html(game.name["en"])}</span></h1>' + self.h.licence_box(game)]
         for key, title, refs in groups:
@@ -343,37 +222,12 @@ class PrintDocument:
 
     def front_html(self, parts: list[tuple[Game, list[Group]]]) -> str:
         """The cover and contents of several games (their pages follow, from each game's own document)."""
-        printed = [self.kb.entries[r] for _, groups in parts for _, _, refs in groups for r in refs]
-        games = [game for game, _ in parts]
-        return document(title_of(games), [self.cover(games, printed), self.toc(parts, FRONT_LINK)])
+        return self.front.front_html(parts)
 
     def front_chunks(self, parts: list[tuple[Game, list[Group]]], entries: int) -> list[Callable[[int], str]]:
-        """The cover and contents of several games as documents of about ``entries`` contents lines each.
-
-        WeasyPrint holds a whole document's layout, about 0.25 MB per line of contents: thousands
-        of entries are laid out a chunk of games at a time. Each chunk starts a new page; its
-        HTML is made with the page number it starts on (a function of it), which the chunks
-        before it decide. With one chunk, this is :meth:`front_html`.
-        """
-        chunks: list[list[tuple[Game, list[Group]]]] = [[]]
-        size = 0
-        for part in parts:
-            count = sum(len(refs) for _, _, refs in part[1])
-            if chunks[-1] and size + count > entries:
-                chunks.append([])
-                size = 0
-            chunks[-1].append(part)
-            size += count
-        if len(chunks) == 1:
-            return [lambda first_page: self.front_html(parts)]
-        printed = [self.kb.entries[r] for _, groups in parts for _, _, refs in groups for r in refs]
-        games = [game for game, _ in parts]
-        made: list[Callable[[int], str]] = [
-            lambda first_page: document(title_of(games), [self.cover(games, printed), self.toc(chunks[0], FRONT_LINK)])]
-        for chunk in chunks[1:]:
-            made.append(lambda first_page, chunk=chunk: document(
-                title_of(games), [self.toc(chunk, FRONT_LINK, title=False)], first_page))
-        return made
+        """The cover and contents of several games as documents of about ``entries`` contents lines each
+        (:meth:`~houserules.print.cover.FrontMatter.front_chunks`)."""
+        return self.front.front_chunks(parts, entries)
 
 
 LAYOUT: dict[str, Callable[[PrintDocument, Entry, B.Block], str]] = {
@@ -384,23 +238,4 @@ LAYOUT: dict[str, Callable[[PrintDocument, Entry, B.Block], str]] = {
     "see-also": PrintDocument.refs, "sources": PrintDocument.sources,
 }
 assert all(set(kinds) <= set(LAYOUT) for kinds in PRINT_BLOCKS.values()), "every printed block needs a print layout"
-
-
-def document(title: str, body: list[str], first_page: int = 1) -> str:
-    """A print document; ``first_page`` numbers its first page (a continuation of another document)."""
-    style = f"<style>@page :first {{ counter-reset: page {first_page}; }}</style>" if first_page != 1 else ""
-    return (f'<!DOCTYPE html><html lang="zh"><head><meta charset="utf-8"><title>{inline_html(title)}</title>{style}'
-            f'</head><body>{"".join(body)}</body></html>')
-
-
-def title_of(games: list[Game]) -> str:
-    return "房规速查 FAQ — " + "、".join(g.name["zh"] for g in games)
-
-
-def print_date() -> str:
-    """Today, or the date of ``SOURCE_DATE_EPOCH`` for reproducible builds."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    day = datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc).date() if epoch else datetime.date.today()
-    return day.isoformat()
-
 

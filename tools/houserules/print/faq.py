@@ -7,7 +7,8 @@ from pathlib import Path
 from ..errors import HouserulesError
 from ..data.model import KnowledgeBase
 from ..render.urls import PRINT_DIR, pdf_name
-from .document import LAYOUTS, PrintOptions, Since
+from .document import LAYOUTS
+from .plan import PrintOptions, Since
 from .cache import PdfCache
 from .pdf import copy_pdf, require_cjk_font
 

@@ -19,7 +19,8 @@ from pathlib import Path
 from ..errors import HouserulesError
 from ..data.model import Entry, Game, KnowledgeBase
 from ..render.blocks import EntryBlocks
-from .document import PrintDocument, PrintLinker, PrintOptions, anchor, print_groups
+from .document import PrintDocument, PrintLinker
+from .plan import PrintOptions, anchor, print_groups
 
 FONT_FAMILY = "WenQuanYi Micro Hei"  # must match assets/print.css
 FONT_PACKAGE = "fonts-wqy-microhei"

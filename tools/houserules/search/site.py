@@ -1,172 +1,32 @@
-"""The site's search index: the CLI's Whoosh scores, exported in shards a phone loads on demand.
+"""The site's search index: built at site build time from the CLI's index, and written into the site.
 
-The site ranks exactly like ``houserules search`` because it uses the same index:
-at build time the knowledge base is indexed by :mod:`houserules.search.index`, and for
-every term the score Whoosh gives each document (BM25F over every field, times
-the field's boost, with common terms skipped in the long texts) is written out.
-The browser (``site_overrides/assets/javascripts/hr-search-*.js``) then only has
-to analyse the query the same way and add the numbers up; it never recomputes a
-ranking of its own. Layout under ``site/search/hr/``::
-
-    head.js          sizes, the entry groups, the analysis tables (traditional →
-                     simplified, stop words, patterns), the boosts
-    t/<n>.js         terms hashed into shards: {term: [doc deltas..., scores...]}
-    w/<letter>.js    the English words (for typo correction and completion)
-    r/<n>.js         the result records, entries in chunks of RECORDS_PER_CHUNK
-
-Every file is a script that registers itself (``hrSearch.put(name, data)``), so
-it loads with a script tag where ``fetch`` cannot (a site opened from
-``file://``); the worker fetches and parses the same files over http.
-
-Scores are stored as integers (hundredths), so the browser adds them exactly and
-equal documents tie exactly (ties go to the earlier document, as in Whoosh).
+At build time (:func:`write_site_index`) the knowledge base is indexed by
+:mod:`houserules.search.cache`, as ``houserules search`` does, and its scores are
+exported by :mod:`houserules.search.shards` under ``site/search/hr/``. The
+glossaries' terms are indexed too (the site only). :class:`Prepared` does that
+work in another process while MkDocs renders the pages.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import math
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 from collections import defaultdict
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from . import analysis as searchtext
-from . import index as search
+from .cache import fingerprint, write_index
+from .documents import documents
+from .index import SearchIndex
+from .shards import export
 
 #: Where the index goes, relative to the site.
 SITE_FOLDER = "search/hr"
-#: Scores are written as integers of this many units per point.
-SCALE = 100
-#: Aim for term shards of about this many bytes (before gzip): a query loads one per term.
-SHARD_BYTES = 24_000
-#: Entries per record chunk: a result list loads one chunk per entry shown.
-RECORDS_PER_CHUNK = 8
-#: Prefixes of the exact-match keys in the term shards (never the first character of a term).
-EXACT, EXACT_ALIAS = "=", "~"
-#: Prefix of a term's scores in the glossaries (kept in the shard of the term itself).
-GLOSSARY = "§"
-#: Glossary terms shown after the entries, at most; terms per record chunk.
-GLOSSARY_SHOWN, GLOSSARY_PER_CHUNK = 3, 64
-TEXT_FIELDS = tuple(search.FIELD_BOOSTS)
-
-
-def fnv1a(text: str) -> int:
-    """32-bit FNV-1a over UTF-16 code units: the shard hash, the same in Python and JavaScript.
-
-    >>> fnv1a("魔梯"), fnv1a("elev")
-    (2342325636, 2961780095)
-    """
-    h = 0x811C9DC5
-    data = text.encode("utf-16-le")
-    for i in range(0, len(data), 2):
-        h ^= data[i] | (data[i + 1] << 8)
-        h = (h * 0x01000193) & 0xFFFFFFFF
-    return h
-
-
-def postings(index: search.SearchIndex) -> dict[str, dict[int, float]]:
-    """Every term's score per document, as the CLI's query would add it up.
-
-    A query term ``t`` becomes ``Term(field, t, boost)`` for each field (long texts
-    skip a common ``t``); Whoosh sums the parts a document matches. So the score of
-    ``t`` in a document is the sum over fields of boost × the field's BM25F score,
-    and a query's score is the sum over its terms: exactly what is stored here.
-    The exact keys (``=``, ``~`` prefixes) work the same way with their own boosts.
-    """
-    from whoosh.scoring import BM25FScorer, bm25
-
-    searcher, reader = index._searcher, index._reader
-    weighting = searcher.weighting
-    boosts = {**search.FIELD_BOOSTS, "exact": search.EXACT_BOOST, "exact_alias": search.EXACT_ALIAS_BOOST}
-    prefix = {"exact": EXACT, "exact_alias": EXACT_ALIAS}
-    count = reader.doc_count_all()
-    result: dict[str, dict[int, float]] = defaultdict(lambda: defaultdict(float))
-    for field, boost in boosts.items():
-        # The field lengths once per field, as the scorer reads them (its dfl, default 1).
-        lengths = [searcher.doc_field_length(d, field, 1) for d in range(count)]
-        for raw in reader.lexicon(field):
-            text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-            if field in search.COMMON_SKIPPED and index._common(field, text):
-                continue
-            scorer = weighting.scorer(searcher, field, text)
-            scores = result[prefix.get(field, "") + text]
-            if type(scorer) is BM25FScorer:  # the same formula and numbers, without a call per posting
-                idf, avgfl, b, k1 = scorer.idf, scorer.avgfl, scorer.B, scorer.K1
-                matcher = reader.postings(field, text)
-                while matcher.is_active():
-                    docnum = matcher.id()
-                    scores[docnum] += boost * bm25(idf, matcher.weight(), lengths[docnum], avgfl, b, k1)
-                    matcher.next()
-                continue
-            matcher = reader.postings(field, text, scorer=scorer)
-            while matcher.is_active():
-                scores[matcher.id()] += boost * matcher.score()
-                matcher.next()
-    return result
-
-
-def _flat(scores: dict[int, float]) -> list[int]:
-    docs = sorted(scores)
-    deltas = [docs[0]] + [b - a for a, b in zip(docs, docs[1:])]
-    return deltas + [round(scores[d] * SCALE) for d in docs]
-
-
-def _script(name: str, data: Any) -> str:
-    return f"hrSearch.put({json.dumps(name)},{json.dumps(data, ensure_ascii=False, separators=(',', ':'))});\n"
-
-
-def _js_pattern(pattern: re.Pattern[str]) -> str:
-    # Python's \b counts CJK characters as word characters; JavaScript's only ASCII ones.
-    word = r"[\p{L}\p{N}_]"
-    return pattern.pattern.replace(r"\b(?:", rf"(?<!{word})(?:").replace(r")\b", rf")(?!{word})")
-
-
-def analysis_tables() -> dict[str, Any]:
-    """What the browser's query analysis needs from :mod:`houserules.search.analysis`."""
-    from whoosh.analysis import STOP_WORDS
-
-    pairs = sorted(searchtext._T2S.items())
-    return {
-        "t2s": ["".join(chr(t) for t, _ in pairs), "".join(s for _, s in pairs)],
-        "stop": sorted(STOP_WORDS),
-        "token": searchtext._TOKEN.pattern,
-        "question": searchtext._QUESTION.pattern,
-        "asks": _js_pattern(searchtext._ASKS),
-        "minCorrected": search.MIN_CORRECTED,
-        "minCompleted": search.MIN_COMPLETED,
-        "completions": search.COMPLETIONS,
-    }
-
-
-def _records(index: search.SearchIndex) -> list[list[Any]]:
-    """One list per entry: the entry's display record, then one per question."""
-    groups: list[list[Any]] = []
-    for docnum in range(index._reader.doc_count_all()):
-        record = index._reader.stored_fields(docnum)["record"]
-        question = record.get("question")
-        if question is None:
-            groups.append([[record["code"], record["title"]["zh"], record["title"]["en"],
-                            record["summary"]["zh"], record["summary"]["en"], record["url"], record["id"]]])
-        else:
-            groups[-1].append([question["id"], question["question"]["zh"], question["question"]["en"],
-                               question["answer"]["zh"], question["answer"]["en"]])
-    return groups
-
-
-def _words(index: search.SearchIndex) -> dict[str, list[Any]]:
-    """The spelling words by first letter: ``{letter: [words..., frequencies...]}``."""
-    by_letter: dict[str, list[tuple[str, int]]] = defaultdict(list)
-    reader = index._reader
-    for raw in reader.lexicon("words"):
-        word = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-        by_letter[word[0]].append((word, int(reader.frequency("words", word))))
-    return {letter: [w for w, _ in items] + [f for _, f in items] for letter, items in by_letter.items()}
 
 
 def glossary_documents(kb: Any) -> Iterable[dict[str, Any]]:
@@ -185,65 +45,6 @@ def glossary_documents(kb: Any) -> Iterable[dict[str, Any]]:
                    "summary": "\n".join(v for v in note.values() if v),
                    "exact": "\n".join(searchtext.exact_key(t) for t in names),
                    "exact_alias": "\n".join(searchtext.exact_key(t) for t in others)}
-
-
-def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | None = None) -> dict[str, Any]:
-    """Write the shards of an open index into ``out``; return the head (also written).
-
-    ``glossary`` (an index of :func:`glossary_documents`) adds the glossary terms: their
-    scores sit in the same shards under ``§term``, their records in ``g/N.js``.
-    """
-    terms = {term: _flat(scores) for term, scores in postings(index).items() if scores}
-    extra = {GLOSSARY + term: _flat(scores) for term, scores in postings(glossary).items() if scores} \
-        if glossary is not None else {}
-    size = sum(len(json.dumps(t, ensure_ascii=False).encode()) + len(json.dumps(p)) + 1
-               for t, p in {**terms, **extra}.items())
-    shards = max(1, math.ceil(size / SHARD_BYTES))
-    buckets: list[dict[str, list[int]]] = [{} for _ in range(shards)]
-    for term in sorted(terms):
-        buckets[fnv1a(term) % shards][term] = terms[term]
-    for term in sorted(extra):
-        buckets[fnv1a(term[len(GLOSSARY):]) % shards][term] = extra[term]
-    groups = _records(index)
-    reader = index._reader
-    kinds = [reader.stored_fields(d)["record"]["kind"] for d in range(reader.doc_count_all())]
-    sizes, answers, doc = [], [], 0
-    for group in groups:
-        sizes.append(len(group))
-        answers.append(1 if kinds[doc] in search.QUESTION_KINDS else 0)
-        doc += len(group)
-    files: dict[str, str] = {}
-    for n, bucket in enumerate(buckets):
-        files[f"t/{n}"] = _script(f"t/{n}", bucket)
-    for letter, words in _words(index).items():
-        files[f"w/{letter}"] = _script(f"w/{letter}", words)
-    for n in range(0, len(groups), RECORDS_PER_CHUNK):
-        name = f"r/{n // RECORDS_PER_CHUNK}"
-        files[name] = _script(name, groups[n:n + RECORDS_PER_CHUNK])
-    terms_shown = []
-    if glossary is not None:
-        terms_shown = [glossary._reader.stored_fields(d)["record"] for d in range(glossary._reader.doc_count_all())]
-    for n in range(0, len(terms_shown), GLOSSARY_PER_CHUNK):
-        name = f"g/{n // GLOSSARY_PER_CHUNK}"
-        files[name] = _script(name, [[r["zh"], r["en"], *r["note"], r["url"]]
-                                     for r in terms_shown[n:n + GLOSSARY_PER_CHUNK]])
-    version = hashlib.blake2b("".join(files[k] for k in sorted(files)).encode(), digest_size=8).hexdigest()
-    head = {
-        "version": version, "docs": reader.doc_count_all(), "shards": shards, "chunk": RECORDS_PER_CHUNK,
-        "groups": sizes, "answers": answers, "letters": sorted(_words(index)),
-        "scale": SCALE, "questionBoost": round(search.QUESTION_BOOST * SCALE),
-        "questionDocBoost": round(search.QUESTION_DOC_BOOST * SCALE),
-        "exact": EXACT, "exactAlias": EXACT_ALIAS, "glossary": GLOSSARY, "glossaryDocs": len(terms_shown),
-        "glossaryChunk": GLOSSARY_PER_CHUNK, "glossaryShown": GLOSSARY_SHOWN, **analysis_tables(),
-    }
-    files["head"] = _script("head", head)
-    if out.exists():
-        shutil.rmtree(out)
-    for name, text in files.items():
-        path = out / f"{name}.js"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return head
 
 
 def write_site_index(kb: Any, site_dir: Path, prepared: Prepared | None = None) -> dict[str, Any]:
@@ -266,11 +67,11 @@ def write_site_index(kb: Any, site_dir: Path, prepared: Prepared | None = None) 
 def _build(kb: Any, target: Path) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="houserules-siteindex-") as tmp:
         meta = {"entries": len(kb.entries), "games": sorted(kb.games), "problems": []}
-        folder = search.write_index(Path(tmp) / "index", search.documents(kb), meta)
+        folder = write_index(Path(tmp) / "index", documents(kb), meta)
         terms = list(glossary_documents(kb))
-        glossary = search.SearchIndex(search.write_index(Path(tmp) / "glossary", terms, meta)) if terms else None
+        glossary = SearchIndex(write_index(Path(tmp) / "glossary", terms, meta)) if terms else None
         try:
-            with search.SearchIndex(folder) as index:
+            with SearchIndex(folder) as index:
                 return export(index, target, glossary)
         finally:
             if glossary is not None:
@@ -287,7 +88,7 @@ class Prepared:
 
     def __init__(self, data_dir: Path):
         self.data_dir = Path(data_dir).resolve()
-        self.fingerprint = search.fingerprint(self.data_dir)
+        self.fingerprint = fingerprint(self.data_dir)
         self.staging = Path(tempfile.mkdtemp(prefix="houserules-siteindex-"))
         self.process = subprocess.Popen([sys.executable, "-m", "houserules.search.site", str(self.data_dir),
                                          str(self.staging)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -296,7 +97,7 @@ class Prepared:
     def take(self, target: Path) -> dict[str, Any] | None:
         """The finished index moved to ``target`` and its head, or None when it cannot be used."""
         try:
-            if self.process.wait() != 0 or search.fingerprint(self.data_dir) != self.fingerprint:
+            if self.process.wait() != 0 or fingerprint(self.data_dir) != self.fingerprint:
                 return None
             head = json.loads((self.staging / "head.json").read_text(encoding="utf-8"))
             if target.exists():
@@ -349,11 +150,6 @@ def sizes(site_dir: Path) -> dict[str, int]:
     for path in root.rglob("*.js"):
         parts[path.parent.name if path.parent != root else path.stem] += path.stat().st_size
     return dict(parts)
-
-
-def iter_terms(index: search.SearchIndex) -> Iterable[str]:
-    """Every exported term (for tests)."""
-    return postings(index).keys()
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@ import uuid
 import xml.etree.ElementTree as etree
 
 from ..data import vocab
-from ..data.history import EntryChange, History, Version, aspect_names
+from ..data.entrychanges import EntryChange, aspect_names
+from ..data.history import History, Version
 from ..data.model import KnowledgeBase
 from ..render.html import bilingual_label
 from ..render.text import inline_html

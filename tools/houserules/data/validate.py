@@ -1,0 +1,168 @@
+"""Schema validation of a data file's document, with messages a contributor can act on.
+
+Valid documents pass a compiled fast check; any other is validated again by
+jsonschema, whose errors :func:`describe` turns into a problem and its fix.
+:func:`has_visible_text` tells a text that shows nothing (spaces, zero-width characters).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
+
+import jsonschema
+
+from ..errors import Problem, display_path
+from . import schema as schemas
+from .yamlload import Document
+
+#: What the patterns of the schema mean, for messages people can act on.
+FORMS = {
+    schemas.SLUG: ("an id", "use lowercase letters, digits and single hyphens, e.g. mystic-elevator"),
+    schemas.REF: ("a reference game:id", "write game:id in lowercase letters, digits and hyphens, e.g. betrayal:vault"),
+    schemas.CODE: ("a code", "write the game's prefix, a hyphen and capital letters or digits, e.g. BH-A13"),
+    schemas.CODE_PREFIX: ("a code prefix", "write 2 to 4 capital letters, e.g. BH"),
+    schemas.DATE: ("a date", "write the date as YYYY-MM-DD, e.g. 2026-11-30"),
+    schemas.HASH: ("a source hash", "run 'houserules stamp game:id' to write it"),
+    schemas.DOC_ID: ("a document id", "use letters, digits, '.', '_' and '-', e.g. rulebook-2e.pdf"),
+}
+
+
+@lru_cache(maxsize=None)
+def _validator(name: str) -> jsonschema.protocols.Validator:
+    schema = schemas.SCHEMAS[name]()
+    cls = jsonschema.validators.validator_for(schema)
+    # Each "$ref" costs a registry lookup on every use (half of a large check's
+    # validation time): the definitions written in place validate the same, faster.
+    return cls(inline_refs(schema, schema.get("$defs", {})))
+
+
+def inline_refs(node: Any, defs: dict[str, Any], within: tuple[str, ...] = ()) -> Any:
+    """``node`` with each ``{"$ref": "#/$defs/NAME"}`` replaced by that definition.
+
+    Other keywords beside a ``$ref`` apply too (``allOf``); a definition that
+    refers to itself keeps its ``$ref``, which still resolves (``$defs`` stays).
+
+    >>> inline_refs({"items": {"$ref": "#/$defs/id"}}, {"id": {"type": "string"}})
+    {'items': {'type': 'string'}}
+    """
+    if isinstance(node, list):
+        return [inline_refs(item, defs, within) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref", "")
+    name = ref.removeprefix("#/$defs/")
+    if ref.startswith("#/$defs/") and name in defs and name not in within:
+        target = inline_refs(defs[name], defs, within + (name,))
+        rest = {key: value for key, value in node.items() if key != "$ref"}
+        return {"allOf": [target, inline_refs(rest, defs, within)]} if rest else target
+    return {key: value if key == "$defs" else inline_refs(value, defs, within) for key, value in node.items()}
+
+
+def _field_name(path: tuple[Any, ...]) -> str:
+    return ".".join(str(p) for p in path) or "(top level)"
+
+
+def describe(error: jsonschema.ValidationError) -> tuple[tuple[Any, ...], str, str]:
+    """A schema error as (data path, problem, fix) in words a contributor can act on."""
+    path = tuple(error.absolute_path)
+    where = _field_name(path)
+    kind = error.validator
+    if kind == "required":
+        missing = error.message.split("'")[1]
+        owner = f" in {where}" if path else ""
+        return path, f"missing required field '{missing}'{owner}", f"add '{missing}:' (see CONTRIBUTING.md)"
+    if kind == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        extra = sorted(set(error.instance) - set(allowed))
+        name = extra[0] if extra else "?"
+        return path + (name,), f"unknown field '{_field_name(path + (name,))}'", \
+            f"remove it or use one of: {', '.join(allowed)}"
+    if kind == "type":
+        expected = error.validator_value
+        got = type(error.instance).__name__
+        return path, f"field '{where}' must be {_article(expected)}, not {got}", \
+            f"write '{where}' as {_article(expected)}"
+    if kind == "enum":
+        return path, f"field '{where}' has {error.instance!r}, which is not allowed", \
+            f"use one of: {', '.join(map(str, error.validator_value))}"
+    if kind == "pattern" and error.validator_value in FORMS:
+        form, fix = FORMS[error.validator_value]
+        return path, f"field '{where}' value {error.instance!r} is not {form}", fix
+    if kind == "pattern":
+        return path, f"field '{where}' value {error.instance!r} has the wrong form", \
+            f"match the pattern {error.validator_value}"
+    if kind in {"minLength", "minItems", "minProperties"}:
+        return path, f"field '{where}' is empty", f"fill in '{where}' or remove it"
+    if kind == "maxLength":
+        return path, f"field '{where}' is longer than {error.validator_value} characters", "shorten it"
+    if kind == "uniqueItems":
+        return path, f"field '{where}' lists the same item twice", "remove the repeat"
+    if kind == "propertyNames":
+        return path, f"field '{where}' has a key that is not allowed", error.message
+    return path, f"field '{where}': {error.message}", "fix the value (see the JSON Schema)"
+
+
+def _article(expected: Any) -> str:
+    names = {"string": "a text", "object": "a mapping", "array": "a list", "integer": "a whole number",
+             "boolean": "true or false", "number": "a number", "null": "empty"}
+    if isinstance(expected, list):
+        return " or ".join(names.get(e, e) for e in expected)
+    return names.get(expected, expected)
+
+
+@lru_cache(maxsize=None)
+def _fast_validator(name: str) -> Callable[[Any], Any]:
+    """The schema compiled to Python code: ten times faster, but it stops at the first error.
+
+    Used only to let valid documents through; any document it refuses is validated
+    again by jsonschema, whose errors become the messages. The schemas use only
+    keywords that draft 7 and 2020-12 read alike (tests/test_schema.py compares the two).
+    """
+    import fastjsonschema
+
+    schema = dict(schemas.SCHEMAS[name]())
+    schema["$schema"] = "http://json-schema.org/draft-07/schema#"
+    return fastjsonschema.compile(schema)
+
+
+def is_valid_fast(data: Any, schema_name: str) -> bool:
+    import fastjsonschema
+
+    try:
+        _fast_validator(schema_name)(data)
+    except fastjsonschema.JsonSchemaException:
+        return False
+    return True
+
+
+def validate(doc: Document, schema_name: str, path: Path, label: str) -> list[Problem]:
+    """Schema problems of one document, in file order."""
+    if is_valid_fast(doc.data, schema_name):
+        return []
+    problems = []
+    for error in _validator(schema_name).iter_errors(doc.data):
+        data_path, problem, fix = describe(error)
+        problems.append(Problem(display_path(path), doc.line(data_path), label, problem, fix))
+    return sorted(set(problems))
+
+
+#: Characters that show nothing on their own besides spaces, controls and format characters
+#: (zero-width space and joiners, bidi marks): the other default-ignorable code points
+#: (Hangul fillers, variation selectors, tag characters) and the blank Braille pattern.
+_INVISIBLE = re.compile("[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\ufe00-\ufe0f\uffa0"
+                        "\U0001bca0-\U0001bca3\U000e0000-\U000e0fff]")
+_INVISIBLE_CATEGORIES = {"Zs", "Zl", "Zp", "Cc", "Cf", "Cs"}
+
+
+def has_visible_text(text: str) -> bool:
+    """Whether ``text`` shows anything: not only spaces or invisible characters.
+
+    >>> has_visible_text("\u200b \u3000"), has_visible_text("\u200d塔楼")
+    (False, True)
+    """
+    return any(not (c.isspace() or unicodedata.category(c) in _INVISIBLE_CATEGORIES or _INVISIBLE.match(c))
+               for c in text)

@@ -1,0 +1,59 @@
+"""What a print document prints: the options, the printed entries by group, and where each entry is anchored."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..check.profile import ORIGIN, Profile
+from ..data.history import EntryChange
+from ..data.model import Entry, Game, KnowledgeBase, game_sections
+
+#: A heading of printed entries: its key, its title (``zh``, ``en``) and the entries' references.
+Group = tuple[str, dict[str, str], list[str]]
+#: How the contents of several games link their entries, which are laid out in the games' own
+#: files: WeasyPrint keeps such a link as it is, and the assembled PDF turns it into a link to
+#: the named destination of the entry (:mod:`houserules.print.cache`).
+FRONT_LINK = "houserules-anchor:"
+
+
+def anchor(entry: Entry) -> str:
+    """The entry's id in the print HTML (slugs have no '--', so this is unambiguous)."""
+    return f"e-{entry.game}--{entry.id}"
+
+
+@dataclass
+class Since:
+    """An insert of what changed since an earlier data version: ``houserules pdf --changes-since VERSION``."""
+
+    version: str
+    #: The entries added or changed since, by reference (only these are printed).
+    changes: dict[str, EntryChange]
+    removed: list[EntryChange]
+
+
+@dataclass
+class PrintOptions:
+    layout: str = "qa"
+    profile: Profile | None = None
+    site_url: str | None = None
+    #: The data version the cover prints (computed from the data folder when not given).
+    version: str | None = None
+    #: Print only what changed since an earlier version (an insert for a printed FAQ).
+    since: Since | None = None
+
+
+def print_groups(kb: KnowledgeBase, game: Game, profile: Profile | None, only: set[str] | None = None) -> list[Group]:
+    """The game's printed entries, grouped as on its site page; a group's house rules first; ``only`` these if given."""
+    groups: list[Group] = []
+    if profile is not None:
+        own = sorted((e for e in kb.game_entries(game.id) if e.origin == ORIGIN), key=lambda e: e.code)
+        if own:
+            name = profile.name
+            groups.append(("house-rules", {"zh": f"本组房规：{name['zh']}", "en": f"House rules of {name.get('en', name['zh'])}"},
+                           [e.ref for e in own]))
+    for key, title, refs in game_sections(kb, game):
+        kept = [r for r in refs if kb.entries[r].origin == "shared" and (profile is None or profile.includes(kb.entries[r]))
+                and (only is None or r in only)]
+        if kept:
+            groups.append((key, title, kept))
+    return groups

@@ -1,0 +1,196 @@
+"""Where the command-line search index is kept, and how it is built, checked and rebuilt.
+
+The index is a cache, never part of the data: it lives in
+``$HOUSERULES_CACHE`` (default ``$XDG_CACHE_HOME/houserules`` or
+``~/.cache/houserules``), one folder per data folder, with one sub-folder per
+*fingerprint* of the data (the names, sizes, modification times and inodes of
+the files the index is made of). A search whose fingerprint has no folder yet
+rebuilds the index into a temporary folder and renames it into place, so a
+reader never sees a half-written index and two concurrent rebuilds cannot
+clash. A damaged index (a file missing, truncated or unreadable) is rebuilt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import stat
+import tempfile
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from whoosh import index as whoosh_index
+
+from ..errors import HouserulesError, Problem
+from .documents import INDEX_VERSION, documents, schema
+
+META_FILE = "houserules-meta.json"
+#: The files the index is made of, relative to the data folder (what the loader reads).
+INDEXED_GAME_FILES = ("game.yaml", "glossary.yaml")
+
+
+# -- where the index lives ----------------------------------------------------
+
+def cache_root() -> Path:
+    """The folder holding every index: ``$HOUSERULES_CACHE``, else the XDG cache."""
+    if os.environ.get("HOUSERULES_CACHE"):
+        return Path(os.environ["HOUSERULES_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "houserules"
+
+
+def index_home(data_dir: Path) -> Path:
+    """The folder of one data folder's indexes (named after its absolute path)."""
+    digest = hashlib.blake2b(str(data_dir.resolve()).encode(), digest_size=8).hexdigest()
+    return cache_root() / f"index-{digest}"
+
+
+def indexed_files(data_dir: Path) -> list[Path]:
+    """The files the index is built from: each game's ``game.yaml``, ``glossary.yaml`` and
+    ``entries/*.yaml`` (hidden names skipped, as the loader does). Nothing is opened."""
+    found: list[Path] = []
+    for game in _scan(data_dir):
+        if not game.is_dir(follow_symlinks=False):
+            continue
+        found += [Path(game.path, name) for name in INDEXED_GAME_FILES if os.path.lexists(Path(game.path, name))]
+        found += [Path(e.path) for e in _scan(Path(game.path, "entries")) if e.name.endswith(".yaml")]
+    return found
+
+
+def _scan(folder: Path) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(folder) as items:
+            return sorted((i for i in items if not i.name.startswith(".")), key=lambda i: i.name)
+    except (NotADirectoryError, FileNotFoundError):
+        return []
+
+
+def fingerprint(data_dir: Path) -> str:
+    """A hash of the indexed files' names, sizes, modification times and inodes, and of the index format.
+
+    Only what the index is made of counts (other files in the data folder are never
+    read), and only ``stat`` is asked, never the contents: a FIFO or a huge stray file
+    costs nothing. A copy or a checkout that keeps modification times still gets new
+    inodes, so it rebuilds too.
+    """
+    digest = hashlib.blake2b(f"v{INDEX_VERSION}".encode(), digest_size=16)
+    for path in indexed_files(data_dir):
+        info = os.lstat(path)
+        digest.update(path.relative_to(data_dir).as_posix().encode() + b"\0")
+        digest.update(f"{stat.S_IFMT(info.st_mode)}:{info.st_size}:{info.st_mtime_ns}:{info.st_ino}\n".encode())
+    return digest.hexdigest()
+
+
+# -- building -------------------------------------------------------------------
+
+def write_index(target: Path, docs: Iterable[dict[str, Any]], meta: dict[str, Any],
+                analyzer: Any = None) -> Path:
+    """Write a complete index into ``target`` atomically (temp folder, then rename).
+
+    If another process already wrote ``target``, its index is kept and ours dropped.
+    """
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=target.parent))
+    try:
+        ix = whoosh_index.create_in(str(tmp), schema(analyzer))
+        writer = ix.writer()
+        for doc in docs:
+            writer.add_document(**doc)
+        writer.commit()
+        ix.close()
+        # The size of every file, so a damaged index is noticed before Whoosh trips over it.
+        files = {p.name: p.stat().st_size for p in tmp.iterdir() if p.is_file()}
+        meta = {**meta, "version": INDEX_VERSION, "files": files}
+        (tmp / META_FILE).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+        try:
+            os.rename(tmp, target)
+        except OSError:
+            if not (target / META_FILE).is_file():
+                raise
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    return target
+
+
+def build_for(data_dir: Path, target: Path) -> Path:
+    """Load ``data_dir`` and write its index; load problems are kept to be shown on each search."""
+    from ..data.load import load
+
+    result = load(data_dir)
+    kb = result.kb
+    meta = {"entries": len(kb.entries), "games": sorted(kb.games),
+            "problems": [str(p) for p in result.problems if p.severity == "error"]}
+    return write_index(target, documents(kb), meta)
+
+
+def _remove_stale(home: Path, keep: Path) -> None:
+    # Old fingerprints go at once; temp folders only when clearly abandoned.
+    for child in home.iterdir():
+        if child == keep:
+            continue
+        abandoned = time.time() - child.lstat().st_mtime > 3600
+        if not child.name.startswith(".tmp-") or abandoned:
+            _remove(child)
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
+
+
+def intact(folder: Path) -> bool:
+    """Whether ``folder`` holds a whole index of this version: every file there, at its size."""
+    try:
+        meta = json.loads((folder / META_FILE).read_text(encoding="utf-8"))
+        files = meta["files"]
+        return meta.get("version") == INDEX_VERSION and bool(files) and all(
+            (folder / name).stat().st_size == size for name, size in files.items())
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+
+
+def _cache_problem(home: Path, exc: OSError) -> HouserulesError:
+    if os.environ.get("HOUSERULES_CACHE"):
+        where, fix = "HOUSERULES_CACHE", "set HOUSERULES_CACHE to a folder you can write, or unset it"
+    elif os.environ.get("XDG_CACHE_HOME"):
+        where, fix = "XDG_CACHE_HOME", "set XDG_CACHE_HOME to a folder you can write, or set HOUSERULES_CACHE"
+    else:
+        where, fix = "default", "set HOUSERULES_CACHE to a folder you can write"
+    reason = "not a folder" if isinstance(exc, (FileExistsError, NotADirectoryError)) else \
+        (exc.strerror or str(exc)).lower()
+    return HouserulesError(f"cannot keep the search index in {cache_root()} ({where}): {reason} — {fix}")
+
+
+def ensure_index(data_dir: Path, rebuild: bool = False) -> Path:
+    """The up-to-date index folder of ``data_dir``, rebuilt first if the data changed or it is damaged."""
+    if not data_dir.is_dir():
+        raise HouserulesError(f"data folder not found: {data_dir} — pass --data DIR pointing at rules_data/",
+                              [Problem(str(data_dir), 1, "-", "data folder not found",
+                                       "pass --data DIR pointing at the rules_data folder")])
+    home = index_home(data_dir)
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        target = home / fingerprint(data_dir)
+        if rebuild or not intact(target):
+            if os.path.lexists(target):
+                _remove(target)
+            build_for(data_dir, target)
+            _remove_stale(home, target)
+    except OSError as exc:
+        if _is_location_problem(home, exc):
+            raise _cache_problem(home, exc) from None
+        raise
+    return target
+
+
+def _is_location_problem(home: Path, exc: OSError) -> bool:
+    # Anything that stops us writing into the cache folder itself (not a data file we could not read).
+    return isinstance(exc, (FileExistsError, NotADirectoryError, PermissionError)) or \
+        (exc.filename is not None and str(exc.filename).startswith(str(cache_root())))

@@ -1,0 +1,93 @@
+"""What the search index holds: its schema, and the documents a knowledge base becomes.
+
+Each entry is one document and each of its questions another: a question
+document holds the question and its variants, the answer, and the entry's
+title as weak context. Whoosh pickles the schema, analyzers included, into the
+index (:mod:`houserules.search.analysis` must stay where it is).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from whoosh.fields import ID, STORED, TEXT, Schema
+
+from . import analysis as searchtext
+
+#: Bump when the schema, the analysis or the stored record changes: caches rebuild.
+INDEX_VERSION = 4  # 4: the analyzer moved to houserules.search.analysis (pickled in the schema)
+
+#: Weight of a query term found in each field: names above the answer above the details.
+#: A question document fills the same fields: the question as its title, the variants as
+#: aliases, the answer as summary, its entry's titles as body (weak context). Separate
+#: fields ranked no better on the development questions and cost 60 % more per query.
+FIELD_BOOSTS: dict[str, float] = {"code": 8.0, "title": 4.0, "aliases": 4.0, "summary": 3.0, "body": 1.0}
+
+
+def schema(analyzer: Any = None) -> Schema:
+    """The index schema; ``analyzer`` replaces the project's for comparisons."""
+    text = analyzer or searchtext.analyzer()
+    return Schema(
+        ref=ID(stored=True, unique=True),
+        entry=ID,
+        type=ID,
+        game=ID,
+        kind=ID,
+        exact=TEXT(analyzer=_lines(), phrase=False),
+        exact_alias=TEXT(analyzer=_lines(), phrase=False),
+        words=TEXT(analyzer=_lines(), phrase=False),
+        record=STORED,
+        **{name: TEXT(analyzer=text, phrase=False) for name in FIELD_BOOSTS},
+    )
+
+
+def _lines() -> Any:
+    from whoosh.analysis import RegexTokenizer
+
+    # One token per line: the exact keys and the spelling word list are written that way.
+    return RegexTokenizer(r"[^\n]+")
+
+
+def documents(kb: Any) -> Iterable[dict[str, Any]]:
+    """The index documents of a :class:`~houserules.data.model.KnowledgeBase`: each entry, then its questions."""
+    from ..render.urls import entry_url
+
+    for entry in kb.entries.values():
+        titles = [entry.title["zh"], entry.title["en"]]
+        texts = {
+            "code": entry.code,
+            "title": "\n".join(titles),
+            "aliases": "\n".join(entry.aliases),
+            "summary": "\n".join(entry.summary.values()),
+            "body": "\n".join(entry.body.values()),
+        }
+        record = {"id": entry.ref, "code": entry.code, "game": entry.game, "kind": entry.kind,
+                  "title": entry.title, "summary": entry.summary, "url": entry_url(entry)}
+        yield {
+            "ref": entry.ref, "entry": entry.ref, "type": "entry", "game": entry.game, "kind": entry.kind,
+            "record": record,
+            "exact": "\n".join(searchtext.exact_key(t) for t in [entry.code, *titles]),
+            "exact_alias": "\n".join(searchtext.exact_key(a) for a in entry.aliases),
+            "words": _words(texts.values()),
+            **texts,
+        }
+        for question in entry.questions:
+            asked = [question["q"]["zh"], question["q"]["en"], *question.get("variants", [])]
+            qtexts = {"title": "\n".join(asked[:2]), "aliases": "\n".join(asked[2:]),
+                      "summary": "\n".join(question["a"].values()), "body": "\n".join(titles)}
+            url = f"{record['url']}#{question['id']}"
+            yield {
+                "ref": f"{entry.ref}#{question['id']}", "entry": entry.ref, "type": "question",
+                "game": entry.game, "kind": entry.kind,
+                "record": {**record, "url": url,
+                           "question": {"id": question["id"], "question": question["q"],
+                                        "answer": question["a"], "url": url}},
+                "exact_alias": "\n".join(searchtext.exact_key(a) for a in asked),
+                "words": _words(qtexts.values()),
+                **qtexts,
+            }
+
+
+def _words(texts: Iterable[str]) -> str:
+    return "\n".join(sorted({w for t in texts for w in searchtext.english_words(t)}))
