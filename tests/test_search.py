@@ -449,7 +449,14 @@ def judged(cache) -> dict:
 
 def test_judged_queries_cover_every_group(judged):
     assert judged["overall"]["queries"] >= 80
-    assert {"zh", "en", "alias", "typo", "question", "traditional", "code"} <= set(judged)
+    assert {"zh", "en", "alias", "typo", "question", "traditional", "code", "natural"} <= set(judged)
+    assert judged["natural"]["queries"] >= 60
+
+
+def test_natural_questions_find_their_answer_first(judged):
+    """Held-out questions, written from the seeds alone by someone who never saw the entries."""
+    assert judged["natural"]["hit@1"] >= 0.85
+    assert judged["natural"]["hit@3"] >= 0.95
 
 
 def test_ranking_floor_overall(judged):

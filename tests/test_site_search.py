@@ -94,7 +94,8 @@ def test_every_index_file_is_a_script_that_registers_itself(built_site):
 
 
 def test_exported_scores_add_up_to_the_cli_scores(index):
-    """Summing the exported per-term scores gives the CLI's ranking and scores."""
+    """Summing the exported per-term scores, times the share of the query's terms a document has,
+    gives the CLI's ranking and scores."""
     exported = shards.postings(index)
     kinds = {d: index._reader.stored_fields(d)["record"] for d in range(index._reader.doc_count_all())}
     from houserules.search.evaluate import read_judgements
@@ -104,9 +105,13 @@ def test_exported_scores_add_up_to_the_cli_scores(index):
         terms = searchtext.query_terms(index.correct(text), index._analyzer)
         key = searchtext.exact_key(text)
         totals: dict[int, float] = {}
+        has: dict[int, int] = {}
         for term in terms + ([shards.EXACT + key, shards.EXACT_ALIAS + key] if key else []):
             for doc, value in exported.get(term, {}).items():
                 totals[doc] = totals.get(doc, 0.0) + value
+                has[doc] = has.get(doc, 0) + (term in terms)
+        if terms:
+            totals = {doc: value * has[doc] / len(terms) for doc, value in totals.items()}
         if searchtext.is_question(text):
             for doc in totals:
                 record = kinds[doc]
@@ -181,10 +186,14 @@ def test_the_site_ranks_like_the_cli(worker_page, index):
 
     for judgement in read_judgements(JUDGEMENTS):
         hits = worker_page.evaluate("text => hrSearch.rank(text).then(r => r.hits)", judgement.query)
-        cli = index.search(judgement.query, limit=10)
-        assert [h["id"] for h in hits] == [h.record["id"] for h in cli], judgement.query
-        assert [h["url"] for h in hits] == [h.record["url"] for h in cli], judgement.query
-        assert [h["score"] for h in hits] == pytest.approx([h.score for h in cli], abs=0.05), judgement.query
+        cli = index.search(judgement.query, limit=len(hits) + 1)
+        # The browser adds scores in hundredths of a point: documents within 0.05 of each other
+        # (a near tie, as at rank 10 of a long question) may come in either order.
+        for site_hit, cli_hit in zip(hits, cli):
+            near = {h.record["id"]: h.record["url"] for h in cli if abs(h.score - cli_hit.score) < 0.05}
+            assert site_hit["id"] in near and site_hit["url"] == near[site_hit["id"]], judgement.query
+            assert site_hit["score"] == pytest.approx(cli_hit.score, abs=0.05), judgement.query
+        assert len(hits) == min(10, len(cli)), judgement.query
 
 
 def test_glossary_terms_come_after_the_entries(worker_page):

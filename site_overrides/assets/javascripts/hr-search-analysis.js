@@ -104,6 +104,7 @@ var hrAnalysis = (function () {
     var stop = new Set(head.stop);
     var TOKEN = new RegExp(head.token, "gu");
     var QUESTION = new RegExp(head.question, "gu");
+    var QUESTION_WORDS = new RegExp(head.questionWords, "gu");
     var ASKS = new RegExp(head.asks, "u");
     var ENGLISH = /[a-z]+/g;
 
@@ -124,7 +125,7 @@ var hrAnalysis = (function () {
 
     /* searchtext.query_terms: the distinct terms of a query, in order. */
     function queryTerms(text) {
-      var folded = fold(text).replace(QUESTION, " ");
+      var folded = fold(text).replace(QUESTION, " ").replace(QUESTION_WORDS, " ");
       var seen = new Set(), out = [];
       for (var match of folded.matchAll(TOKEN)) {
         for (var piece of pieces(match[0])) {

@@ -179,20 +179,26 @@
       var within = byShard.get(shardOf(term)), key = head.glossary + term;
       if (head.glossaryDocs && Object.prototype.hasOwnProperty.call(within, key)) addUp(terms2, within[key]);
     });
+    // Coordination, as the CLI's collector: a document's score times the share of the query's terms it has.
+    var counts = new Map(), asked = 0;
     terms.forEach(function (term) {
+      var exact = term[0] === head.exact || term[0] === head.exactAlias;
+      if (!exact) asked++;
       var shard = byShard.get(shardOf(term));
       if (!Object.prototype.hasOwnProperty.call(shard, term)) return;
       var list = shard[term];
-      if (term[0] !== head.exact && term[0] !== head.exactAlias) matched.push(term);
+      if (!exact) matched.push(term);
       var half = list.length / 2, doc = 0;
       for (var i = 0; i < half; i++) {
         doc += list[i];
         scores.set(doc, (scores.get(doc) || 0) + list[half + i]);
+        if (!exact) counts.set(doc, (counts.get(doc) || 0) + 1);
       }
     });
     var asks = analysis.isQuestion(text);
     var ranked = [];
     scores.forEach(function (value, doc) {
+      if (asked) value = value * (counts.get(doc) || 0) / asked;
       var entry = entryOf[doc];
       if (asks) {
         if (head.answers[entry]) value += head.questionBoost;

@@ -31,6 +31,9 @@ _ENGLISH = re.compile(r"[a-z]+")
 #: Question phrases carry no topic: a query splits at them so no bigram spans one
 #: ("电梯坠毁会怎样" searches 电梯/梯坠/坠毁/毁会, not 会怎/怎样).
 _QUESTION = re.compile("为什么|怎么办|怎么样|能不能|可不可以|怎么|怎样|什么|如何|是否|能否|可以|吗|呢|吧")
+#: English question and pronoun words carry no topic either ("frightened condition what does it do"
+#: searches frighten/condit). Queries only: the index keeps every word.
+_QUESTION_WORDS = re.compile(r"\b(?:what|whats|how|why|where|which|who|do|does|did|i|im|me|my|should|would|could)\b")
 
 
 #: A query that asks something (rather than naming a thing) wants the ruling that answers it.
@@ -93,7 +96,7 @@ class MixedTokenizer(Tokenizer):
         token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
         text = fold(value)
         if mode == "query":
-            text = _QUESTION.sub(" ", text)
+            text = _QUESTION_WORDS.sub(" ", _QUESTION.sub(" ", text))
         pos = start_pos
         for match in _TOKEN.finditer(text):
             for piece in _pieces(match.group(0), index=mode != "query"):

@@ -35,6 +35,8 @@ EXACT_ALIAS_BOOST = 40.0
 #: scoring its long posting list is most of the time of a long query.
 MAX_COMMON_SHARE = 0.1
 COMMON_SKIPPED = ("summary", "body")
+#: The fields of the exact keys (a whole code, title or alias): not terms of the query for coordination.
+EXACT_FIELDS = ("exact", "exact_alias")
 #: A question prefers the entries that answer (rulings and rules) over the things they are about.
 QUESTION_KINDS = ("ruling", "rule")
 QUESTION_BOOST = 10.0
@@ -168,11 +170,22 @@ class SearchIndex:
         query = self.query(text)
         if query is None:
             return []
-        collector: Any = _Collector(limit, self.bonus if searchtext.is_question(text) else None)
+        collector: Any = _Collector(limit, self.bonus if searchtext.is_question(text) else None, self.term_docs(query))
         if flt is not None:
             collector = collectors.FilterCollector(collector, allow=flt)
         self._searcher.search_with_collector(query, collector)
         return [(hit.score, hit.docnum) for hit in collector.results()]
+
+    def term_docs(self, query: Query) -> list[frozenset[int]]:
+        """For each distinct term of the query (not the exact keys), the documents it scores in."""
+        found: dict[str, set[int]] = {}
+        for part in query.subqueries:
+            if part.fieldname in EXACT_FIELDS:
+                continue
+            docs = found.setdefault(part.text, set())
+            if (part.fieldname, part.text) in self._reader:
+                docs.update(self._reader.postings(part.fieldname, part.text).all_ids())
+        return [frozenset(docs) for docs in found.values()]
 
     def bonus(self, docnum: int) -> float:
         """What a question adds to a document: answers (rulings, rules) and questions come first."""
@@ -208,15 +221,20 @@ class SearchIndex:
 
 class _Collector(collectors.TopCollector):
     """Whoosh's top-k collector, scoring every match (faster here than its pruning, which
-    replaces the matchers of the many per-field terms every few documents), plus a bonus."""
+    replaces the matchers of the many per-field terms every few documents), times the
+    share of the query's terms the document has (coordination: a document with more of
+    what was asked beats one with a single frequent word of it), plus a bonus."""
 
-    def __init__(self, limit: int, bonus: Any = None):
+    def __init__(self, limit: int, bonus: Any = None, term_docs: list[frozenset[int]] | None = None):
         super().__init__(limit=limit, usequality=False, replace=0)
         self._bonus = bonus
+        self._term_docs = term_docs or []
 
     def collect(self, sub_docnum: int) -> Any:
         docnum = self.offset + sub_docnum
         score = self.matcher.score()
+        if self._term_docs:
+            score *= sum(1 for docs in self._term_docs if docnum in docs) / len(self._term_docs)
         return self._collect(docnum, score + self._bonus(docnum) if self._bonus else score)
 
 

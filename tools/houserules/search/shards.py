@@ -133,6 +133,7 @@ def analysis_tables() -> dict[str, Any]:
         "stop": sorted(STOP_WORDS),
         "token": searchtext._TOKEN.pattern,
         "question": searchtext._QUESTION.pattern,
+        "questionWords": _js_pattern(searchtext._QUESTION_WORDS),
         "asks": _js_pattern(searchtext._ASKS),
         "minCorrected": search.MIN_CORRECTED,
         "minCompleted": search.MIN_COMPLETED,
