@@ -12,7 +12,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-
 #: GNU time, for each command's own peak memory (without it: wait4, which can count this process's).
 TIME = shutil.which("time", path="/usr/bin:/bin")
 
@@ -72,15 +71,22 @@ class TreeMemory:
         return self.peak_kb / 1024
 
 
-def run(args: list[str], env: dict[str, str] | None = None, cwd: Path | None = None, ok: tuple[int, ...] = (0,)) -> Sample:
+def run(
+    args: list[str], env: dict[str, str] | None = None, cwd: Path | None = None, ok: tuple[int, ...] = (0,)
+) -> Sample:
     """Run ``args`` and measure it; an exit code not in ``ok`` stops the benchmark with the command's output."""
     # A child forked from this (large) process starts with its memory counted in its peak:
     # GNU time, small itself, forks the command and reports the command's own peak.
     with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
         wrapper = [TIME, "-q", "-f", "%M", "-o", rss.name] if TIME else []
         start = time.perf_counter()
-        proc = subprocess.Popen([*wrapper, *map(str, args)], env={**os.environ, **(env or {})}, cwd=cwd,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [*wrapper, *map(str, args)],
+            env={**os.environ, **(env or {})},
+            cwd=cwd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
         tree = TreeMemory(proc.pid)
         output = proc.stdout.read() if proc.stdout else b""
         _, status, usage = os.wait4(proc.pid, 0)

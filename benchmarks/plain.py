@@ -29,12 +29,12 @@ def _drop_block(text: str, key: str) -> str:
 
 def write(data_dir: Path, target: Path) -> Path:
     """Write the plain project into ``target`` and return its ``mkdocs.yml``."""
+    from mkdocs.config import load_config
+
     from houserules.check import run as run_check
     from houserules.site.context import SiteContext
     from houserules.site.pages import home_cards, licences, site_pages
     from houserules.site.plugin import site_nav
-
-    from mkdocs.config import load_config
 
     kb = run_check(data_dir).kb
     ctx = SiteContext(kb)

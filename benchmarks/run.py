@@ -41,8 +41,9 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from benchmarks import plain, synth
 from benchmarks.measure import Sample, gzip_bytes, percentile, run, tree_bytes
@@ -72,8 +73,10 @@ def bench_check(data: Path, work: Path, results: Results) -> None:
 
 
 #: The site step of ``houserules build`` alone (no PDFs): load and check once, then MkDocs with the plugin.
-SITE_ONLY = ("import sys; from pathlib import Path; from houserules.check import run; from houserules.build import mkdocs_build; "
-             "mkdocs_build(run(Path(sys.argv[1])).kb, Path(sys.argv[1]), Path(sys.argv[2]))")
+SITE_ONLY = (
+    "import sys; from pathlib import Path; from houserules.check import run; from houserules.build import mkdocs_build; "
+    "mkdocs_build(run(Path(sys.argv[1])).kb, Path(sys.argv[1]), Path(sys.argv[2]))"
+)
 
 
 def bench_site(data: Path, work: Path, results: Results) -> None:
@@ -81,7 +84,9 @@ def bench_site(data: Path, work: Path, results: Results) -> None:
     site = work / "site"
     record(results, "site", run([sys.executable, "-c", SITE_ONLY, str(data), str(site)], env))
     yml = plain.write(data, work / "plain")
-    record(results, "plain", run([MKDOCS, "build", "--strict", "-q", "-f", str(yml), "-d", str(work / "plain-site")], env))
+    record(
+        results, "plain", run([MKDOCS, "build", "--strict", "-q", "-f", str(yml), "-d", str(work / "plain-site")], env)
+    )
     results["overhead"] = results["site_s"] / results["plain_s"]
     index = work / "plain-site" / "search" / "search_index.json"  # Material's, on the plain site
     results["site_bytes"] = tree_bytes(site)
@@ -191,8 +196,12 @@ def measure(name: str, data: Path, work: Path, args: argparse.Namespace) -> Resu
     from houserules.data.load import load
 
     kb = load(data).kb
-    results: Results = {"name": name, "entries": len(kb.entries), "games": len(kb.games),
-                        "data_bytes": tree_bytes(data)}
+    results: Results = {
+        "name": name,
+        "entries": len(kb.entries),
+        "games": len(kb.games),
+        "data_bytes": tree_bytes(data),
+    }
     steps: dict[str, Callable[[], None]] = {
         "check": lambda: bench_check(data, work, results),
         "site": lambda: bench_site(data, work, results),
@@ -212,6 +221,7 @@ def measure(name: str, data: Path, work: Path, args: argparse.Namespace) -> Resu
 
 # -- the table -----------------------------------------------------------------------------
 
+
 def _s(value: float) -> str:
     return f"{value:.2f} s" if value < 10 else f"{value:.1f} s"
 
@@ -229,7 +239,11 @@ def _site_search_rows(mode: str) -> list[tuple[str, str, Callable[[Results], str
 
     where = "http://127.0.0.1" if mode == "http" else "file://"
     return [
-        (f"ss_ours_{mode}_first_ms", f"search box, {where}, CPU 4x: first results (ours / Material)", both("first_ms", ms)),
+        (
+            f"ss_ours_{mode}_first_ms",
+            f"search box, {where}, CPU 4x: first results (ours / Material)",
+            both("first_ms", ms),
+        ),
         (f"ss_ours_{mode}_bytes", "  fetched before them, raw (ours / Material)", both("bytes", _kb)),
         (f"ss_ours_{mode}_gz_bytes", "  the same gzipped", both("gz_bytes", _kb)),
         (f"ss_ours_{mode}_search_gz_bytes", "  of which search, gzipped", both("search_gz_bytes", _kb)),
@@ -264,7 +278,11 @@ ROWS: list[tuple[str, str, Callable[[Results], str]]] = [
     ("search_mb", "  peak memory", lambda r: f"{r['search_mb']:.0f} MB"),
     ("warm_p50_ms", "warm query p50", lambda r: f"{r['warm_p50_ms']:.1f} ms"),
     ("warm_p95_ms", "warm query p95", lambda r: f"{r['warm_p95_ms']:.1f} ms"),
-    ("serve_s", "serve: edit to refreshed page (median of 3)", lambda r: f"{r['serve_s']:.2f} s (worst {r['serve_worst_s']:.2f} s)"),
+    (
+        "serve_s",
+        "serve: edit to refreshed page (median of 3)",
+        lambda r: f"{r['serve_s']:.2f} s (worst {r['serve_worst_s']:.2f} s)",
+    ),
     ("pdf_s", "houserules pdf, all games, cold cache", lambda r: _s(r["pdf_s"])),
     ("pdf_mb", "  peak memory (all processes)", lambda r: f"{r['pdf_mb']:.0f} MB"),
     ("pdf_warm_s", "houserules pdf, one entry changed", lambda r: _s(r["pdf_warm_s"])),
@@ -296,31 +314,57 @@ def growth(columns: list[Results]) -> str:
     if len(synthetic) < 2:
         return ""
     small, large = synthetic[0], synthetic[-1]
-    parts = [f"{key[:-2] if key.endswith('_s') else key} {(large[key] / large['entries']) / (small[key] / small['entries']):.2f}"
-             for key in GROWTH if key in small and key in large]
-    return (f"Cost per entry at {large['entries']:,} relative to {small['entries']:,} entries "
-            f"(1.00 = linear, {large['entries'] // small['entries']} = quadratic): " + ", ".join(parts))
+    parts = [
+        f"{key[:-2] if key.endswith('_s') else key} {(large[key] / large['entries']) / (small[key] / small['entries']):.2f}"
+        for key in GROWTH
+        if key in small and key in large
+    ]
+    return (
+        f"Cost per entry at {large['entries']:,} relative to {small['entries']:,} entries "
+        f"(1.00 = linear, {large['entries'] // small['entries']} = quadratic): " + ", ".join(parts)
+    )
 
 
 def machine() -> str:
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")), platform.processor())
-    memory = next((int(line.split()[1]) // 1024 // 1024 for line in Path("/proc/meminfo").read_text().splitlines()
-                   if line.startswith("MemTotal")), 0)
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
+    memory = next(
+        (
+            int(line.split()[1]) // 1024 // 1024
+            for line in Path("/proc/meminfo").read_text().splitlines()
+            if line.startswith("MemTotal")
+        ),
+        0,
+    )
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
-    return (f"{cpu}, {os.cpu_count()} cores, {memory} GB RAM, Python {platform.python_version()}, "
-            f"{platform.system()} {platform.release()}; load average {load}")
+    return (
+        f"{cpu}, {os.cpu_count()} cores, {memory} GB RAM, Python {platform.python_version()}, "
+        f"{platform.system()} {platform.release()}; load average {load}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="100,1000,5000", help="entries of each synthetic data set (default: 100,1000,5000)")
+    parser.add_argument(
+        "--sizes", default="100,1000,5000", help="entries of each synthetic data set (default: 100,1000,5000)"
+    )
     parser.add_argument("--data", type=Path, default=ROOT / "rules_data", help="the real data (default: rules_data/)")
     parser.add_argument("--from", dest="template", type=Path, help="the data the synthetic sets copy (default: --data)")
     parser.add_argument("--no-real", action="store_true", help="measure only the synthetic sets")
     parser.add_argument("--skip", default="", help=f"comma-separated steps to leave out: {', '.join(STEPS)}")
-    parser.add_argument("--pdf-max", type=int, default=100_000, metavar="N",
-                        help="print the PDFs and build only for data sets of at most N entries (default: all)")
+    parser.add_argument(
+        "--pdf-max",
+        type=int,
+        default=100_000,
+        metavar="N",
+        help="print the PDFs and build only for data sets of at most N entries (default: all)",
+    )
     parser.add_argument("--rounds", type=int, default=20, help="rounds of the warm queries (default: 20)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the numbers as JSON")
     args = parser.parse_args(argv)

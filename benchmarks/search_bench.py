@@ -25,22 +25,35 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
+from houserules.data.load import load
 from houserules.search import analysis as searchtext
 from houserules.search import evaluate as searcheval
 from houserules.search import index as search
 from houserules.search.cache import write_index
 from houserules.search.documents import documents
-from houserules.data.load import load
 
 ROOT = Path(__file__).resolve().parents[1]
 HOUSERULES = Path(sys.executable).parent / "houserules"
 JUDGEMENTS = ROOT / "tests" / "search_judgements.yaml"
-QUERIES = ["魔梯", "电梯坠毁会怎样", "mystic elevator", "elevater", "BH-A13", "塔樓", "豁免", "how do I open the vault",
-           "捕鼠夹", "opposed saves", "崩塌的房间掉下去落到哪里", "minion ambush"]
+QUERIES = [
+    "魔梯",
+    "电梯坠毁会怎样",
+    "mystic elevator",
+    "elevater",
+    "BH-A13",
+    "塔樓",
+    "豁免",
+    "how do I open the vault",
+    "捕鼠夹",
+    "opposed saves",
+    "崩塌的房间掉下去落到哪里",
+    "minion ambush",
+]
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -61,10 +74,13 @@ def cold(data: Path, cache: Path, runs: int) -> None:
     env = {**os.environ, "HOUSERULES_CACHE": str(cache)}
     rebuild = timed_run([str(HOUSERULES), "search", "--data", str(data), "魔梯"], env)
     print(f"cold search, index rebuilt:       {rebuild * 1000:7.0f} ms")
-    times = [timed_run([str(HOUSERULES), "search", "--data", str(data), q, "--json"], env)
-             for q in (QUERIES * runs)[:runs]]
-    print(f"cold search, index cached ({runs} runs): median {statistics.median(times) * 1000:5.0f} ms, "
-          f"p95 {percentile(times, 0.95) * 1000:5.0f} ms, max {max(times) * 1000:5.0f} ms")
+    times = [
+        timed_run([str(HOUSERULES), "search", "--data", str(data), q, "--json"], env) for q in (QUERIES * runs)[:runs]
+    ]
+    print(
+        f"cold search, index cached ({runs} runs): median {statistics.median(times) * 1000:5.0f} ms, "
+        f"p95 {percentile(times, 0.95) * 1000:5.0f} ms, max {max(times) * 1000:5.0f} ms"
+    )
     baseline = [timed_run([sys.executable, "-c", "pass"], env) for _ in range(5)]
     print(f"  (python -c pass: {statistics.median(baseline) * 1000:.0f} ms)")
 
@@ -78,17 +94,24 @@ def synthetic_docs(data: Path, count: int, seed: int = 7) -> list[dict[str, Any]
         base = dict(real[i % len(real)])
         other = real[rng.randrange(len(real))]
         ref = f"synth:e{i}"
-        base.update(ref=ref, game="synth", code=f"SY-X{i}", body=base["body"] + "\n" + other["body"],
-                    summary=base["summary"] + "\n" + other["summary"],
-                    exact=f"syx{i}", record={**base["record"], "id": ref, "code": f"SY-X{i}"})
+        base.update(
+            ref=ref,
+            game="synth",
+            code=f"SY-X{i}",
+            body=base["body"] + "\n" + other["body"],
+            summary=base["summary"] + "\n" + other["summary"],
+            exact=f"syx{i}",
+            record={**base["record"], "id": ref, "code": f"SY-X{i}"},
+        )
         docs.append(base)
     return docs
 
 
 def warm(data: Path, count: int, cache: Path) -> None:
     start = time.perf_counter()
-    folder = write_index(cache / "synthetic", synthetic_docs(data, count),
-                         {"entries": count, "games": ["synth"], "problems": []})
+    folder = write_index(
+        cache / "synthetic", synthetic_docs(data, count), {"entries": count, "games": ["synth"], "problems": []}
+    )
     print(f"synthetic index of {count} entries written in {time.perf_counter() - start:.1f} s")
     with search.SearchIndex(folder) as index:
         for q in QUERIES:  # first use of each term loads its postings
@@ -99,8 +122,10 @@ def warm(data: Path, count: int, cache: Path) -> None:
                 begin = time.perf_counter()
                 index.search(q, limit=10)
                 times.append(time.perf_counter() - begin)
-    print(f"warm queries at {count} entries ({len(times)} queries): median {statistics.median(times) * 1000:.1f} ms, "
-          f"p95 {percentile(times, 0.95) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms")
+    print(
+        f"warm queries at {count} entries ({len(times)} queries): median {statistics.median(times) * 1000:.1f} ms, "
+        f"p95 {percentile(times, 0.95) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms"
+    )
 
 
 @contextmanager
@@ -136,17 +161,21 @@ def compare(data: Path, cache: Path) -> None:
     for name, (analyzer_name, unfolded) in variants.items():
         folder = cache / f"variant-{abs(hash(name))}"
         analyzer = jieba_analyzer() if analyzer_name == "jieba" else None
-        with (no_folding() if unfolded else _nothing()):
+        with no_folding() if unfolded else _nothing():
             docs = list(documents(load(data).kb))
             write_index(folder, docs, meta, analyzer=analyzer)
             with search.SearchIndex(folder) as index:
                 table = searcheval.scores(searcheval.evaluate(index, judgements))["overall"]
         code = f"from houserules.search.index import SearchIndex; SearchIndex(__import__('pathlib').Path({str(folder)!r})).search('魔梯')"
         times = [timed_run([sys.executable, "-c", code], dict(os.environ)) for _ in range(5)]
-        print(f"{name:<46} {table['hit@1']:>6.3f} {table['hit@3']:>6.3f} {table['mrr']:>6.3f} "
-              f"{statistics.median(times) * 1000:>8.0f}")
-    print("(cold ms: a new process opening the index and running one query; the no-folding row\n"
-          " still loads the folding table, so it only measures quality)")
+        print(
+            f"{name:<46} {table['hit@1']:>6.3f} {table['hit@3']:>6.3f} {table['mrr']:>6.3f} "
+            f"{statistics.median(times) * 1000:>8.0f}"
+        )
+    print(
+        "(cold ms: a new process opening the index and running one query; the no-folding row\n"
+        " still loads the folding table, so it only measures quality)"
+    )
 
 
 @contextmanager

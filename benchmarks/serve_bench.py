@@ -43,8 +43,13 @@ def edit_to_page(data: Path, edits: int = 3, timeout: float = 900) -> list[float
         entry = list(kb.entries.values())[len(kb.entries) // 2]
         url_path = f"{entry.game}/{entry.id}.html"
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-        server = subprocess.Popen([str(BIN / "houserules"), "serve", "--data", str(copy), "--port", "0"], env=env,
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        server = subprocess.Popen(
+            [str(BIN / "houserules"), "serve", "--data", str(copy), "--port", "0"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
         try:
             line = server.stdout.readline() if server.stdout else ""
             if not line.startswith("serving on "):
@@ -79,8 +84,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--edits", type=int, default=3)
     args = parser.parse_args(argv)
     times = edit_to_page(args.data, args.edits)
-    print(f"edit to page: median {statistics.median(times):.2f} s, worst {max(times):.2f} s "
-          f"({', '.join(f'{t:.2f}' for t in times)})")
+    print(
+        f"edit to page: median {statistics.median(times):.2f} s, worst {max(times):.2f} s "
+        f"({', '.join(f'{t:.2f}' for t in times)})"
+    )
     return 0
 
 

@@ -35,11 +35,30 @@ from urllib.parse import unquote, urlsplit
 from benchmarks.measure import percentile
 
 FIRST_QUERY = "魔梯"
-QUERIES = ["电梯坠毁会怎样", "mystic elevator", "elevater", "BH-A13", "塔樓", "豁免", "how do I open the vault",
-           "捕鼠夹", "opposed saves", "崩塌的房间掉下去落到哪里", "minion ambush", "eleva"]
+QUERIES = [
+    "电梯坠毁会怎样",
+    "mystic elevator",
+    "elevater",
+    "BH-A13",
+    "塔樓",
+    "豁免",
+    "how do I open the vault",
+    "捕鼠夹",
+    "opposed saves",
+    "崩塌的房间掉下去落到哪里",
+    "minion ambush",
+    "eleva",
+]
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 THROTTLE = 4
 
 #: Put ``query`` in the box with one keyup and resolve with the ms until results (or "none") show.
@@ -116,21 +135,26 @@ def _is_search(path: str) -> bool:
 def _local(site: Path, root: str, url: str) -> Path | None:
     if not url.startswith(root):
         return None
-    path = site.resolve() / unquote(urlsplit(url).path[len(urlsplit(root).path):].lstrip("/"))
+    path = site.resolve() / unquote(urlsplit(url).path[len(urlsplit(root).path) :].lstrip("/"))
     return path if path.is_file() else None
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("sites", type=Path, nargs="+", help="built sites to measure, e.g. ours and a plain Material one")
+    parser.add_argument(
+        "sites", type=Path, nargs="+", help="built sites to measure, e.g. ours and a plain Material one"
+    )
     parser.add_argument("--mode", choices=["http", "file"], default="http")
     parser.add_argument("--query", default=FIRST_QUERY, help=f"the first query (default: {FIRST_QUERY})")
     args = parser.parse_args(argv)
     for site in args.sites:
         start = time.perf_counter()
         result = measure(site, args.mode, first_query=args.query)
-        print(json.dumps({"site": str(site), "mode": args.mode, **result,
-                          "seconds": round(time.perf_counter() - start, 1)}))
+        print(
+            json.dumps(
+                {"site": str(site), "mode": args.mode, **result, "seconds": round(time.perf_counter() - start, 1)}
+            )
+        )
     return 0
 
 

@@ -25,14 +25,15 @@ from __future__ import annotations
 import argparse
 import re
 import string
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import yaml
 
-from houserules.data import freshness
 from houserules.check import run as run_check
+from houserules.data import freshness
 from houserules.data.load import ENTRIES_DIR, GAME_FILE, GLOSSARY_FILE
 from houserules.data.model import INLINE_REF, Entry, Game, KnowledgeBase
 
@@ -63,7 +64,7 @@ def code_prefix(number: int) -> str:
     ('SAAA', 'SABB')
     """
     letters = string.ascii_uppercase
-    return "S" + "".join(letters[number // 26 ** p % 26] for p in (2, 1, 0))
+    return "S" + "".join(letters[number // 26**p % 26] for p in (2, 1, 0))
 
 
 def ordered_entries(kb: KnowledgeBase, game: Game) -> list[Entry]:
@@ -91,6 +92,7 @@ class Copy:
 
     def text(self, value: str, lang: str) -> str:
         """Text with ``[[refs]]`` and codes rewritten."""
+
         def inline(match: re.Match[str]) -> str:
             old = match.group(1).strip()
             new = self.ref(old)
@@ -128,7 +130,7 @@ def copy_entry(copy: Copy, entry: Entry) -> dict[str, Any]:
         data["errata"] = [e for e in errata if e["component"] is not None]
         if not data["errata"]:
             del data["errata"]
-    for lang, record in data.get("translations", {}).items():
+    for record in data.get("translations", {}).values():
         # Keep a fresh translation fresh: the rewritten refs change the hashed text.
         if record["source_hash"] == freshness.source_hash(entry.data, record["from"]):
             record["source_hash"] = freshness.source_hash(data, record["from"])
@@ -170,13 +172,16 @@ def load_template(data_dir: Path) -> KnowledgeBase:
     """The real data, which must pass ``houserules check`` to be copied."""
     report = run_check(data_dir)
     if report.errors:
-        raise SystemExit(f"{data_dir} has {len(report.errors)} problems; synthetic data is copied from clean data:\n"
-                         + "\n".join(map(str, report.errors[:10])))
+        raise SystemExit(
+            f"{data_dir} has {len(report.errors)} problems; synthetic data is copied from clean data:\n"
+            + "\n".join(map(str, report.errors[:10]))
+        )
     return report.kb
 
 
-def generate(entries: int, target: Path, template: KnowledgeBase,
-             progress: Callable[[str], None] = lambda _: None) -> Path:
+def generate(
+    entries: int, target: Path, template: KnowledgeBase, progress: Callable[[str], None] = lambda _: None
+) -> Path:
     """Write a knowledge base of exactly ``entries`` entries into ``target`` (a new or empty folder)."""
     target.mkdir(parents=True, exist_ok=True)
     if any(target.iterdir()):

@@ -11,10 +11,18 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 # Property-based tests: quick by default; HYPOTHESIS_PROFILE=long (make fuzz) runs many more examples.
-settings.register_profile("default", max_examples=60, deadline=None,
-                          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-settings.register_profile("long", max_examples=3000, deadline=None,
-                          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+settings.register_profile(
+    "default",
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+settings.register_profile(
+    "long",
+    max_examples=3000,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,8 +75,9 @@ def load_kb(data: Path):
 def run_cli(*args: str, cwd: Path = ROOT, timeout: float = 300, env: dict | None = None) -> subprocess.CompletedProcess:
     """Run the installed ``houserules`` command in a subprocess, as a user would."""
     full_env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
-    return subprocess.run([str(HOUSERULES), *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, env=full_env)
+    return subprocess.run(
+        [str(HOUSERULES), *args], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=full_env
+    )
 
 
 @pytest.fixture(scope="session")

@@ -28,7 +28,7 @@ class PageLinks(HTMLParser):
                 self.links.append((tag, attribute, values[attribute]))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def parse(path: Path) -> PageLinks:
     parser = PageLinks()
     parser.feed(path.read_text(encoding="utf-8"))
@@ -64,8 +64,9 @@ def external_resources(site: Path) -> list[str]:
     found = []
     for page in sorted(site.rglob("*.html")):
         for tag, attribute, url in parse(page).links:
-            loads = tag in {"script", "img", "iframe", "source"} or (tag == "link" and attribute == "href"
-                                                                     and url.endswith((".css", ".js", ".woff2")))
+            loads = tag in {"script", "img", "iframe", "source"} or (
+                tag == "link" and attribute == "href" and url.endswith((".css", ".js", ".woff2"))
+            )
             if loads and (urlsplit(url).scheme or url.startswith("//")):
                 found.append(f"{page.relative_to(site)}: {tag} {url}")
     return found

@@ -10,7 +10,6 @@ import json
 import subprocess
 import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -45,8 +44,10 @@ def test_whole_copies_keep_every_rate_of_the_real_data(real, tmp_path):
     report = run_check(tmp_path)
     assert report.problems == []
     assert len(report.kb.games) == 2 * len(real.games)
-    doubled = {key: (Counter({k: 2 * n for k, n in value.items()}) if isinstance(value, Counter) else 2 * value)
-               for key, value in rates(real).items()}
+    doubled = {
+        key: (Counter({k: 2 * n for k, n in value.items()}) if isinstance(value, Counter) else 2 * value)
+        for key, value in rates(real).items()
+    }
     assert rates(report.kb) == doubled
 
 
@@ -87,8 +88,26 @@ def test_the_plain_baseline_has_the_plugin_pages_and_no_plugin(tmp_path):
 
 def test_smoke_run_prints_every_measure(tmp_path):
     out = tmp_path / "bench.json"
-    result = subprocess.run([sys.executable, "-m", "benchmarks.run", "--sizes", "6", "--no-real", "--from", str(GOOD),
-                             "--rounds", "1", "--json", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.run",
+            "--sizes",
+            "6",
+            "--no-real",
+            "--from",
+            str(GOOD),
+            "--rounds",
+            "1",
+            "--json",
+            str(out),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     (column,) = json.loads(out.read_text(encoding="utf-8"))["results"]
     assert column["entries"] == 6

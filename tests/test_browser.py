@@ -12,8 +12,14 @@ from sitecheck import serve
 pytestmark = pytest.mark.browser
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 # query, the entry whose page must come first — one group per way of asking
 SEARCHES = [
@@ -62,8 +68,12 @@ def page(browser, base_url):
     tab.on("request", lambda req: tab.requests.append(req.url))
     yield tab
     allowed = urlsplit(base_url).scheme
-    outside = [u for u in tab.requests if urlsplit(u).scheme not in {allowed, "data", "blob"}
-               or (allowed == "http" and not urlsplit(u).netloc.startswith("127.0.0.1"))]
+    outside = [
+        u
+        for u in tab.requests
+        if urlsplit(u).scheme not in {allowed, "data", "blob"}
+        or (allowed == "http" and not urlsplit(u).netloc.startswith("127.0.0.1"))
+    ]
     context.close()
     assert outside == [], "the site loaded something from outside"
 
@@ -106,8 +116,16 @@ def test_entry_page_shows_answer_and_backlinks(page, base_url):
     assert page.locator(".hr-answer").is_visible()
 
 
-@pytest.mark.parametrize("path", ["index.html", "betrayal/index.html", "betrayal/mystic-elevator-ruling.html",
-                                  "mausritter/levels.html", "betrayal/errata.html"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "index.html",
+        "betrayal/index.html",
+        "betrayal/mystic-elevator-ruling.html",
+        "mausritter/levels.html",
+        "betrayal/errata.html",
+    ],
+)
 def test_no_horizontal_overflow_on_a_phone(browser, base_url, path):
     context = browser.new_context(viewport={"width": 375, "height": 740}, device_scale_factor=2, is_mobile=True)
     tab = context.new_page()

@@ -37,11 +37,18 @@ history:
 
 
 def git(repo: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@example.org", "GIT_COMMITTER_DATE": "2026-12-01T10:00:00+00:00",
-           "GIT_AUTHOR_DATE": "2026-12-01T10:00:00+00:00"}
-    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True,
-                          env=env).stdout.strip()
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.org",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.org",
+        "GIT_COMMITTER_DATE": "2026-12-01T10:00:00+00:00",
+        "GIT_AUTHOR_DATE": "2026-12-01T10:00:00+00:00",
+    }
+    return subprocess.run(
+        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, env=env
+    ).stdout.strip()
 
 
 def edit(path: Path, old: str, new: str) -> None:
@@ -60,8 +67,11 @@ def make_repo(root: Path) -> tuple[Path, list[str]]:
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "v1: the demo game")
     (data / "demo/entries/tower-stairs.yaml").write_text(NEW_RULING, encoding="utf-8")
-    edit(data / "demo/game.yaml", "[demo:tower-crossing, demo:tower-errata]",
-         "[demo:tower-crossing, demo:tower-errata, demo:tower-stairs]")
+    edit(
+        data / "demo/game.yaml",
+        "[demo:tower-crossing, demo:tower-errata]",
+        "[demo:tower-crossing, demo:tower-errata, demo:tower-stairs]",
+    )
     crossing = data / "demo/entries/tower-crossing.yaml"
     edit(crossing, "summary: {zh: 考验失败就停在原地，下回合再试。", "summary: {zh: 考验失败就停下，下回合重掷。")
     edit(crossing, "a: {zh: 停在原地，下回合再试。", "a: {zh: 停在原地，下回合重掷。")
@@ -70,8 +80,11 @@ def make_repo(root: Path) -> tuple[Path, list[str]]:
     (repo / "README").write_text("a commit outside the data is no version\n", encoding="utf-8")
     git(repo, "commit", "-q", "-am", "docs only")
     (data / "demo/entries/tower-errata.yaml").unlink()
-    edit(data / "demo/game.yaml", "[demo:tower-crossing, demo:tower-errata, demo:tower-stairs]",
-         "[demo:tower-crossing, demo:tower-stairs]")
+    edit(
+        data / "demo/game.yaml",
+        "[demo:tower-crossing, demo:tower-errata, demo:tower-stairs]",
+        "[demo:tower-crossing, demo:tower-stairs]",
+    )
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "v3: the erratum is withdrawn")
     trees = [git(repo, "rev-parse", f"HEAD~{n}:rules_data") for n in (3, 2, 0)]
@@ -102,7 +115,9 @@ def test_each_commit_changing_the_data_is_a_version_with_its_changes(repo):
     assert str(v3.version) == f"2026-12-01 · {trees[2][:8]}"  # the current version carries its newest history date
     assert [(c.status, c.code) for c in v1.entries] == [("added", "DM-A1"), ("added", "DM-A2"), ("added", "DM-R01")]
     assert [(c.status, c.code, c.aspects) for c in v2.entries] == [
-        ("added", "DM-A3", []), ("changed", "DM-A1", ["answer", "questions"])]
+        ("added", "DM-A3", []),
+        ("changed", "DM-A1", ["answer", "questions"]),
+    ]
     assert v2.entries[1].questions == {"added": 0, "removed": 0, "changed": 1}
     assert v2.others == [("demo", "game")] and v2.subject == "v2: the Tower stairs; a clearer answer"
     assert [(c.status, c.code, c.title["zh"]) for c in v3.entries] == [("removed", "DM-A2", "塔楼的中文译文有误")]
@@ -125,7 +140,11 @@ def test_git_is_asked_four_times_however_long_the_history(repo, tmp_path, monkey
     work = tmp_path / "long"
     shutil.copytree(data.parent, work)
     for n in range(12):
-        edit(work / "rules_data/demo/entries/tower-crossing.yaml", "history:\n", f"history:\n  - {{date: 2026-12-0{n % 9 + 1}, change: edit {n}}}\n")
+        edit(
+            work / "rules_data/demo/entries/tower-crossing.yaml",
+            "history:\n",
+            f"history:\n  - {{date: 2026-12-0{n % 9 + 1}, change: edit {n}}}\n",
+        )
         git(work, "commit", "-q", "-am", f"edit {n}")
     calls = []
     real = subprocess.run
@@ -141,14 +160,18 @@ def test_the_changes_page_lists_each_version_newest_first(site, repo):
     headings = re.findall(r'<h2 id="v-([0-9a-f]{8})"', html)
     assert headings == [t[:8] for t in trees[::-1]]
     assert re.findall(r'<h2 id="v-[0-9a-f]{8}"[^>]*>(.*?)</h2>', html)[:2] == [
-        f"{trees[2][:8]} · 2026-12-01（当前 · current）", f"{trees[1][:8]} · 2026-12-01"]
+        f"{trees[2][:8]} · 2026-12-01（当前 · current）",
+        f"{trees[1][:8]} · 2026-12-01",
+    ]
     assert "v3: the erratum is withdrawn" in html and "docs only" not in html
     v2 = html.split('id="v-' + trees[1][:8])[1].split("<h2")[0]
     assert '<code class="hr-code">DM-A3</code> <a href="demo/tower-stairs.html">塔楼的楼梯</a>' in v2
-    assert "一句话答案、常见问题 (~1) · <span lang=\"en\">answer, questions (~1)</span>" in v2
+    assert '一句话答案、常见问题 (~1) · <span lang="en">answer, questions (~1)</span>' in v2
     v3 = html.split('id="v-' + trees[2][:8])[1].split("<h2")[0]
-    assert '<ul class="hr-changes hr-changes--removed" data-status="removed"><li><code class="hr-code">DM-A2</code> ' \
-           '塔楼的中文译文有误' in v3  # removed: no link to a page that is gone
+    assert (
+        '<ul class="hr-changes hr-changes--removed" data-status="removed"><li><code class="hr-code">DM-A2</code> '
+        "塔楼的中文译文有误" in v3
+    )  # removed: no link to a page that is gone
     assert f'<code class="hr-code">2026-12-01 · {trees[2][:8]}</code>' in html  # the current version
     assert 'href="changes.xml"' in html
     assert 'href="changes.html"' in (site / "index.html").read_text(encoding="utf-8")  # in the navigation
@@ -162,8 +185,10 @@ def test_the_feed_is_atom_with_an_entry_per_version(site, repo):
         assert feed.find(f"{ATOM}{required}") is not None
     entries = feed.findall(f"{ATOM}entry")
     assert [e.findtext(f"{ATOM}title") for e in entries] == [
-        f"数据版本 2026-12-01 · {trees[2][:8]}：删除 1", f"数据版本 {trees[1][:8]}：新增 1，更改 1",
-        f"数据版本 {trees[0][:8]}：新增 3"]
+        f"数据版本 2026-12-01 · {trees[2][:8]}：删除 1",
+        f"数据版本 {trees[1][:8]}：新增 1，更改 1",
+        f"数据版本 {trees[0][:8]}：新增 3",
+    ]
     assert len({e.findtext(f"{ATOM}id") for e in entries}) == 3
     assert all(re.fullmatch(r"urn:uuid:[0-9a-f-]{36}", e.findtext(f"{ATOM}id")) for e in entries)
     assert all(e.findtext(f"{ATOM}updated") == "2026-12-01T00:00:00Z" for e in entries)
@@ -202,7 +227,9 @@ def test_pdf_changes_since_prints_the_added_and_changed_entries_and_the_removed_
     cover = text.split("\f")[0]
     assert f"自 {trees[0][:8]} 以来的更改" in cover and f"Changes since {trees[0][:8]}" in cover
     assert "新增 1，更改 1，删除 1" in cover
-    assert re.search(r"已删除的条目 · Removed entries（1）\s+• DM-A2 塔楼的中文译文有误 The Tower.s Chinese text is wrong", cover)
+    assert re.search(
+        r"已删除的条目 · Removed entries（1）\s+• DM-A2 塔楼的中文译文有误 The Tower.s Chinese text is wrong", cover
+    )
     body = "\f".join(text.split("\f")[2:])
     assert "DM-A3 · 塔楼的楼梯" in body and "新增 · Added" in body
     assert "DM-A1 · 穿过塔楼" in body and "更改 · Changed：一句话答案、常见问题 (~1) · answer, questions (~1)" in body
@@ -215,17 +242,24 @@ def test_pdf_cover_prints_the_data_version(repo, tmp_path):
     assert f"数据版本 · Data version   2026-12-01 · {trees[2][:8]}" in pdftotext(tmp_path / "faq.pdf").split("\f")[0]
 
 
-
-@pytest.mark.parametrize("version, message", [
-    ("feedbeef", "unknown data version 'feedbeef' — the data folder's versions are: 2026-12-01 · {v3} (2026-12-01), "
-                 "{v2} (2026-12-01), {v1} (2026-12-01) (the PDF cover and the site's 更新记录 page print them)"),
-    ("{v3}", "nothing changed since 2026-12-01 · {v3}: it is the current data version"),
-    ("2026-12-01 · {v3}", "nothing changed since 2026-12-01 · {v3}: it is the current data version"),
-])
+@pytest.mark.parametrize(
+    "version, message",
+    [
+        (
+            "feedbeef",
+            "unknown data version 'feedbeef' — the data folder's versions are: 2026-12-01 · {v3} (2026-12-01), "
+            "{v2} (2026-12-01), {v1} (2026-12-01) (the PDF cover and the site's 更新记录 page print them)",
+        ),
+        ("{v3}", "nothing changed since 2026-12-01 · {v3}: it is the current data version"),
+        ("2026-12-01 · {v3}", "nothing changed since 2026-12-01 · {v3}: it is the current data version"),
+    ],
+)
 def test_pdf_changes_since_an_unknown_or_the_current_version_is_a_clear_message(repo, tmp_path, version, message):
     data, trees = repo
     names = {"v1": trees[0][:8], "v2": trees[1][:8], "v3": trees[2][:8]}
-    result = run_cli("pdf", "--data", str(data), "--changes-since", version.format(**names), "-o", str(tmp_path / "x.pdf"))
+    result = run_cli(
+        "pdf", "--data", str(data), "--changes-since", version.format(**names), "-o", str(tmp_path / "x.pdf")
+    )
     assert result.returncode == 1 and not (tmp_path / "x.pdf").exists()
     assert result.stderr == f"houserules pdf: {message.format(**names)}\n"
 
@@ -236,12 +270,24 @@ def test_pdf_changes_since_without_git_is_a_clear_message(repo, tmp_path):
     shutil.copytree(data, copy)
     result = run_cli("pdf", "--data", str(copy), "--changes-since", trees[0][:8], "-o", str(tmp_path / "x.pdf"))
     assert result.returncode == 1
-    assert result.stderr == (f"houserules pdf: cannot look up data version '{trees[0][:8]}': {copy} is not in a git "
-                             "checkout; the changes since a version come from the git history of the data folder\n")
-    no_git = run_cli("pdf", "--data", str(data), "--changes-since", trees[0][:8], "-o", str(tmp_path / "x.pdf"),
-                     env={"PATH": str(HOUSERULES.parent)})
-    assert no_git.stderr == (f"houserules pdf: cannot look up data version '{trees[0][:8]}': git is not installed; "
-                             "the changes since a version come from the git history of the data folder\n")
+    assert result.stderr == (
+        f"houserules pdf: cannot look up data version '{trees[0][:8]}': {copy} is not in a git "
+        "checkout; the changes since a version come from the git history of the data folder\n"
+    )
+    no_git = run_cli(
+        "pdf",
+        "--data",
+        str(data),
+        "--changes-since",
+        trees[0][:8],
+        "-o",
+        str(tmp_path / "x.pdf"),
+        env={"PATH": str(HOUSERULES.parent)},
+    )
+    assert no_git.stderr == (
+        f"houserules pdf: cannot look up data version '{trees[0][:8]}': git is not installed; "
+        "the changes since a version come from the git history of the data folder\n"
+    )
 
 
 def test_a_games_own_version_is_found_in_the_history():
@@ -249,10 +295,14 @@ def test_a_games_own_version_is_found_in_the_history():
     from houserules.data.history import History, Version
     from houserules.data.version import DataVersion
 
-    versions = [Version(DataVersion("c" * 40), "3" * 40, "2026-12-03"), Version(DataVersion("b" * 40), "2" * 40, "2026-12-02"),
-                Version(DataVersion("a" * 40), "1" * 40, "2026-12-01")]
-    history = History(versions, game_trees={"3" * 40: {"demo": "9" * 40}, "2" * 40: {"demo": "9" * 40},
-                                            "1" * 40: {"demo": "8" * 40}})
+    versions = [
+        Version(DataVersion("c" * 40), "3" * 40, "2026-12-03"),
+        Version(DataVersion("b" * 40), "2" * 40, "2026-12-02"),
+        Version(DataVersion("a" * 40), "1" * 40, "2026-12-01"),
+    ]
+    history = History(
+        versions, game_trees={"3" * 40: {"demo": "9" * 40}, "2" * 40: {"demo": "9" * 40}, "1" * 40: {"demo": "8" * 40}}
+    )
     assert history.find("2026-12-02 · 99999999").commit == "2" * 40  # the first commit with that game folder
     assert history.find("88888888").commit == "1" * 40
     assert history.find("bbbbbbbb").commit == "2" * 40

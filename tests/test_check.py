@@ -30,7 +30,9 @@ def entry(id: str = "extra", code: str = "DM-X1", **replace: str) -> str:
 
 def with_questions(a: str, b: str) -> str:
     """An entry citing 【1】 and 【2】 with two questions (ids ``a`` and ``b``), from line 12 of the file."""
-    return entry().replace('"【1】"}\n', '"【1】"}\n  - {doc: seed.txt, ref: "【2】"}\n') + f"""questions:
+    return (
+        entry().replace('"【1】"}\n', '"【1】"}\n  - {doc: seed.txt, ref: "【2】"}\n')
+        + f"""questions:
   - id: {a}
     q: {{zh: 能吗？, en: "Can I?"}}
     a: {{zh: 能。, en: Yes.}}
@@ -40,129 +42,360 @@ def with_questions(a: str, b: str) -> str:
     a: {{zh: 停下。, en: You stop.}}
     source: {{doc: seed.txt, ref: "【2】"}}
 """
+    )
 
 
 CASES = [
     # -- files that cannot be read as data --------------------------------------------------------
-    ("malformed-yaml", {f"{E}/extra.yaml": "id: extra\ntitle: {zh: 标题\ncode: DM-X1\n"},
-     [f"{E}/extra.yaml:3: demo:extra: malformed YAML: expected ',' or '}}', but got ':' — fix the YAML syntax (indentation, quotes, colons)"]),
-    ("yaml-alias", {f"{E}/extra.yaml": entry().replace("title: {zh: 标题, en: Title}", "title: &t {zh: 标题, en: Title}\naliases: *t")},
-     [f"{E}/extra.yaml:4: demo:extra: YAML anchor '&t' is not allowed — remove the anchor and write each value out in full"]),
-    ("yaml-alias-only", {f"{E}/extra.yaml": entry() + "aliases: *nothing\n"},
-     [f"{E}/extra.yaml:11: demo:extra: YAML alias '*nothing' is not allowed — write the value out in full; data files are read by people"]),
-    ("duplicate-key", {f"{E}/extra.yaml": entry() + "code: DM-X2\n"},
-     [f"{E}/extra.yaml:11: demo:extra: duplicate key 'code' (first on line 2) — keep one of the two; YAML would silently drop the first"]),
-    ("not-utf8", {f"{E}/extra.yaml": entry().replace("标题", "TITLE").encode("utf-8") + "title2: 标题\n".encode("gbk")},
-     [f"{E}/extra.yaml:11: demo:extra: not valid UTF-8 (byte 0xb1 at offset 216) — save the file as UTF-8"]),
-    ("empty-file", {f"{E}/extra.yaml": ""},
-     [f"{E}/extra.yaml:1: demo:extra: the file is empty — write the entry, or delete the file"]),
-    ("not-a-mapping", {f"{E}/extra.yaml": "- id: extra\n"},
-     [f"{E}/extra.yaml:1: demo:extra: the file holds a list, not a mapping of fields — write the fields as 'name: value' lines"]),
+    (
+        "malformed-yaml",
+        {f"{E}/extra.yaml": "id: extra\ntitle: {zh: 标题\ncode: DM-X1\n"},
+        [
+            f"{E}/extra.yaml:3: demo:extra: malformed YAML: expected ',' or '}}', but got ':' — fix the YAML syntax (indentation, quotes, colons)"
+        ],
+    ),
+    (
+        "yaml-alias",
+        {
+            f"{E}/extra.yaml": entry().replace(
+                "title: {zh: 标题, en: Title}", "title: &t {zh: 标题, en: Title}\naliases: *t"
+            )
+        },
+        [
+            f"{E}/extra.yaml:4: demo:extra: YAML anchor '&t' is not allowed — remove the anchor and write each value out in full"
+        ],
+    ),
+    (
+        "yaml-alias-only",
+        {f"{E}/extra.yaml": entry() + "aliases: *nothing\n"},
+        [
+            f"{E}/extra.yaml:11: demo:extra: YAML alias '*nothing' is not allowed — write the value out in full; data files are read by people"
+        ],
+    ),
+    (
+        "duplicate-key",
+        {f"{E}/extra.yaml": entry() + "code: DM-X2\n"},
+        [
+            f"{E}/extra.yaml:11: demo:extra: duplicate key 'code' (first on line 2) — keep one of the two; YAML would silently drop the first"
+        ],
+    ),
+    (
+        "not-utf8",
+        {f"{E}/extra.yaml": entry().replace("标题", "TITLE").encode("utf-8") + "title2: 标题\n".encode("gbk")},
+        [f"{E}/extra.yaml:11: demo:extra: not valid UTF-8 (byte 0xb1 at offset 216) — save the file as UTF-8"],
+    ),
+    (
+        "empty-file",
+        {f"{E}/extra.yaml": ""},
+        [f"{E}/extra.yaml:1: demo:extra: the file is empty — write the entry, or delete the file"],
+    ),
+    (
+        "not-a-mapping",
+        {f"{E}/extra.yaml": "- id: extra\n"},
+        [
+            f"{E}/extra.yaml:1: demo:extra: the file holds a list, not a mapping of fields — write the fields as 'name: value' lines"
+        ],
+    ),
     # every explicit tag, even the standard ones (libyaml's fast path must not let them through)
-    ("yaml-tag-str", {f"{E}/extra.yaml": entry() + "aliases: [!!str x]\n"},
-     [f"{E}/extra.yaml:11: demo:extra: unsupported YAML tag 'tag:yaml.org,2002:str' — {TAG_FIX}"]),
-    ("yaml-tag-map", {f"{E}/extra.yaml": entry() + "scope: !!map {edition: 1e}\n"},
-     [f"{E}/extra.yaml:11: demo:extra: unsupported YAML tag 'tag:yaml.org,2002:map' — {TAG_FIX}"]),
-    ("yaml-tag-seq", {f"{E}/extra.yaml": entry().replace("see_also: [demo:tower]", "see_also: !!seq [demo:tower]")},
-     [f"{E}/extra.yaml:10: demo:extra: unsupported YAML tag 'tag:yaml.org,2002:seq' — {TAG_FIX}"]),
-    ("yaml-tag-bare", {f"{E}/extra.yaml": "! " + entry()},
-     [f"{E}/extra.yaml:1: demo:extra: unsupported YAML tag '!' — {TAG_FIX}"]),
+    (
+        "yaml-tag-str",
+        {f"{E}/extra.yaml": entry() + "aliases: [!!str x]\n"},
+        [f"{E}/extra.yaml:11: demo:extra: unsupported YAML tag 'tag:yaml.org,2002:str' — {TAG_FIX}"],
+    ),
+    (
+        "yaml-tag-map",
+        {f"{E}/extra.yaml": entry() + "scope: !!map {edition: 1e}\n"},
+        [f"{E}/extra.yaml:11: demo:extra: unsupported YAML tag 'tag:yaml.org,2002:map' — {TAG_FIX}"],
+    ),
+    (
+        "yaml-tag-seq",
+        {f"{E}/extra.yaml": entry().replace("see_also: [demo:tower]", "see_also: !!seq [demo:tower]")},
+        [f"{E}/extra.yaml:10: demo:extra: unsupported YAML tag 'tag:yaml.org,2002:seq' — {TAG_FIX}"],
+    ),
+    (
+        "yaml-tag-bare",
+        {f"{E}/extra.yaml": "! " + entry()},
+        [f"{E}/extra.yaml:1: demo:extra: unsupported YAML tag '!' — {TAG_FIX}"],
+    ),
     # nesting deep enough to exhaust Python's recursion limit
-    ("deep-brackets", {f"{E}/extra.yaml": entry() + "scope: " + "[" * 350 + "]" * 350 + "\n"},
-     [f"{E}/extra.yaml:11: demo:extra: nesting deeper than 32 levels — flatten the structure; no field needs that depth"]),
+    (
+        "deep-brackets",
+        {f"{E}/extra.yaml": entry() + "scope: " + "[" * 350 + "]" * 350 + "\n"},
+        [
+            f"{E}/extra.yaml:11: demo:extra: nesting deeper than 32 levels — flatten the structure; no field needs that depth"
+        ],
+    ),
 ]
 LOAD_FAILURES = {c[0] for c in CASES}
 CASES += [
     # -- schema -----------------------------------------------------------------------------------------
-    ("wrong-type", {f"{E}/extra.yaml": entry().replace("see_also: [demo:tower]", "see_also: demo:tower")},
-     [f"{E}/extra.yaml:10: demo:extra: field 'see_also' must be a list, not str — write 'see_also' as a list"]),
-    ("missing-required", {f"{E}/extra.yaml": entry().replace("confidence: confirmed\n", "")},
-     [f"{E}/extra.yaml:1: demo:extra: missing required field 'confidence' — add 'confidence:' (see CONTRIBUTING.md)"]),
-    ("unknown-field", {f"{E}/extra.yaml": entry() + "colour: red\n"},
-     [f"{E}/extra.yaml:11: demo:extra: unknown field 'colour' — remove it or use one of: aliases, applies_to, authority, body, code, completion, confidence, confidence_note, errata, facts, history, id, kind, questions, scope, see_also, sources, status, summary, title, translations, translator_notes"]),
-    ("bad-enum", {f"{E}/extra.yaml": entry().replace("kind: ruling", "kind: rulling")},
-     [f"{E}/extra.yaml:3: demo:extra: field 'kind' has 'rulling', which is not allowed — use one of: ruling, rule, component, term, house-rule"]),
-    ("uncertain-without-note", {f"{E}/extra.yaml": entry().replace("confidence: confirmed", "confidence: uncertain")},
-     [f"{E}/extra.yaml:1: demo:extra: missing required field 'confidence_note' — add 'confidence_note:' (see CONTRIBUTING.md)"]),
+    (
+        "wrong-type",
+        {f"{E}/extra.yaml": entry().replace("see_also: [demo:tower]", "see_also: demo:tower")},
+        [f"{E}/extra.yaml:10: demo:extra: field 'see_also' must be a list, not str — write 'see_also' as a list"],
+    ),
+    (
+        "missing-required",
+        {f"{E}/extra.yaml": entry().replace("confidence: confirmed\n", "")},
+        [
+            f"{E}/extra.yaml:1: demo:extra: missing required field 'confidence' — add 'confidence:' (see CONTRIBUTING.md)"
+        ],
+    ),
+    (
+        "unknown-field",
+        {f"{E}/extra.yaml": entry() + "colour: red\n"},
+        [
+            f"{E}/extra.yaml:11: demo:extra: unknown field 'colour' — remove it or use one of: aliases, applies_to, authority, body, code, completion, confidence, confidence_note, errata, facts, history, id, kind, questions, scope, see_also, sources, status, summary, title, translations, translator_notes"
+        ],
+    ),
+    (
+        "bad-enum",
+        {f"{E}/extra.yaml": entry().replace("kind: ruling", "kind: rulling")},
+        [
+            f"{E}/extra.yaml:3: demo:extra: field 'kind' has 'rulling', which is not allowed — use one of: ruling, rule, component, term, house-rule"
+        ],
+    ),
+    (
+        "uncertain-without-note",
+        {f"{E}/extra.yaml": entry().replace("confidence: confirmed", "confidence: uncertain")},
+        [
+            f"{E}/extra.yaml:1: demo:extra: missing required field 'confidence_note' — add 'confidence_note:' (see CONTRIBUTING.md)"
+        ],
+    ),
     # patterns match whole strings: a trailing newline makes no id or code
-    ("impostor-id", {f"{E}/extra.yaml": entry(id='"extra\\n"')},
-     [f"{E}/extra.yaml:1: demo:extra: field 'id' value 'extra\\n' is not an id — use lowercase letters, digits and "
-      "single hyphens, e.g. mystic-elevator"]),
-    ("impostor-code", {f"{E}/extra.yaml": entry(code='"DM-X1\\n"')},
-     [f"{E}/extra.yaml:2: demo:extra: field 'code' value 'DM-X1\\n' is not a code — write the game's prefix, a hyphen "
-      "and capital letters or digits, e.g. BH-A13"]),
+    (
+        "impostor-id",
+        {f"{E}/extra.yaml": entry(id='"extra\\n"')},
+        [
+            f"{E}/extra.yaml:1: demo:extra: field 'id' value 'extra\\n' is not an id — use lowercase letters, digits and "
+            "single hyphens, e.g. mystic-elevator"
+        ],
+    ),
+    (
+        "impostor-code",
+        {f"{E}/extra.yaml": entry(code='"DM-X1\\n"')},
+        [
+            f"{E}/extra.yaml:2: demo:extra: field 'code' value 'DM-X1\\n' is not a code — write the game's prefix, a hyphen "
+            "and capital letters or digits, e.g. BH-A13"
+        ],
+    ),
     # text that shows nothing
-    ("blank-title", {f"{E}/extra.yaml": entry().replace("en: Title", 'en: "\\u200b"')},
-     [f"{E}/extra.yaml:4: demo:extra: field 'title.en' has no visible text — {BLANK_FIX}"]),
-    ("blank-summary", {f"{E}/extra.yaml": entry().replace("一句话。", '"\\u200d"')},
-     [f"{E}/extra.yaml:5: demo:extra: field 'summary.zh' has no visible text — {BLANK_FIX}"]),
-    ("blank-alias", {f"{E}/extra.yaml": entry() + 'aliases: [塔, "   ", "\\u3000\\t\\u2060"]\n'},
-     [f"{E}/extra.yaml:11: demo:extra: field 'aliases.1' has no visible text — {BLANK_FIX}",
-      f"{E}/extra.yaml:11: demo:extra: field 'aliases.2' has no visible text — {BLANK_FIX}"]),
-    ("blank-source-ref", {f"{E}/extra.yaml": entry().replace('ref: "【1】"', 'ref: "\\u3164"')},
-     [f"{E}/extra.yaml:9: demo:extra: field 'sources.0.ref' has no visible text — {BLANK_FIX}"]),
+    (
+        "blank-title",
+        {f"{E}/extra.yaml": entry().replace("en: Title", 'en: "\\u200b"')},
+        [f"{E}/extra.yaml:4: demo:extra: field 'title.en' has no visible text — {BLANK_FIX}"],
+    ),
+    (
+        "blank-summary",
+        {f"{E}/extra.yaml": entry().replace("一句话。", '"\\u200d"')},
+        [f"{E}/extra.yaml:5: demo:extra: field 'summary.zh' has no visible text — {BLANK_FIX}"],
+    ),
+    (
+        "blank-alias",
+        {f"{E}/extra.yaml": entry() + 'aliases: [塔, "   ", "\\u3000\\t\\u2060"]\n'},
+        [
+            f"{E}/extra.yaml:11: demo:extra: field 'aliases.1' has no visible text — {BLANK_FIX}",
+            f"{E}/extra.yaml:11: demo:extra: field 'aliases.2' has no visible text — {BLANK_FIX}",
+        ],
+    ),
+    (
+        "blank-source-ref",
+        {f"{E}/extra.yaml": entry().replace('ref: "【1】"', 'ref: "\\u3164"')},
+        [f"{E}/extra.yaml:9: demo:extra: field 'sources.0.ref' has no visible text — {BLANK_FIX}"],
+    ),
     # -- questions ------------------------------------------------------------------------------------
-    ("question-duplicate-id", {f"{E}/extra.yaml": with_questions("same", "same")},
-     [f"{E}/extra.yaml:17: demo:extra: duplicate question id 'same' (first on line 13) — give each question of the entry an id of its own"]),
-    ("question-id-is-a-section", {f"{E}/extra.yaml": with_questions("sources", "ok")},
-     [f"{E}/extra.yaml:13: demo:extra: question id 'sources' is the anchor of a section of the page — choose another id "
-      "(taken: applies-to, completion, details, errata, facts, history, questions, referenced-by, rulings, see-also, sources, translator-notes)"]),
-    ("question-source-not-cited", {f"{E}/extra.yaml": with_questions("a", "b").replace('source: {doc: seed.txt, ref: "【2】"}', 'source: {doc: seed.txt, ref: "【9】"}')},
-     [f"{E}/extra.yaml:20: demo:extra: question 'b' cites seed.txt 【9】, which the entry does not cite — cite one of the entry's sources (or add it to sources)"]),
-    ("question-without-clause", {f"{E}/extra.yaml": with_questions("a", "b").replace(", clause: go-back", "")},
-     [f"{E}/extra.yaml:16: demo:extra: question 'a' names no clause of 【1】 — name the clause it answers, one of: go-back, fail-stop"]),
-    ("question-unknown-clause", {f"{E}/extra.yaml": with_questions("a", "b").replace("clause: go-back", "clause: go-home")},
-     [f"{E}/extra.yaml:16: demo:extra: question 'a' names clause 'go-home' of 【1】 — name the clause it answers, one of: go-back, fail-stop"]),
-    ("question-clause-undeclared", {f"{E}/extra.yaml": with_questions("a", "b").replace('source: {doc: seed.txt, ref: "【2】"}', 'source: {doc: seed.txt, ref: "【2】", clause: x}')},
-     [f"{E}/extra.yaml:20: demo:extra: question 'b' names clause 'x', but game 'demo' declares no clauses for 【2】 — remove 'clause', or declare the clauses in the game's sources"]),
-    ("question-blank-answer", {f"{E}/extra.yaml": with_questions("a", "b").replace("zh: 能。", 'zh: "\\u3000"')},
-     [f"{E}/extra.yaml:15: demo:extra: field 'questions.0.a.zh' has no visible text — {BLANK_FIX}"]),
-    ("question-unresolved-ref", {f"{E}/extra.yaml": with_questions("a", "b").replace("zh: 能。", 'zh: "能，见 [[demo:nowhere]]。"')},
-     [f"{E}/extra.yaml:15: demo:extra: reference [[demo:nowhere]] does not resolve — create rules_data/demo/entries/nowhere.yaml or fix the id"]),
-    ("clause-unanswered", {"data/demo/game.yaml": GOOD.joinpath("demo/game.yaml").read_text(encoding="utf-8").replace("[go-back, fail-stop]", "[go-back, fail-stop, jump]")},
-     ["data/demo/game.yaml:22: demo: clause 'jump' of 【1】 is not answered by any question — add a question with "
-      'source: {doc: seed.txt, ref: "【1】", clause: jump} to the entry citing 【1】']),
+    (
+        "question-duplicate-id",
+        {f"{E}/extra.yaml": with_questions("same", "same")},
+        [
+            f"{E}/extra.yaml:17: demo:extra: duplicate question id 'same' (first on line 13) — give each question of the entry an id of its own"
+        ],
+    ),
+    (
+        "question-id-is-a-section",
+        {f"{E}/extra.yaml": with_questions("sources", "ok")},
+        [
+            f"{E}/extra.yaml:13: demo:extra: question id 'sources' is the anchor of a section of the page — choose another id "
+            "(taken: applies-to, completion, details, errata, facts, history, questions, referenced-by, rulings, see-also, sources, translator-notes)"
+        ],
+    ),
+    (
+        "question-source-not-cited",
+        {
+            f"{E}/extra.yaml": with_questions("a", "b").replace(
+                'source: {doc: seed.txt, ref: "【2】"}', 'source: {doc: seed.txt, ref: "【9】"}'
+            )
+        },
+        [
+            f"{E}/extra.yaml:20: demo:extra: question 'b' cites seed.txt 【9】, which the entry does not cite — cite one of the entry's sources (or add it to sources)"
+        ],
+    ),
+    (
+        "question-without-clause",
+        {f"{E}/extra.yaml": with_questions("a", "b").replace(", clause: go-back", "")},
+        [
+            f"{E}/extra.yaml:16: demo:extra: question 'a' names no clause of 【1】 — name the clause it answers, one of: go-back, fail-stop"
+        ],
+    ),
+    (
+        "question-unknown-clause",
+        {f"{E}/extra.yaml": with_questions("a", "b").replace("clause: go-back", "clause: go-home")},
+        [
+            f"{E}/extra.yaml:16: demo:extra: question 'a' names clause 'go-home' of 【1】 — name the clause it answers, one of: go-back, fail-stop"
+        ],
+    ),
+    (
+        "question-clause-undeclared",
+        {
+            f"{E}/extra.yaml": with_questions("a", "b").replace(
+                'source: {doc: seed.txt, ref: "【2】"}', 'source: {doc: seed.txt, ref: "【2】", clause: x}'
+            )
+        },
+        [
+            f"{E}/extra.yaml:20: demo:extra: question 'b' names clause 'x', but game 'demo' declares no clauses for 【2】 — remove 'clause', or declare the clauses in the game's sources"
+        ],
+    ),
+    (
+        "question-blank-answer",
+        {f"{E}/extra.yaml": with_questions("a", "b").replace("zh: 能。", 'zh: "\\u3000"')},
+        [f"{E}/extra.yaml:15: demo:extra: field 'questions.0.a.zh' has no visible text — {BLANK_FIX}"],
+    ),
+    (
+        "question-unresolved-ref",
+        {f"{E}/extra.yaml": with_questions("a", "b").replace("zh: 能。", 'zh: "能，见 [[demo:nowhere]]。"')},
+        [
+            f"{E}/extra.yaml:15: demo:extra: reference [[demo:nowhere]] does not resolve — create rules_data/demo/entries/nowhere.yaml or fix the id"
+        ],
+    ),
+    (
+        "clause-unanswered",
+        {
+            "data/demo/game.yaml": GOOD.joinpath("demo/game.yaml")
+            .read_text(encoding="utf-8")
+            .replace("[go-back, fail-stop]", "[go-back, fail-stop, jump]")
+        },
+        [
+            "data/demo/game.yaml:22: demo: clause 'jump' of 【1】 is not answered by any question — add a question with "
+            'source: {doc: seed.txt, ref: "【1】", clause: jump} to the entry citing 【1】'
+        ],
+    ),
     # -- identity ---------------------------------------------------------------------------------------
-    ("id-not-file-name", {f"{E}/extra.yaml": entry(id="other")},
-     [f"{E}/extra.yaml:1: demo:extra: id 'other' differs from the file name 'extra.yaml' — set 'id: extra' or rename the file to other.yaml"]),
-    ("duplicate-id", {f"{E}/tower-copy.yaml": entry(id="tower")},
-     [f"{E}/tower-copy.yaml:1: demo:tower-copy: duplicate id 'tower' (also in {E}/tower.yaml) — give each entry an id of its own",
-      f"{E}/tower-copy.yaml:1: demo:tower-copy: id 'tower' differs from the file name 'tower-copy.yaml' — set 'id: tower-copy' or rename the file to tower.yaml"]),
-    ("duplicate-code", {f"{E}/extra.yaml": entry(code="DM-R01")},
-     [f"{E}/tower.yaml:2: demo:tower: duplicate code 'DM-R01' (also demo:extra) — give this entry a code of its own; codes are printed and cited"]),
-    ("reserved-id", {f"{E}/errata.yaml": entry(id="errata")},
-     [f"{E}/errata.yaml:1: demo:errata: id 'errata' is reserved for a page of the game — choose another id (reserved: api, errata, glossary, index, notes, print, tags)"]),
+    (
+        "id-not-file-name",
+        {f"{E}/extra.yaml": entry(id="other")},
+        [
+            f"{E}/extra.yaml:1: demo:extra: id 'other' differs from the file name 'extra.yaml' — set 'id: extra' or rename the file to other.yaml"
+        ],
+    ),
+    (
+        "duplicate-id",
+        {f"{E}/tower-copy.yaml": entry(id="tower")},
+        [
+            f"{E}/tower-copy.yaml:1: demo:tower-copy: duplicate id 'tower' (also in {E}/tower.yaml) — give each entry an id of its own",
+            f"{E}/tower-copy.yaml:1: demo:tower-copy: id 'tower' differs from the file name 'tower-copy.yaml' — set 'id: tower-copy' or rename the file to tower.yaml",
+        ],
+    ),
+    (
+        "duplicate-code",
+        {f"{E}/extra.yaml": entry(code="DM-R01")},
+        [
+            f"{E}/tower.yaml:2: demo:tower: duplicate code 'DM-R01' (also demo:extra) — give this entry a code of its own; codes are printed and cited"
+        ],
+    ),
+    (
+        "reserved-id",
+        {f"{E}/errata.yaml": entry(id="errata")},
+        [
+            f"{E}/errata.yaml:1: demo:errata: id 'errata' is reserved for a page of the game — choose another id (reserved: api, errata, glossary, index, notes, print, tags)"
+        ],
+    ),
     # -- references -------------------------------------------------------------------------------------
-    ("unresolved-field-ref", {f"{E}/extra.yaml": entry().replace("[demo:tower]", "[demo:towr]")},
-     [f"{E}/extra.yaml:10: demo:extra: reference 'demo:towr' does not resolve — create rules_data/demo/entries/towr.yaml or fix the id"]),
-    ("unresolved-text-ref", {f"{E}/extra.yaml": entry() + "body:\n  zh: |\n    第一行\n    见 [[demo:nowhere]]。\n"},
-     [f"{E}/extra.yaml:14: demo:extra: reference [[demo:nowhere]] does not resolve — create rules_data/demo/entries/nowhere.yaml or fix the id"]),
-    ("malformed-text-ref", {f"{E}/extra.yaml": entry() + "body: {zh: '见 [[塔楼]]。'}\n"},
-     [f"{E}/extra.yaml:11: demo:extra: reference [[塔楼]] is not of the form game:id — write it as game:id, e.g. [[betrayal:vault]]"]),
-    ("self-reference", {f"{E}/extra.yaml": entry().replace("[demo:tower]", "[demo:tower, demo:extra]")},
-     [f"{E}/extra.yaml:10: demo:extra: the entry refers to itself ('demo:extra') — remove the self-reference"]),
-    ("unknown-game-ref", {f"{E}/extra.yaml": entry().replace("[demo:tower]", "[chess:castling]")},
-     [f"{E}/extra.yaml:10: demo:extra: reference 'chess:castling' names unknown game 'chess' — use one of: demo"]),
+    (
+        "unresolved-field-ref",
+        {f"{E}/extra.yaml": entry().replace("[demo:tower]", "[demo:towr]")},
+        [
+            f"{E}/extra.yaml:10: demo:extra: reference 'demo:towr' does not resolve — create rules_data/demo/entries/towr.yaml or fix the id"
+        ],
+    ),
+    (
+        "unresolved-text-ref",
+        {f"{E}/extra.yaml": entry() + "body:\n  zh: |\n    第一行\n    见 [[demo:nowhere]]。\n"},
+        [
+            f"{E}/extra.yaml:14: demo:extra: reference [[demo:nowhere]] does not resolve — create rules_data/demo/entries/nowhere.yaml or fix the id"
+        ],
+    ),
+    (
+        "malformed-text-ref",
+        {f"{E}/extra.yaml": entry() + "body: {zh: '见 [[塔楼]]。'}\n"},
+        [
+            f"{E}/extra.yaml:11: demo:extra: reference [[塔楼]] is not of the form game:id — write it as game:id, e.g. [[betrayal:vault]]"
+        ],
+    ),
+    (
+        "self-reference",
+        {f"{E}/extra.yaml": entry().replace("[demo:tower]", "[demo:tower, demo:extra]")},
+        [f"{E}/extra.yaml:10: demo:extra: the entry refers to itself ('demo:extra') — remove the self-reference"],
+    ),
+    (
+        "unknown-game-ref",
+        {f"{E}/extra.yaml": entry().replace("[demo:tower]", "[chess:castling]")},
+        [f"{E}/extra.yaml:10: demo:extra: reference 'chess:castling' names unknown game 'chess' — use one of: demo"],
+    ),
     # -- games and sources ---------------------------------------------------------------------------
-    ("unknown-game", {"data/chess/entries/castling.yaml": entry(id="castling")},
-     ["data/chess/entries/castling.yaml:1: chess:castling: unknown game 'chess': data/chess/game.yaml is missing — add the game's game.yaml, or move the entry into a declared game's folder"]),
-    ("undeclared-source", {f"{E}/extra.yaml": entry().replace("doc: seed.txt", "doc: forum-post.txt")},
-     [f"{E}/extra.yaml:9: demo:extra: source document 'forum-post.txt' is not declared by game 'demo' — add it to the sources of rules_data/demo/game.yaml or use one of: rulebook, seed.txt"]),
-    ("undeclared-scope", {f"{E}/extra.yaml": entry() + "scope: {edition: 3e}\n"},
-     [f"{E}/extra.yaml:11: demo:extra: edition '3e' is not declared by game 'demo' — use one of: 1e"]),
-    ("orphan", {f"{E}/extra.yaml": entry()},
-     [f"{E}/extra.yaml:1: demo:extra: orphan entry: no game contents section lists it and no entry refers to it — add 'demo:extra' to a contents section of rules_data/demo/game.yaml or refer to it from a related entry"]),
-    ("stray-file", {f"{E}/notes.txt": "hello"},
-     [f"{E}/notes.txt:1: -: only <id>.yaml files belong in entries/ — rename it to <id>.yaml or move it out"]),
-    ("folder-named-like-an-entry", {f"{E}/x.yaml/notes.txt": "hello"},
-     [f"{E}/x.yaml:1: -: folder 'x.yaml' in entries/, where only <id>.yaml files belong — "
-      "move it out; an entry is one <id>.yaml file"]),
+    (
+        "unknown-game",
+        {"data/chess/entries/castling.yaml": entry(id="castling")},
+        [
+            "data/chess/entries/castling.yaml:1: chess:castling: unknown game 'chess': data/chess/game.yaml is missing — add the game's game.yaml, or move the entry into a declared game's folder"
+        ],
+    ),
+    (
+        "undeclared-source",
+        {f"{E}/extra.yaml": entry().replace("doc: seed.txt", "doc: forum-post.txt")},
+        [
+            f"{E}/extra.yaml:9: demo:extra: source document 'forum-post.txt' is not declared by game 'demo' — add it to the sources of rules_data/demo/game.yaml or use one of: rulebook, seed.txt"
+        ],
+    ),
+    (
+        "undeclared-scope",
+        {f"{E}/extra.yaml": entry() + "scope: {edition: 3e}\n"},
+        [f"{E}/extra.yaml:11: demo:extra: edition '3e' is not declared by game 'demo' — use one of: 1e"],
+    ),
+    (
+        "orphan",
+        {f"{E}/extra.yaml": entry()},
+        [
+            f"{E}/extra.yaml:1: demo:extra: orphan entry: no game contents section lists it and no entry refers to it — add 'demo:extra' to a contents section of rules_data/demo/game.yaml or refer to it from a related entry"
+        ],
+    ),
+    (
+        "stray-file",
+        {f"{E}/notes.txt": "hello"},
+        [f"{E}/notes.txt:1: -: only <id>.yaml files belong in entries/ — rename it to <id>.yaml or move it out"],
+    ),
+    (
+        "folder-named-like-an-entry",
+        {f"{E}/x.yaml/notes.txt": "hello"},
+        [
+            f"{E}/x.yaml:1: -: folder 'x.yaml' in entries/, where only <id>.yaml files belong — "
+            "move it out; an entry is one <id>.yaml file"
+        ],
+    ),
 ]
 
 
 #: Cases whose entry fails the schema or identity checks and is therefore not loaded.
-NOT_KEPT = {"wrong-type", "missing-required", "unknown-field", "bad-enum", "uncertain-without-note",
-            "impostor-id", "impostor-code", "id-not-file-name", "duplicate-id"}
+NOT_KEPT = {
+    "wrong-type",
+    "missing-required",
+    "unknown-field",
+    "bad-enum",
+    "uncertain-without-note",
+    "impostor-id",
+    "impostor-code",
+    "id-not-file-name",
+    "duplicate-id",
+}
 
 
 def make_data(tmp_path: Path, files: dict[str, str | bytes], list_extra: bool = True) -> Path:
@@ -172,8 +405,9 @@ def make_data(tmp_path: Path, files: dict[str, str | bytes], list_extra: bool = 
         added = [f"demo:{Path(rel).stem}" for rel in files if rel.startswith(E) and rel.endswith(".yaml")]
         game = tmp_path / "data/demo/game.yaml"
         text = game.read_text(encoding="utf-8")
-        game.write_text(text.replace("demo:tower-errata]", ", ".join(["demo:tower-errata", *added]) + "]"),
-                        encoding="utf-8")
+        game.write_text(
+            text.replace("demo:tower-errata]", ", ".join(["demo:tower-errata", *added]) + "]"), encoding="utf-8"
+        )
     for rel, content in files.items():
         path = tmp_path / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -234,11 +468,18 @@ def test_missing_data_folder_is_a_clear_message(tmp_path):
 # -- text that shows nothing, in the other files ------------------------------------------------------
 
 BLANK_FILES = [
-    ("game", "data/demo/game.yaml", lambda text: text.replace("{zh: 测试用的小游戏。,", '{zh: "\\u2800\\ufe0f",'),
-     "data/demo/game.yaml:6: demo: field 'description.zh' has no visible text — write the text or remove the field"),
-    ("glossary", "data/demo/glossary.yaml",
-     lambda _: 'terms:\n  - {id: tower, en: Tower, zh: 塔楼, variants: ["\\u200b\\u200c"]}\n',
-     "data/demo/glossary.yaml:2: demo: field 'terms.0.variants.0' has no visible text — write the text or remove the field"),
+    (
+        "game",
+        "data/demo/game.yaml",
+        lambda text: text.replace("{zh: 测试用的小游戏。,", '{zh: "\\u2800\\ufe0f",'),
+        "data/demo/game.yaml:6: demo: field 'description.zh' has no visible text — write the text or remove the field",
+    ),
+    (
+        "glossary",
+        "data/demo/glossary.yaml",
+        lambda _: 'terms:\n  - {id: tower, en: Tower, zh: 塔楼, variants: ["\\u200b\\u200c"]}\n',
+        "data/demo/glossary.yaml:2: demo: field 'terms.0.variants.0' has no visible text — write the text or remove the field",
+    ),
 ]
 
 

@@ -12,14 +12,17 @@ from houserules.data.model import text_fields
 from houserules.data.seeds import sections
 
 KB = run_check(DATA).kb
-SEED_SOURCES = [(game.id, source) for game in KB.games.values() for source in game.data["sources"]
-                if source["kind"] == "seed"]
+SEED_SOURCES = [
+    (game.id, source) for game in KB.games.values() for source in game.data["sources"] if source["kind"] == "seed"
+]
 
 
 def test_real_data_is_clean():
     result = run_cli("check")
     assert result.returncode == 0, result.stderr
-    assert re.fullmatch(r"ok: \d+ entries, \d+ references, 3 games(, \d+ warnings?)?", result.stdout.strip().splitlines()[-1])
+    assert re.fullmatch(
+        r"ok: \d+ entries, \d+ references, 3 games(, \d+ warnings?)?", result.stdout.strip().splitlines()[-1]
+    )
 
 
 def test_every_seed_has_a_game(seeds):
@@ -42,8 +45,9 @@ def test_every_seed_section_is_cited(seeds, game, source):
 
 def _texts(entry, lang: str) -> str:
     skip = {"printed", "quote", "corrected", "source_en"}
-    return "\n".join(text for path, text in text_fields(entry.data)
-                     if path and path[-1] == lang and not skip & set(map(str, path)))
+    return "\n".join(
+        text for path, text in text_fields(entry.data) if path and path[-1] == lang and not skip & set(map(str, path))
+    )
 
 
 def _names(entry, lang: str) -> list[str]:
@@ -105,8 +109,9 @@ def test_mausritter_levels_table_is_completed_from_the_srd():
 def test_mausritter_carries_the_cc_by_attribution():
     licence = KB.games["mausritter"].data["licence"]
     assert licence["name"] == "CC BY 4.0" and licence["url"] == "https://creativecommons.org/licenses/by/4.0/"
-    assert licence["attribution"]["en"].startswith("This work is based on Mausritter (https://mausritter.com), "
-                                                   "a product of Losing Games and Isaac Williams")
+    assert licence["attribution"]["en"].startswith(
+        "This work is based on Mausritter (https://mausritter.com), a product of Losing Games and Isaac Williams"
+    )
 
 
 def test_pages_the_seed_cites_but_lacks_are_stubs():

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from test_browser import ARGS, CHROMIUM
 
 from sitecheck import serve
-from test_browser import ARGS, CHROMIUM
 
 CSP = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
 
@@ -23,7 +23,9 @@ def test_every_page_carries_one_policy_first_in_its_head(built_fixture_site):
         html = page.read_text(encoding="utf-8")
         policies = CSP.findall(html)
         assert len(policies) == 1, page
-        assert re.search(r"<head[^>]*>" + re.escape(f'<meta http-equiv="Content-Security-Policy" content="{policies[0]}">'), html)
+        assert re.search(
+            r"<head[^>]*>" + re.escape(f'<meta http-equiv="Content-Security-Policy" content="{policies[0]}">'), html
+        )
         directives = dict(d.strip().split(" ", 1) for d in policies[0].split(";"))
         assert "'unsafe-inline'" not in directives["script-src"] and "'unsafe-eval'" not in directives["script-src"]
         assert directives["object-src"] == "'none'" and directives["default-src"] == "'self'"

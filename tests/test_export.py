@@ -13,7 +13,6 @@ import pytest
 
 from conftest import DATA, FIXTURES, HOUSERULES, run_cli
 from houserules import export
-import houserules.export.tables
 from houserules.data.load import load
 
 TRANSLATORS = FIXTURES / "translators" / "data"
@@ -58,7 +57,7 @@ def test_json_carries_the_same_records_as_the_csv(what):
 def test_a_question_variant_never_runs_as_a_formula():
     result = run_cli("export", "--data", str(TRANSLATORS), "--what", "faq", "--format", "csv")
     (row,) = read_csv(result.stdout.encode("utf-8"))
-    assert row["variants"] == "'=HYPERLINK(\"https://example.org\"); 塔楼能退回去吗"
+    assert row["variants"] == '\'=HYPERLINK("https://example.org"); 塔楼能退回去吗'
 
 
 def test_every_question_of_the_real_data_is_a_faq_row_with_its_anchor():
@@ -76,15 +75,20 @@ def test_every_question_of_the_real_data_is_a_faq_row_with_its_anchor():
 def test_entries_json_is_the_api_document_with_translation_freshness():
     result = run_cli("export", "--data", str(TRANSLATORS))
     payload = json.loads(result.stdout)
-    assert [e["id"] for e in payload["entries"]] == ["demo:library", "demo:tower-crossing", "demo:tower-errata",
-                                                    "demo:tower"]
+    assert [e["id"] for e in payload["entries"]] == [
+        "demo:library",
+        "demo:tower-crossing",
+        "demo:tower-errata",
+        "demo:tower",
+    ]
     tower = next(e for e in payload["entries"] if e["id"] == "demo:tower")
     assert tower["translations"] == {"en": {"from": "zh", "source_hash": "c927fa25171d", "stale": False}}
 
 
 def test_errata_csv_keeps_chinese_and_awkward_text(tmp_path):
-    result = run_cli("export", "--data", str(TRANSLATORS), "--what", "errata", "--format", "csv",
-                     "-o", str(tmp_path / "e.csv"))
+    result = run_cli(
+        "export", "--data", str(TRANSLATORS), "--what", "errata", "--format", "csv", "-o", str(tmp_path / "e.csv")
+    )
     assert result.returncode == 0, result.stderr
     rows = read_csv((tmp_path / "e.csv").read_bytes())
     assert [(r["component"], r["printed"], r["corrected"], r["status"]) for r in rows] == [
@@ -143,13 +147,18 @@ def test_csv_cells_never_start_a_formula(tmp_path):
     glossary.write_text(glossary.read_text(encoding="utf-8") + FORMULA_TERM, encoding="utf-8")
     library = data / "demo/entries/library.yaml"
     text = library.read_text(encoding="utf-8")
-    library.write_text(text.replace("summary: {zh: ", "summary: {zh: '-1 hp：", 1).replace("。, en:", "。', en:", 1),
-                       encoding="utf-8")
+    library.write_text(
+        text.replace("summary: {zh: ", "summary: {zh: '-1 hp：", 1).replace("。, en:", "。', en:", 1), encoding="utf-8"
+    )
     result = run_cli("export", "--data", "data", "--what", "glossary", "--format", "csv", "-o", "g.csv", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     row = read_csv((tmp_path / "g.csv").read_bytes())[-1]
     assert (row["en"], row["zh"], row["note_zh"], row["note_en"]) == (
-        "'=HYPERLINK(\"https://example.invalid\", \"x\")", "'＝1+1", "'  -2+3", "cmd|' /C calc'!A0")
+        '\'=HYPERLINK("https://example.invalid", "x")',
+        "'＝1+1",
+        "'  -2+3",
+        "cmd|' /C calc'!A0",
+    )
     # a list cell is one cell: only its start matters
     assert row["variants"] == "'+1;  @SUM(A1); \t=1; \r=1; -1 hp; 1-2; a=b"
     entries = run_cli("export", "--data", "data", "--format", "csv", cwd=tmp_path)
@@ -160,13 +169,29 @@ def test_csv_cells_never_start_a_formula(tmp_path):
     assert as_json["records"][-1]["en"] == '=HYPERLINK("https://example.invalid", "x")'
 
 
-@pytest.mark.parametrize("value, cell", [
-    ("=1+1", "'=1+1"), ("+1", "'+1"), ("-1 hp", "'-1 hp"), ("@SUM(A1)", "'@SUM(A1)"),
-    ("\t=1", "'\t=1"), ("\r=1", "'\r=1"), ("  =1", "'  =1"), ("\u3000=1", "'\u3000=1"),
-    ("＝1", "'＝1"), ("＋1", "'＋1"), ("－1", "'－1"), ("＠x", "'＠x"),
-    # left alone
-    ("1-2", "1-2"), ("a=b", "a=b"), ("塔楼", "塔楼"), ("", ""), ("'quoted", "'quoted"),
-])
+@pytest.mark.parametrize(
+    "value, cell",
+    [
+        ("=1+1", "'=1+1"),
+        ("+1", "'+1"),
+        ("-1 hp", "'-1 hp"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("\t=1", "'\t=1"),
+        ("\r=1", "'\r=1"),
+        ("  =1", "'  =1"),
+        ("\u3000=1", "'\u3000=1"),
+        ("＝1", "'＝1"),
+        ("＋1", "'＋1"),
+        ("－1", "'－1"),
+        ("＠x", "'＠x"),
+        # left alone
+        ("1-2", "1-2"),
+        ("a=b", "a=b"),
+        ("塔楼", "塔楼"),
+        ("", ""),
+        ("'quoted", "'quoted"),
+    ],
+)
 def test_spreadsheet_safe_cells(value, cell):
     assert export.spreadsheet_safe(value) == cell
     parsed = read_csv(export.to_csv(("x",), [{"x": value}]))
@@ -175,14 +200,26 @@ def test_spreadsheet_safe_cells(value, cell):
 
 # -- where the export goes ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("output, message", [
-    ("missing/dir/f.csv", "houserules export: cannot write missing/dir/f.csv: the folder missing/dir does not exist; "
-                          "create it first or choose another path with -o FILE"),
-    ("a-file.txt/f.csv", "houserules export: cannot write a-file.txt/f.csv: a-file.txt is not a folder "
-                         "or choose another path with -o FILE"),
-    ("a-folder", "houserules export: cannot write a-folder: it is a folder; give a file name, "
-                 "e.g. -o a-folder/export.csv"),
-])
+
+@pytest.mark.parametrize(
+    "output, message",
+    [
+        (
+            "missing/dir/f.csv",
+            "houserules export: cannot write missing/dir/f.csv: the folder missing/dir does not exist; "
+            "create it first or choose another path with -o FILE",
+        ),
+        (
+            "a-file.txt/f.csv",
+            "houserules export: cannot write a-file.txt/f.csv: a-file.txt is not a folder "
+            "or choose another path with -o FILE",
+        ),
+        (
+            "a-folder",
+            "houserules export: cannot write a-folder: it is a folder; give a file name, e.g. -o a-folder/export.csv",
+        ),
+    ],
+)
 def test_export_to_a_path_it_cannot_write_is_a_clear_message(tmp_path, output, message):
     (tmp_path / "a-folder").mkdir()
     (tmp_path / "a-file.txt").write_text("mine", encoding="utf-8")
@@ -204,8 +241,9 @@ def test_a_failed_export_leaves_the_previous_file_whole(tmp_path, monkeypatch, c
 
     monkeypatch.setattr(export.tables.os, "replace", disk_full)
     assert main(["export", "--data", str(TRANSLATORS), "--format", "csv", "-o", str(out)]) == 1
-    assert capsys.readouterr().err == (f"houserules export: cannot write {out}: No space left on device; "
-                                       "choose another path with -o FILE\n")
+    assert capsys.readouterr().err == (
+        f"houserules export: cannot write {out}: No space left on device; choose another path with -o FILE\n"
+    )
     assert out.read_bytes() == b"the previous export"
     assert [p.name for p in tmp_path.iterdir()] == ["entries.csv"]
 
@@ -227,4 +265,3 @@ def test_unknown_choice_is_a_usage_error(tmp_path):
     result = run_cli("export", "--what", "everything", cwd=tmp_path)
     assert result.returncode == 2 and "invalid choice: 'everything'" in result.stderr
     assert "Traceback" not in result.stderr
-

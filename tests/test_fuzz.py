@@ -15,30 +15,99 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from conftest import GOOD, load_kb
-from houserules.data import yamlload
-from houserules.check import run as run_check
-from houserules.errors import Problem
-from houserules.render.terminal import clean
-from houserules.render import text as textrender
-from houserules.render.text import Linker, markdown_html
 from test_hardening import LiveMarkup
 
+from conftest import GOOD, load_kb
+from houserules.check import run as run_check
+from houserules.data import yamlload
+from houserules.errors import Problem
+from houserules.render import text as textrender
+from houserules.render.terminal import clean
+from houserules.render.text import Linker, markdown_html
+
 #: Pieces that matter to YAML, Markdown, HTML and terminals, mixed into random text.
-TOKENS = ["\n", "  ", "\t", ":", "- ", "[", "]", "{", "}", "'", '"', "&a", "*a", "<<", "!!str ", "!!python/name:os.system ",
-          "---\n", "...\n", "#", "|\n", ">\n", "%YAML 1.1\n", "\ufeff", "\r\n", "\x1b[2J", "\x00", "\u202e", "<script>",
-          "[[demo:tower]]", "[[../x]]", "javascript:", "{: onclick=x}", "<img src=x onerror=alert(1)>", "id", "code",
-          "title", "zh", "en", "demo:tower", "2026-11-30", "0x1F", "1e9", "~", "null", "yes", "塔楼", "🎲"]
+TOKENS = [
+    "\n",
+    "  ",
+    "\t",
+    ":",
+    "- ",
+    "[",
+    "]",
+    "{",
+    "}",
+    "'",
+    '"',
+    "&a",
+    "*a",
+    "<<",
+    "!!str ",
+    "!!python/name:os.system ",
+    "---\n",
+    "...\n",
+    "#",
+    "|\n",
+    ">\n",
+    "%YAML 1.1\n",
+    "\ufeff",
+    "\r\n",
+    "\x1b[2J",
+    "\x00",
+    "\u202e",
+    "<script>",
+    "[[demo:tower]]",
+    "[[../x]]",
+    "javascript:",
+    "{: onclick=x}",
+    "<img src=x onerror=alert(1)>",
+    "id",
+    "code",
+    "title",
+    "zh",
+    "en",
+    "demo:tower",
+    "2026-11-30",
+    "0x1F",
+    "1e9",
+    "~",
+    "null",
+    "yes",
+    "塔楼",
+    "🎲",
+]
 fuzz_text = st.lists(st.one_of(st.sampled_from(TOKENS), st.text(max_size=8)), max_size=40).map("".join)
-ENTRY_KEYS = ["id", "code", "kind", "title", "summary", "body", "aliases", "see_also", "applies_to", "sources",
-              "authority", "confidence", "scope", "errata", "facts", "history", "status", "x"]
+ENTRY_KEYS = [
+    "id",
+    "code",
+    "kind",
+    "title",
+    "summary",
+    "body",
+    "aliases",
+    "see_also",
+    "applies_to",
+    "sources",
+    "authority",
+    "confidence",
+    "scope",
+    "errata",
+    "facts",
+    "history",
+    "status",
+    "x",
+]
 scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), fuzz_text)
-values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=4),
-                                                       st.dictionaries(st.sampled_from(ENTRY_KEYS + ["zh", "en", "doc", "ref"]),
-                                                                       inner, max_size=4)), max_leaves=20)
+values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(st.sampled_from(ENTRY_KEYS + ["zh", "en", "doc", "ref"]), inner, max_size=4),
+    ),
+    max_leaves=20,
+)
 entries = st.dictionaries(st.sampled_from(ENTRY_KEYS), values, max_size=12).map(
-    lambda d: yaml.safe_dump(d, allow_unicode=True, sort_keys=False))
+    lambda d: yaml.safe_dump(d, allow_unicode=True, sort_keys=False)
+)
 #: Good entries, slightly broken: a line dropped, doubled or cut.
 GOOD_TEXT = (GOOD / "demo/entries/tower-errata.yaml").read_text(encoding="utf-8")
 
@@ -81,8 +150,10 @@ def data_dir(tmp_path_factory) -> Path:
     return folder
 
 
-@given(content=st.one_of(file_contents.map(lambda t: t.encode("utf-8", "surrogatepass")), st.binary(max_size=300)),
-       name=st.sampled_from(["fuzz", "Fuzz", "fuzz entry", "tower", "a..b"]))
+@given(
+    content=st.one_of(file_contents.map(lambda t: t.encode("utf-8", "surrogatepass")), st.binary(max_size=300)),
+    name=st.sampled_from(["fuzz", "Fuzz", "fuzz entry", "tower", "a..b"]),
+)
 def test_any_entry_file_loads_or_yields_located_problems(data_dir, content, name):
     path = data_dir / "demo/entries" / f"{name}.yaml"
     path.write_bytes(content)
@@ -139,8 +210,9 @@ def search_index(tmp_path_factory):
 
 
 @settings(deadline=1000)  # every query answers within a second
-@given(query=st.one_of(fuzz_text, st.text(max_size=200), st.text(min_size=5000, max_size=10000)),
-       limit=st.integers(1, 20))
+@given(
+    query=st.one_of(fuzz_text, st.text(max_size=200), st.text(min_size=5000, max_size=10000)), limit=st.integers(1, 20)
+)
 def test_any_query_answers_within_bounds(search_index, query, limit):
     hits = search_index.search(query, limit=limit)
     assert len(hits) <= limit

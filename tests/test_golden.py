@@ -31,8 +31,10 @@ def article(html: str) -> str:
     return _ARTICLE.search(html).group(1).strip() + "\n"
 
 
-@pytest.mark.parametrize("page", ["demo/tower-crossing.html", "demo/tower-errata.html", "demo/tower.html",
-                                  "demo/index.html", "demo/faq.html"])
+@pytest.mark.parametrize(
+    "page",
+    ["demo/tower-crossing.html", "demo/tower-errata.html", "demo/tower.html", "demo/index.html", "demo/faq.html"],
+)
 def test_site_pages(built_fixture_site, page):
     html = (built_fixture_site / page).read_text(encoding="utf-8")
     assert_golden(GOLDEN / "site" / page.replace("/", "--"), article(html))
@@ -43,7 +45,9 @@ def print_html(layout: str) -> str:
     groups = print_groups(KB, game, None)
     printed = {r for _, _, refs in groups for r in refs}
     linker = PrintLinker(KB, printed, "https://example.org/hr", {"e-demo--tower": 3, "e-demo--tower-crossing": 3})
-    return PrintDocument(KB, linker, PrintOptions(layout=layout, site_url="https://example.org/hr")).game_html(game, groups)
+    return PrintDocument(KB, linker, PrintOptions(layout=layout, site_url="https://example.org/hr")).game_html(
+        game, groups
+    )
 
 
 @pytest.mark.parametrize("layout", print_document.LAYOUTS)
@@ -76,11 +80,15 @@ def test_dropping_a_block_from_the_site_changes_the_pages(monkeypatch, kind):
     assert any(before[src] != after[src] for src in before), kind
 
 
-@pytest.mark.parametrize("layout, kind", [(layout, kind) for layout, kinds in print_document.PRINT_BLOCKS.items()
-                                          for kind in kinds if kind in ENTRY_BLOCKS])
+@pytest.mark.parametrize(
+    "layout, kind",
+    [(layout, kind) for layout, kinds in print_document.PRINT_BLOCKS.items() for kind in kinds if kind in ENTRY_BLOCKS],
+)
 def test_dropping_a_block_from_print_changes_the_document(monkeypatch, layout, kind):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764460800")
     before = print_html(layout)
     assert f'data-block="{kind}"' in before
-    monkeypatch.setitem(print_document.PRINT_BLOCKS, layout, tuple(k for k in print_document.PRINT_BLOCKS[layout] if k != kind))
+    monkeypatch.setitem(
+        print_document.PRINT_BLOCKS, layout, tuple(k for k in print_document.PRINT_BLOCKS[layout] if k != kind)
+    )
     assert f'data-block="{kind}"' not in print_html(layout)

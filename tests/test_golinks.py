@@ -12,12 +12,19 @@ from conftest import DATA, load_kb
 from sitecheck import parse, serve
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 KB = load_kb(DATA)
 ENTRY_TARGETS = {e.code: f"{e.game}/{e.id}.html" for e in KB.entries.values()}
-QUESTION_TARGETS = {f"{e.code}/{q['id']}": f"{e.game}/{e.id}.html#{q['id']}"
-                    for e in KB.entries.values() for q in e.questions}
+QUESTION_TARGETS = {
+    f"{e.code}/{q['id']}": f"{e.game}/{e.id}.html#{q['id']}" for e in KB.entries.values() for q in e.questions
+}
 
 
 def shard_data(site) -> dict[str, dict]:
@@ -89,15 +96,15 @@ def test_every_code_and_question_of_the_real_data_resolves(tab, base_url):
 
 # as typed at the table, and where it must land
 FORMS = [
-    ("bh-a13", "betrayal/mystic-elevator-ruling.html"),          # case
-    ("bh a13", "betrayal/mystic-elevator-ruling.html"),          # a space for the hyphen
-    ("  BH  A13 ", "betrayal/mystic-elevator-ruling.html"),      # more spaces
-    ("bha13", "betrayal/mystic-elevator-ruling.html"),           # no hyphen
-    ("ＢＨ－Ａ１３", "betrayal/mystic-elevator-ruling.html"),     # full-width, from a Chinese input method
-    ("BH-A013", "betrayal/mystic-elevator-ruling.html"),         # zero-padded
-    ("bh-r1", "betrayal/menagerie.html"),                        # not zero-padded (BH-R01)
+    ("bh-a13", "betrayal/mystic-elevator-ruling.html"),  # case
+    ("bh a13", "betrayal/mystic-elevator-ruling.html"),  # a space for the hyphen
+    ("  BH  A13 ", "betrayal/mystic-elevator-ruling.html"),  # more spaces
+    ("bha13", "betrayal/mystic-elevator-ruling.html"),  # no hyphen
+    ("ＢＨ－Ａ１３", "betrayal/mystic-elevator-ruling.html"),  # full-width, from a Chinese input method
+    ("BH-A013", "betrayal/mystic-elevator-ruling.html"),  # zero-padded
+    ("bh-r1", "betrayal/menagerie.html"),  # not zero-padded (BH-R01)
     ("BH-A13/Must Move", "betrayal/mystic-elevator-ruling.html#must-move"),  # a question, as typed
-    ("bh a13/must-run", "betrayal/mystic-elevator-ruling.html#must-move"),   # the clause a question answers
+    ("bh a13/must-run", "betrayal/mystic-elevator-ruling.html#must-move"),  # the clause a question answers
 ]
 
 
@@ -106,9 +113,14 @@ def test_codes_as_people_type_them(tab, base_url, typed, target):
     assert resolve_all(tab, base_url, [typed])[0]["url"] == target
 
 
-@pytest.mark.parametrize("link, target", [("BH-A13", "betrayal/mystic-elevator-ruling.html"),
-                                          ("bh%20a13/must-move", "betrayal/mystic-elevator-ruling.html#must-move"),
-                                          ("MR-R04", "mausritter/saves.html")])
+@pytest.mark.parametrize(
+    "link, target",
+    [
+        ("BH-A13", "betrayal/mystic-elevator-ruling.html"),
+        ("bh%20a13/must-move", "betrayal/mystic-elevator-ruling.html#must-move"),
+        ("MR-R04", "mausritter/saves.html"),
+    ],
+)
 def test_a_go_link_lands_on_the_page_and_the_answer(tab, base_url, link, target):
     tab.goto(f"{base_url}/go.html#{link}")
     tab.wait_for_url(f"{base_url}/{target}")

@@ -25,12 +25,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOUSERULES, ENTRY_TEMPLATE, FIXTURES, GOOD, ROOT, run_cli
-from houserules.data import files, yamlload
+from conftest import ENTRY_TEMPLATE, FIXTURES, GOOD, HOUSERULES, run_cli
 from houserules.build import build_lock, build_site
 from houserules.check import run as run_check
-from houserules.errors import HouserulesError
+from houserules.data import files, yamlload
 from houserules.data.model import KnowledgeBase
+from houserules.errors import HouserulesError
 
 HOSTILE = FIXTURES / "hostile"
 E = "data/demo/entries"
@@ -39,8 +39,21 @@ MARK = re.compile(r"pwned|alert\(", re.I)
 URL_ATTRIBUTES = {"href", "src", "action", "formaction", "data", "xlink:href", "poster", "background", "ping", "cite"}
 BAD_SCHEME = re.compile(r"^(javascript|vbscript|data):", re.I)
 #: Elements that run, load or restyle something: none of them may carry data.
-ACTIVE = {"script", "style", "iframe", "frame", "object", "embed", "applet", "base", "form", "svg", "math",
-          "template", "link"}
+ACTIVE = {
+    "script",
+    "style",
+    "iframe",
+    "frame",
+    "object",
+    "embed",
+    "applet",
+    "base",
+    "form",
+    "svg",
+    "math",
+    "template",
+    "link",
+}
 
 
 class LiveMarkup(HTMLParser):
@@ -100,14 +113,18 @@ def hostile_site(tmp_path_factory) -> Path:
 
 # -- hostile content ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("html", [
-    '<img src=x onerror="alert(1)">',
-    '<a href=" java\tscript:alert(1)">x</a>',
-    '<a href="data:text/html,x">x</a>',
-    "<script>window.__pwned=1</script>",
-    '<iframe srcdoc="x"></iframe>',
-    '<meta http-equiv="refresh" content="0;url=x">',
-])
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        '<img src=x onerror="alert(1)">',
+        '<a href=" java\tscript:alert(1)">x</a>',
+        '<a href="data:text/html,x">x</a>',
+        "<script>window.__pwned=1</script>",
+        '<iframe srcdoc="x"></iframe>',
+        '<meta http-equiv="refresh" content="0;url=x">',
+    ],
+)
 def test_the_scanner_finds_live_markup(html):
     parser = LiveMarkup("page")
     parser.feed(html)
@@ -118,14 +135,17 @@ def test_hostile_site_has_no_live_markup(hostile_site):
     assert live_markup(hostile_site) == []
 
 
-@pytest.mark.parametrize("page, text", [
-    ("evil/script-title.html", '<script>window.__pwned="title"</script>脚本'),
-    ("evil/script-title.html", '</title><script>alert("pwned-summary")</script>一句话'),
-    ("evil/markdown-tricks.html", "{: onclick=\"alert('pwned-paragraph')\" }"),
-    ("evil/index.html", '<script>window.__pwned="game-name"</script>恶意游戏'),
-    ("evil/glossary.html", '<script>alert("pwned-term")</script>'),
-    ("evil/errata.html", '<script>alert("pwned-printed")</script>'),
-])
+@pytest.mark.parametrize(
+    "page, text",
+    [
+        ("evil/script-title.html", '<script>window.__pwned="title"</script>脚本'),
+        ("evil/script-title.html", '</title><script>alert("pwned-summary")</script>一句话'),
+        ("evil/markdown-tricks.html", "{: onclick=\"alert('pwned-paragraph')\" }"),
+        ("evil/index.html", '<script>window.__pwned="game-name"</script>恶意游戏'),
+        ("evil/glossary.html", '<script>alert("pwned-term")</script>'),
+        ("evil/errata.html", '<script>alert("pwned-printed")</script>'),
+    ],
+)
 def test_hostile_text_is_shown_as_text(hostile_site, page, text):
     html = (hostile_site / page).read_text(encoding="utf-8")
     shown = "".join(_text_nodes(html))
@@ -152,9 +172,9 @@ def test_page_titles_and_descriptions_are_escaped(hostile_site):
 def test_no_script_from_data_runs_in_chromium(hostile_site, scheme):
     """Every page and a few searches, from disk and from a local server: no script, no dialog, no request out."""
     from playwright.sync_api import sync_playwright
+    from test_browser import ARGS, CHROMIUM
 
     from sitecheck import serve
-    from test_browser import ARGS, CHROMIUM
 
     dialogs: list[str] = []
     messages: list[str] = []
@@ -204,8 +224,9 @@ def test_json_export_keeps_hostile_text_as_data(hostile_site):
 def test_pdf_prints_hostile_text_as_text(tmp_path):
     result = run_cli("pdf", "--data", str(HOSTILE), "-o", str(tmp_path / "faq.pdf"))
     assert result.returncode == 0, result.stderr
-    text = subprocess.run(["pdftotext", "-layout", str(tmp_path / "faq.pdf"), "-"], capture_output=True,
-                          text=True, check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(tmp_path / "faq.pdf"), "-"], capture_output=True, text=True, check=True
+    ).stdout
     assert '<script>window.__pwned="title"</script>脚本' in text
 
 
@@ -213,13 +234,17 @@ def _terminal_safe(text: str) -> list[str]:
     return sorted({repr(c) for c in text if c != "\n" and unicodedata.category(c) in {"Cc", "Cf", "Zl", "Zp"}})
 
 
-@pytest.mark.parametrize("args", [
-    ("show", "evil:terminal-tricks"),
-    ("show", "EV-R01"),
-    ("search", "terminal"),
-    ("search", "tricks"),
-    ("check",),
-], ids=" ".join)
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("show", "evil:terminal-tricks"),
+        ("show", "EV-R01"),
+        ("search", "terminal"),
+        ("search", "tricks"),
+        ("check",),
+    ],
+    ids=" ".join,
+)
 def test_terminal_output_has_no_control_characters_from_data(args):
     result = run_cli(*args, "--data", str(HOSTILE))
     assert result.returncode == 0, result.stderr
@@ -257,36 +282,84 @@ def make_data(tmp_path: Path, files: dict[str, str]) -> Path:
 
 PATH_CASES = [
     # ids that try to leave their folder
-    ("id-dotdot", {f"{E}/extra.yaml": entry(id="../../escape")},
-     [f"{E}/extra.yaml:1: demo:extra: field 'id' value '../../escape' is not an id — {ID_FIX}"]),
-    ("id-absolute", {f"{E}/extra.yaml": entry(id="/etc/passwd")},
-     [f"{E}/extra.yaml:1: demo:extra: field 'id' value '/etc/passwd' is not an id — {ID_FIX}"]),
-    ("id-windows", {f"{E}/extra.yaml": entry(id="'..\\x'")},
-     [f"{E}/extra.yaml:1: demo:extra: field 'id' value '..\\\\x' is not an id — {ID_FIX}"]),
-    ("id-drive", {f"{E}/extra.yaml": entry(id="'C:\\x'")},
-     [f"{E}/extra.yaml:1: demo:extra: field 'id' value 'C:\\\\x' is not an id — {ID_FIX}"]),
+    (
+        "id-dotdot",
+        {f"{E}/extra.yaml": entry(id="../../escape")},
+        [f"{E}/extra.yaml:1: demo:extra: field 'id' value '../../escape' is not an id — {ID_FIX}"],
+    ),
+    (
+        "id-absolute",
+        {f"{E}/extra.yaml": entry(id="/etc/passwd")},
+        [f"{E}/extra.yaml:1: demo:extra: field 'id' value '/etc/passwd' is not an id — {ID_FIX}"],
+    ),
+    (
+        "id-windows",
+        {f"{E}/extra.yaml": entry(id="'..\\x'")},
+        [f"{E}/extra.yaml:1: demo:extra: field 'id' value '..\\\\x' is not an id — {ID_FIX}"],
+    ),
+    (
+        "id-drive",
+        {f"{E}/extra.yaml": entry(id="'C:\\x'")},
+        [f"{E}/extra.yaml:1: demo:extra: field 'id' value 'C:\\\\x' is not an id — {ID_FIX}"],
+    ),
     # references that try the same
-    ("ref-dotdot", {f"{E}/extra.yaml": entry(see_also="demo:../tower")},
-     [f"{E}/extra.yaml:10: demo:extra: field 'see_also.0' value 'demo:../tower' is not a reference game:id — {REF_FIX}"]),
-    ("ref-slash", {f"{E}/extra.yaml": entry(see_also="'demo:/etc/passwd'")},
-     [f"{E}/extra.yaml:10: demo:extra: field 'see_also.0' value 'demo:/etc/passwd' is not a reference game:id — {REF_FIX}"]),
-    ("ref-backslash", {f"{E}/extra.yaml": entry(see_also="'demo:..\\tower'")},
-     [f"{E}/extra.yaml:10: demo:extra: field 'see_also.0' value 'demo:..\\\\tower' is not a reference game:id — {REF_FIX}"]),
-    ("ref-in-text", {f"{E}/extra.yaml": entry() + "body: {zh: '见 [[demo:../../etc/passwd]]'}\n"},
-     [f"{E}/extra.yaml:1: demo:extra: orphan entry: no game contents section lists it and no entry refers to it "
-      "— add 'demo:extra' to a contents section of rules_data/demo/game.yaml or refer to it from a related entry",
-      f"{E}/extra.yaml:11: demo:extra: reference [[demo:../../etc/passwd]] is not of the form game:id "
-      "— write it as game:id, e.g. [[betrayal:vault]]"]),
+    (
+        "ref-dotdot",
+        {f"{E}/extra.yaml": entry(see_also="demo:../tower")},
+        [
+            f"{E}/extra.yaml:10: demo:extra: field 'see_also.0' value 'demo:../tower' is not a reference game:id — {REF_FIX}"
+        ],
+    ),
+    (
+        "ref-slash",
+        {f"{E}/extra.yaml": entry(see_also="'demo:/etc/passwd'")},
+        [
+            f"{E}/extra.yaml:10: demo:extra: field 'see_also.0' value 'demo:/etc/passwd' is not a reference game:id — {REF_FIX}"
+        ],
+    ),
+    (
+        "ref-backslash",
+        {f"{E}/extra.yaml": entry(see_also="'demo:..\\tower'")},
+        [
+            f"{E}/extra.yaml:10: demo:extra: field 'see_also.0' value 'demo:..\\\\tower' is not a reference game:id — {REF_FIX}"
+        ],
+    ),
+    (
+        "ref-in-text",
+        {f"{E}/extra.yaml": entry() + "body: {zh: '见 [[demo:../../etc/passwd]]'}\n"},
+        [
+            f"{E}/extra.yaml:1: demo:extra: orphan entry: no game contents section lists it and no entry refers to it "
+            "— add 'demo:extra' to a contents section of rules_data/demo/game.yaml or refer to it from a related entry",
+            f"{E}/extra.yaml:11: demo:extra: reference [[demo:../../etc/passwd]] is not of the form game:id "
+            "— write it as game:id, e.g. [[betrayal:vault]]",
+        ],
+    ),
     # file and folder names
-    ("file-uppercase", {f"{E}/Tower.yaml": entry(id="tower")},
-     [f"{E}/Tower.yaml:1: -: name 'Tower.yaml' is not an id; it clashes with tower.yaml where case is ignored "
-      f"(Windows, macOS) — {RENAME}"]),
-    ("file-space", {f"{E}/my entry.yaml": entry(id="my-entry")},
-     [f"{E}/my entry.yaml:1: -: name 'my entry.yaml' is not an id — {RENAME}"]),
-    ("file-dots", {f"{E}/a..b.yaml": entry(id="a-b")},
-     [f"{E}/a..b.yaml:1: -: name 'a..b.yaml' is not an id — {RENAME}"]),
-    ("folder-uppercase", {"data/Demo/game.yaml": "id: demo\n"},
-     [f"data/Demo:1: -: name 'Demo' is not an id; it clashes with demo where case is ignored (Windows, macOS) — {RENAME}"]),
+    (
+        "file-uppercase",
+        {f"{E}/Tower.yaml": entry(id="tower")},
+        [
+            f"{E}/Tower.yaml:1: -: name 'Tower.yaml' is not an id; it clashes with tower.yaml where case is ignored "
+            f"(Windows, macOS) — {RENAME}"
+        ],
+    ),
+    (
+        "file-space",
+        {f"{E}/my entry.yaml": entry(id="my-entry")},
+        [f"{E}/my entry.yaml:1: -: name 'my entry.yaml' is not an id — {RENAME}"],
+    ),
+    (
+        "file-dots",
+        {f"{E}/a..b.yaml": entry(id="a-b")},
+        [f"{E}/a..b.yaml:1: -: name 'a..b.yaml' is not an id — {RENAME}"],
+    ),
+    (
+        "folder-uppercase",
+        {"data/Demo/game.yaml": "id: demo\n"},
+        [
+            f"data/Demo:1: -: name 'Demo' is not an id; it clashes with demo where case is ignored (Windows, macOS) — {RENAME}"
+        ],
+    ),
 ]
 
 
@@ -314,14 +387,17 @@ def test_symbolic_links_are_not_followed(tmp_path, monkeypatch):
     assert "demo:secret" not in report.kb.entries
 
 
-@pytest.mark.parametrize("output, problem", [
-    (".", "holds the data folder"),
-    ("..", "holds the data folder"),
-    ("data", "holds the data folder"),
-    ("data/demo", "is not empty and holds no built site"),
-    ("keep", "is not empty and holds no built site"),
-    ("keep/precious.txt", "is not a folder"),
-])
+@pytest.mark.parametrize(
+    "output, problem",
+    [
+        (".", "holds the data folder"),
+        ("..", "holds the data folder"),
+        ("data", "holds the data folder"),
+        ("data/demo", "is not empty and holds no built site"),
+        ("keep", "is not empty and holds no built site"),
+        ("keep/precious.txt", "is not a folder"),
+    ],
+)
 def test_build_refuses_an_output_folder_it_would_destroy(tmp_path, monkeypatch, output, problem):
     make_data(tmp_path, {})
     (tmp_path / "keep").mkdir()
@@ -335,20 +411,33 @@ def test_build_refuses_an_output_folder_it_would_destroy(tmp_path, monkeypatch, 
 
 def _pages_checkout(folder: Path, marker: bool) -> None:
     """What a GitHub Pages checkout looks like: a site's files beside its .git and drafts."""
-    for rel, text in {"index.html": "<html></html>", "sitemap.xml": "<urlset/>", ".git/HEAD": "ref: refs/heads/main\n",
-                      "drafts/next-post.md": "mine"}.items():
+    for rel, text in {
+        "index.html": "<html></html>",
+        "sitemap.xml": "<urlset/>",
+        ".git/HEAD": "ref: refs/heads/main\n",
+        "drafts/next-post.md": "mine",
+    }.items():
         (folder / rel).parent.mkdir(parents=True, exist_ok=True)
         (folder / rel).write_text(text, encoding="utf-8")
     if marker:  # a built site copied in, marker and all
         (folder / ".houserules-site").write_text("built by houserules build\n", encoding="utf-8")
 
 
-@pytest.mark.parametrize("marker, message", [
-    (False, "the output folder {out} is not empty and holds no built site (no .houserules-site file); "
-            "the build replaces it whole, so choose an empty or new folder with -o DIR"),
-    (True, "the output folder {out} holds a .git repository; the build replaces the folder whole, "
-           "so build into another folder with -o DIR and copy the site into the checkout"),
-])
+@pytest.mark.parametrize(
+    "marker, message",
+    [
+        (
+            False,
+            "the output folder {out} is not empty and holds no built site (no .houserules-site file); "
+            "the build replaces it whole, so choose an empty or new folder with -o DIR",
+        ),
+        (
+            True,
+            "the output folder {out} holds a .git repository; the build replaces the folder whole, "
+            "so build into another folder with -o DIR and copy the site into the checkout",
+        ),
+    ],
+)
 def test_build_replaces_only_a_folder_it_made(tmp_path, marker, message):
     make_data(tmp_path, {})
     _pages_checkout(tmp_path / "pages", marker)
@@ -378,36 +467,85 @@ ODD_FILES = [
     ("crlf", GOOD_ENTRY.replace("\n", "\r\n").encode(), None),
     ("bom-and-crlf", b"\xef\xbb\xbf" + GOOD_ENTRY.replace("\n", "\r\n").encode(), None),
     ("tab-in-quoted-value", GOOD_ENTRY.replace("一句话。", '"一句\t话。"').encode(), None),
-    ("tab-in-plain-value", GOOD_ENTRY.replace("一句话。", "一句\t话。").encode(),
-     ["5: malformed YAML: found character '\\t' that cannot start any token — fix the YAML syntax (indentation, quotes, colons)"]),
-    ("tab-indent", GOOD_ENTRY.replace("  - {doc", "\t- {doc").encode(),
-     ["9: malformed YAML: found character '\\t' that cannot start any token — fix the YAML syntax (indentation, quotes, colons)"]),
-    ("oversized", (GOOD_ENTRY + "body: {zh: '" + "长" * 90_000 + "'}\n").encode(),
-     ["1: file is 270224 bytes, over the 262144-byte limit — split the entry or shorten it"]),
-    ("huge-string", (GOOD_ENTRY + "body: {zh: '" + "x" * 25_000 + "'}\n").encode(),
-     ["11: field 'body.zh' is longer than 20000 characters — shorten it"]),
-    ("deep-nesting", (GOOD_ENTRY + "scope: " + "[" * 40 + "]" * 40 + "\n").encode(),
-     ["11: nesting deeper than 32 levels — flatten the structure; no field needs that depth"]),
-    ("deep-flow-nesting", (GOOD_ENTRY + "scope: " + "{a: " * 40 + "1" + "}" * 40 + "\n").encode(),
-     ["11: nesting deeper than 32 levels — flatten the structure; no field needs that depth"]),
-    ("merge-key", (GOOD_ENTRY + "scope:\n  <<: {edition: 1e}\n").encode(),
-     ["12: YAML merge key '<<' is not allowed — write the fields out in full"]),
-    ("document-stream", (GOOD_ENTRY + "---\n" + GOOD_ENTRY).encode(),
-     ["11: the file holds more than one YAML document — keep one entry per file and remove the '---' separator"]),
-    ("python-tag", (GOOD_ENTRY + "scope: !!python/object/apply:os.system ['true']\n").encode(),
-     ["11: unsupported YAML tag 'tag:yaml.org,2002:python/object/apply:os.system' — remove the tag"]),
-    ("str-tag", (GOOD_ENTRY + "aliases: [!!str x]\n").encode(),
-     ["11: unsupported YAML tag 'tag:yaml.org,2002:str' — remove the tag"]),
-    ("tag-on-the-document", ("!!map\n" + GOOD_ENTRY).encode(),
-     ["1: unsupported YAML tag 'tag:yaml.org,2002:map' — remove the tag"]),
-    ("tag-after-a-flow-colon", (GOOD_ENTRY + 'scope: {"edition":!!str 1e}\n').encode(),
-     ["11: unsupported YAML tag 'tag:yaml.org,2002:str' — remove the tag"]),
-    ("local-tag", (GOOD_ENTRY + "scope: !edition {edition: 1e}\n").encode(),
-     ["11: unsupported YAML tag '!edition' — remove the tag"]),
-    ("deep-block-nesting", (GOOD_ENTRY + "scope:\n" + "".join(" " * i + "- \n" for i in range(400))).encode(),
-     ["44: nesting deeper than 32 levels — flatten the structure; no field needs that depth"]),
-    ("control-character", GOOD_ENTRY.replace("一句话。", "一句\x07话。").encode(),
-     ["5: control character #x0007 is not allowed — remove control characters from the file"]),
+    (
+        "tab-in-plain-value",
+        GOOD_ENTRY.replace("一句话。", "一句\t话。").encode(),
+        [
+            "5: malformed YAML: found character '\\t' that cannot start any token — fix the YAML syntax (indentation, quotes, colons)"
+        ],
+    ),
+    (
+        "tab-indent",
+        GOOD_ENTRY.replace("  - {doc", "\t- {doc").encode(),
+        [
+            "9: malformed YAML: found character '\\t' that cannot start any token — fix the YAML syntax (indentation, quotes, colons)"
+        ],
+    ),
+    (
+        "oversized",
+        (GOOD_ENTRY + "body: {zh: '" + "长" * 90_000 + "'}\n").encode(),
+        ["1: file is 270224 bytes, over the 262144-byte limit — split the entry or shorten it"],
+    ),
+    (
+        "huge-string",
+        (GOOD_ENTRY + "body: {zh: '" + "x" * 25_000 + "'}\n").encode(),
+        ["11: field 'body.zh' is longer than 20000 characters — shorten it"],
+    ),
+    (
+        "deep-nesting",
+        (GOOD_ENTRY + "scope: " + "[" * 40 + "]" * 40 + "\n").encode(),
+        ["11: nesting deeper than 32 levels — flatten the structure; no field needs that depth"],
+    ),
+    (
+        "deep-flow-nesting",
+        (GOOD_ENTRY + "scope: " + "{a: " * 40 + "1" + "}" * 40 + "\n").encode(),
+        ["11: nesting deeper than 32 levels — flatten the structure; no field needs that depth"],
+    ),
+    (
+        "merge-key",
+        (GOOD_ENTRY + "scope:\n  <<: {edition: 1e}\n").encode(),
+        ["12: YAML merge key '<<' is not allowed — write the fields out in full"],
+    ),
+    (
+        "document-stream",
+        (GOOD_ENTRY + "---\n" + GOOD_ENTRY).encode(),
+        ["11: the file holds more than one YAML document — keep one entry per file and remove the '---' separator"],
+    ),
+    (
+        "python-tag",
+        (GOOD_ENTRY + "scope: !!python/object/apply:os.system ['true']\n").encode(),
+        ["11: unsupported YAML tag 'tag:yaml.org,2002:python/object/apply:os.system' — remove the tag"],
+    ),
+    (
+        "str-tag",
+        (GOOD_ENTRY + "aliases: [!!str x]\n").encode(),
+        ["11: unsupported YAML tag 'tag:yaml.org,2002:str' — remove the tag"],
+    ),
+    (
+        "tag-on-the-document",
+        ("!!map\n" + GOOD_ENTRY).encode(),
+        ["1: unsupported YAML tag 'tag:yaml.org,2002:map' — remove the tag"],
+    ),
+    (
+        "tag-after-a-flow-colon",
+        (GOOD_ENTRY + 'scope: {"edition":!!str 1e}\n').encode(),
+        ["11: unsupported YAML tag 'tag:yaml.org,2002:str' — remove the tag"],
+    ),
+    (
+        "local-tag",
+        (GOOD_ENTRY + "scope: !edition {edition: 1e}\n").encode(),
+        ["11: unsupported YAML tag '!edition' — remove the tag"],
+    ),
+    (
+        "deep-block-nesting",
+        (GOOD_ENTRY + "scope:\n" + "".join(" " * i + "- \n" for i in range(400))).encode(),
+        ["44: nesting deeper than 32 levels — flatten the structure; no field needs that depth"],
+    ),
+    (
+        "control-character",
+        GOOD_ENTRY.replace("一句话。", "一句\x07话。").encode(),
+        ["5: control character #x0007 is not allowed — remove control characters from the file"],
+    ),
 ]
 
 
@@ -415,8 +553,10 @@ ODD_FILES = [
 def test_odd_files_load_or_fail_with_file_and_line(tmp_path, monkeypatch, name, content, expected):
     data = make_data(tmp_path, {})
     game = data / "demo/game.yaml"
-    game.write_text(game.read_text(encoding="utf-8").replace("demo:tower-errata]", "demo:tower-errata, demo:extra]"),
-                    encoding="utf-8")
+    game.write_text(
+        game.read_text(encoding="utf-8").replace("demo:tower-errata]", "demo:tower-errata, demo:extra]"),
+        encoding="utf-8",
+    )
     (data / "demo/entries/extra.yaml").write_bytes(content)
     monkeypatch.chdir(tmp_path)
     report = run_check(data)
@@ -427,7 +567,7 @@ def test_odd_files_load_or_fail_with_file_and_line(tmp_path, monkeypatch, name, 
     else:
         prefix = f"{E}/extra.yaml:"
         assert all(e.startswith(prefix) for e in errors), errors
-        got = [e[len(prefix):].replace("demo:extra: ", "", 1) for e in errors]
+        got = [e[len(prefix) :].replace("demo:extra: ", "", 1) for e in errors]
         assert [g.split(" — ")[0] for g in got] == [x.split(" — ")[0].rstrip("\n") for x in expected]
 
 
@@ -439,8 +579,9 @@ def test_deep_nesting_is_reported_and_the_other_files_still_checked(tmp_path):
     make_data(tmp_path, {})
     entries = tmp_path / E
     (entries / "deep.yaml").write_text(entry(id="deep") + "scope: " + "[" * 350 + "]" * 350 + "\n", encoding="utf-8")
-    (entries / "deeper.yaml").write_text(entry(id="deeper") + "scope: " + "[" * 120_000 + "]" * 120_000 + "\n",
-                                         encoding="utf-8")
+    (entries / "deeper.yaml").write_text(
+        entry(id="deeper") + "scope: " + "[" * 120_000 + "]" * 120_000 + "\n", encoding="utf-8"
+    )
     (entries / "compact.yaml").write_text(entry(id="compact") + "scope:\n" + "- " * 100_000 + "x\n", encoding="utf-8")
     (entries / "typo.yaml").write_text(entry(id="typo") + "colour: red\n", encoding="utf-8")
     result = run_cli("check", "--data", "data", cwd=tmp_path, timeout=60)
@@ -460,11 +601,24 @@ def test_a_huge_sparse_file_is_refused_before_it_is_read(tmp_path):
         handle.truncate(1 << 30)  # 1 GB of nothing, no disk used
     # With 512 MB of address space, reading the file whole would fail with a MemoryError.
     limit = "import resource; resource.setrlimit(resource.RLIMIT_AS, (512 << 20, 512 << 20))"
-    result = subprocess.run([sys.executable, "-c", f"{limit}; from houserules.cli import main; raise SystemExit(main())",
-                             "check", "--data", "data"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"{limit}; from houserules.cli import main; raise SystemExit(main())",
+            "check",
+            "--data",
+            "data",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 1
     assert result.stderr.splitlines() == [
-        f"{E}/huge.yaml:1: demo:huge: file is 1073741824 bytes, over the 262144-byte limit — split the entry or shorten it"]
+        f"{E}/huge.yaml:1: demo:huge: file is 1073741824 bytes, over the 262144-byte limit — split the entry or shorten it"
+    ]
 
 
 def test_a_file_that_grew_after_its_size_was_checked_is_read_only_up_to_the_limit(tmp_path, monkeypatch):
@@ -488,8 +642,11 @@ def test_a_file_that_grew_after_its_size_was_checked_is_read_only_up_to_the_limi
 
 
 #: What the fixture's game says when its entries are missing.
-UNCITED = [f"data/demo/game.yaml:20: demo: section '{s}' of seed.txt is not cited by any entry — "
-           f'cite it in an entry: sources: [{{doc: seed.txt, ref: "{s}"}}]' for s in ("【1】", "【2】")]
+UNCITED = [
+    f"data/demo/game.yaml:20: demo: section '{s}' of seed.txt is not cited by any entry — "
+    f'cite it in an entry: sources: [{{doc: seed.txt, ref: "{s}"}}]'
+    for s in ("【1】", "【2】")
+]
 
 
 def _remove(path: Path) -> None:
@@ -498,23 +655,43 @@ def _remove(path: Path) -> None:
 
 SPECIAL_FILES = [
     # (name, how to make the odd file, expected problems)
-    ("entry-is-a-named-pipe", lambda data: os.mkfifo(data / "demo/entries/pipe.yaml"),
-     [f"{E}/pipe.yaml:1: demo:pipe: this is a named pipe (FIFO), not a regular file — {NOT_REGULAR_FIX}"]),
-    ("glossary-is-a-named-pipe", lambda data: os.mkfifo(data / "demo/glossary.yaml"),
-     [f"data/demo/glossary.yaml:1: demo: this is a named pipe (FIFO), not a regular file — {NOT_REGULAR_FIX}"]),
-    ("game-yaml-is-a-named-pipe", lambda data: (_remove(data / "demo/game.yaml"), os.mkfifo(data / "demo/game.yaml")),
-     [f"data/demo/game.yaml:1: demo: this is a named pipe (FIFO), not a regular file — {NOT_REGULAR_FIX}"]),
-    ("game-yaml-is-a-folder", lambda data: (_remove(data / "demo/game.yaml"), (data / "demo/game.yaml").mkdir()),
-     [f"data/demo/game.yaml:1: demo: this is a folder, not a regular file — {NOT_REGULAR_FIX}"]),
-    ("entries-is-a-file", lambda data: (shutil.rmtree(data / "demo/entries"), (data / "demo/entries").write_text("")),
-     ["data/demo/entries:1: -: 'entries' is not a folder — make entries/ a folder of <id>.yaml files",
-      *UNCITED,
-      *[f"data/demo/game.yaml:22: demo: clause '{c}' of 【1】 is not answered by any question — add a question with "
-        f'source: {{doc: seed.txt, ref: "【1】", clause: {c}}} to the entry citing 【1】' for c in ("fail-stop", "go-back")],
-      "data/demo/game.yaml:29: demo: contents list 'demo:tower-crossing', which does not exist — "
-      "fix the reference or create the entry",
-      "data/demo/game.yaml:29: demo: contents list 'demo:tower-errata', which does not exist — "
-      "fix the reference or create the entry"]),
+    (
+        "entry-is-a-named-pipe",
+        lambda data: os.mkfifo(data / "demo/entries/pipe.yaml"),
+        [f"{E}/pipe.yaml:1: demo:pipe: this is a named pipe (FIFO), not a regular file — {NOT_REGULAR_FIX}"],
+    ),
+    (
+        "glossary-is-a-named-pipe",
+        lambda data: os.mkfifo(data / "demo/glossary.yaml"),
+        [f"data/demo/glossary.yaml:1: demo: this is a named pipe (FIFO), not a regular file — {NOT_REGULAR_FIX}"],
+    ),
+    (
+        "game-yaml-is-a-named-pipe",
+        lambda data: (_remove(data / "demo/game.yaml"), os.mkfifo(data / "demo/game.yaml")),
+        [f"data/demo/game.yaml:1: demo: this is a named pipe (FIFO), not a regular file — {NOT_REGULAR_FIX}"],
+    ),
+    (
+        "game-yaml-is-a-folder",
+        lambda data: (_remove(data / "demo/game.yaml"), (data / "demo/game.yaml").mkdir()),
+        [f"data/demo/game.yaml:1: demo: this is a folder, not a regular file — {NOT_REGULAR_FIX}"],
+    ),
+    (
+        "entries-is-a-file",
+        lambda data: (shutil.rmtree(data / "demo/entries"), (data / "demo/entries").write_text("")),
+        [
+            "data/demo/entries:1: -: 'entries' is not a folder — make entries/ a folder of <id>.yaml files",
+            *UNCITED,
+            *[
+                f"data/demo/game.yaml:22: demo: clause '{c}' of 【1】 is not answered by any question — add a question with "
+                f'source: {{doc: seed.txt, ref: "【1】", clause: {c}}} to the entry citing 【1】'
+                for c in ("fail-stop", "go-back")
+            ],
+            "data/demo/game.yaml:29: demo: contents list 'demo:tower-crossing', which does not exist — "
+            "fix the reference or create the entry",
+            "data/demo/game.yaml:29: demo: contents list 'demo:tower-errata', which does not exist — "
+            "fix the reference or create the entry",
+        ],
+    ),
 ]
 
 
@@ -531,13 +708,23 @@ def test_files_that_are_not_regular_files_are_reported_not_read(tmp_path, name, 
 
 UNREADABLE = [
     ("folder", E, f"{E}:1: -: cannot read the folder: permission denied — make it readable (chmod u+rx {E})"),
-    ("file", f"{E}/tower-errata.yaml", f"{E}/tower-errata.yaml:1: demo:tower-errata: cannot read the file: "
-                                       f"permission denied — make it readable (chmod u+r {E}/tower-errata.yaml)"),
-    ("game-folder", "data/demo", "data/demo:1: demo: cannot read the folder: permission denied — "
-                                 "make it readable (chmod u+rx data/demo)"),
+    (
+        "file",
+        f"{E}/tower-errata.yaml",
+        f"{E}/tower-errata.yaml:1: demo:tower-errata: cannot read the file: "
+        f"permission denied — make it readable (chmod u+r {E}/tower-errata.yaml)",
+    ),
+    (
+        "game-folder",
+        "data/demo",
+        "data/demo:1: demo: cannot read the folder: permission denied — make it readable (chmod u+rx data/demo)",
+    ),
     # a folder that can be listed but not searched (chmod a-x): nothing inside can be opened
-    ("game-folder-not-searchable", "data/demo", "data/demo:1: demo: cannot read the folder: permission denied — "
-                                                "make it readable (chmod u+rx data/demo)"),
+    (
+        "game-folder-not-searchable",
+        "data/demo",
+        "data/demo:1: demo: cannot read the folder: permission denied — make it readable (chmod u+rx data/demo)",
+    ),
 ]
 
 
@@ -555,10 +742,13 @@ def _deny(monkeypatch, tmp_path: Path, rel: str, searchable_only: bool = False) 
     real_iterdir, real_open, real_lstat = Path.iterdir, os.open, os.lstat
     if not searchable_only:
         monkeypatch.setattr(Path, "iterdir", lambda self: (refuse(self), real_iterdir(self))[1])
-        monkeypatch.setattr(os, "open", lambda path, *args, **kwargs: (refuse(path), real_open(path, *args, **kwargs))[1])
+        monkeypatch.setattr(
+            os, "open", lambda path, *args, **kwargs: (refuse(path), real_open(path, *args, **kwargs))[1]
+        )
     else:
-        monkeypatch.setattr(os, "lstat", lambda path, *args, **kwargs: (refuse(Path(path).parent),
-                                                                          real_lstat(path, *args, **kwargs))[1])
+        monkeypatch.setattr(
+            os, "lstat", lambda path, *args, **kwargs: (refuse(Path(path).parent), real_lstat(path, *args, **kwargs))[1]
+        )
 
 
 @pytest.mark.parametrize("name, rel, message", UNREADABLE, ids=[c[0] for c in UNREADABLE])
@@ -570,8 +760,9 @@ def test_unreadable_files_and_folders_are_problems_in_check_and_show(tmp_path, m
     _deny(monkeypatch, tmp_path, rel, searchable_only=name.endswith("not-searchable"))
     assert main(["check", "--data", "data"]) == 1
     # (the game then also misses the entries it lists and cites)
-    assert [line for line in capsys.readouterr().err.splitlines() if not line.startswith("data/demo/game.yaml")] \
-        == [message]
+    assert [line for line in capsys.readouterr().err.splitlines() if not line.startswith("data/demo/game.yaml")] == [
+        message
+    ]
     code = main(["show", "--data", "data", "demo:tower"])
     out, err = capsys.readouterr()
     assert message in err.splitlines() and "Traceback" not in err
@@ -598,9 +789,14 @@ def test_unreadable_files_and_folders_with_chmod(tmp_path, name, rel, message):
     (tmp_path / rel).chmod(0o644 if name.endswith("not-searchable") else 0)
     try:
         for command in (("check",), ("show", "demo:tower")):
-            result = subprocess.run([*prefix, str(HOUSERULES), *command, "--data", "data"], cwd=tmp_path,
-                                    capture_output=True, text=True, timeout=120,
-                                    env={**os.environ, "HOME": str(tmp_path), "NO_MKDOCS_2_WARNING": "1"})
+            result = subprocess.run(
+                [*prefix, str(HOUSERULES), *command, "--data", "data"],
+                cwd=tmp_path,
+                capture_output=True,
+                text=True,
+                timeout=120,
+                env={**os.environ, "HOME": str(tmp_path), "NO_MKDOCS_2_WARNING": "1"},
+            )
             assert message in result.stderr.splitlines()
             assert "Traceback" not in result.stderr
     finally:
@@ -608,6 +804,7 @@ def test_unreadable_files_and_folders_with_chmod(tmp_path, name, rel, message):
 
 
 # -- atomic output ----------------------------------------------------------------------------------
+
 
 def _snapshot(site: Path) -> dict[str, bytes]:
     return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
@@ -660,8 +857,11 @@ KILLED_BUILD = textwrap.dedent("""
 def test_a_killed_build_keeps_the_previous_site_and_the_next_build_cleans_up(previous_site, tmp_path):
     before = _snapshot(previous_site)
     flag = tmp_path / "building"
-    process = subprocess.Popen([sys.executable, "-c", KILLED_BUILD, str(GOOD), str(previous_site), str(flag)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, "-c", KILLED_BUILD, str(GOOD), str(previous_site), str(flag)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 120
         while not flag.exists() and process.poll() is None and time.monotonic() < deadline:
@@ -745,12 +945,15 @@ def test_odd_queries_give_results_not_errors(search_index, query, expected):
         assert expected in refs
 
 
-@pytest.mark.parametrize("query, expected", [
-    ("", "houserules search: empty query"),
-    ("   ", "houserules search: empty query"),
-    ("?!.,;:", "no entries match '?!.,;:'"),
-    ("\x1b[2J\x07", "no entries match '[2J'"),
-])
+@pytest.mark.parametrize(
+    "query, expected",
+    [
+        ("", "houserules search: empty query"),
+        ("   ", "houserules search: empty query"),
+        ("?!.,;:", "no entries match '?!.,;:'"),
+        ("\x1b[2J\x07", "no entries match '[2J'"),
+    ],
+)
 def test_odd_queries_on_the_command_line_give_a_clear_message(tmp_path, query, expected):
     result = run_cli("search", "--data", str(GOOD), query, env={"HOUSERULES_CACHE": str(tmp_path)})
     assert expected in result.stderr
@@ -759,8 +962,7 @@ def test_odd_queries_on_the_command_line_give_a_clear_message(tmp_path, query, e
 
 
 def test_a_long_query_on_the_command_line_answers(tmp_path):
-    result = run_cli("search", "--data", str(GOOD), "--json", "(塔楼 " * 2000,
-                     env={"HOUSERULES_CACHE": str(tmp_path)})
+    result = run_cli("search", "--data", str(GOOD), "--json", "(塔楼 " * 2000, env={"HOUSERULES_CACHE": str(tmp_path)})
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)[0]["id"] == "demo:tower"
 

@@ -15,7 +15,9 @@ GRAPH = grimp.build_graph("houserules")
 
 def test_the_import_contract_holds():
     """``lint-imports`` (pyproject.toml: cli > serve > build > site > print > export, search > render > check > data)."""
-    result = subprocess.run([str(Path(sys.executable).parent / "lint-imports")], cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run(
+        [str(Path(sys.executable).parent / "lint-imports")], cwd=ROOT, capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 broken" in result.stdout
 
@@ -66,6 +68,8 @@ def test_the_check_finds_a_circle_when_there_is_one():
 
 def test_modules_stay_small():
     """A module over ~300 lines has grown a second job (the generated JSON Schemas are data, not code)."""
-    sizes = {str(p.relative_to(ROOT)): len(p.read_text(encoding="utf-8").splitlines())
-             for p in (ROOT / "tools/houserules").rglob("*.py")}
+    sizes = {
+        str(p.relative_to(ROOT)): len(p.read_text(encoding="utf-8").splitlines())
+        for p in (ROOT / "tools/houserules").rglob("*.py")
+    }
     assert {path: n for path, n in sizes.items() if n > 330} == {}

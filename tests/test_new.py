@@ -29,9 +29,12 @@ def check(data: Path):
 def fill_in(path: Path, doc: str = "seed.txt", ref: str = "【2】") -> None:
     """What a contributor does next: write the answer and the source."""
     text = path.read_text(encoding="utf-8")
-    text = text.replace('"TODO 待填写：一句话答案"', "只能向前走。").replace('"TODO: the one-line answer"', "Forward only.")
-    text = text.replace('{doc: TODO, ref: "TODO 待填写：条款、章节或页码 · ruling, section or page"}',
-                        f'{{doc: {doc}, ref: "{ref}"}}')
+    text = text.replace('"TODO 待填写：一句话答案"', "只能向前走。").replace(
+        '"TODO: the one-line answer"', "Forward only."
+    )
+    text = text.replace(
+        '{doc: TODO, ref: "TODO 待填写：条款、章节或页码 · ruling, section or page"}', f'{{doc: {doc}, ref: "{ref}"}}'
+    )
     path.write_text(text, encoding="utf-8")
 
 
@@ -39,8 +42,10 @@ def test_the_new_file_fails_check_with_each_placeholder_then_passes_once_written
     result = new(demo, "demo", "ruling", "--zh", "能否后退", "--en", "Moving back: allowed?")
     assert result.returncode == 0, result.stderr
     path = demo / "demo/entries/moving-back-allowed.yaml"
-    assert result.stdout.startswith("wrote data/demo/entries/moving-back-allowed.yaml: demo:moving-back-allowed, "
-                                    "code DM-A3 (ruling), listed in contents section 'rulings' of data/demo/game.yaml\n")
+    assert result.stdout.startswith(
+        "wrote data/demo/entries/moving-back-allowed.yaml: demo:moving-back-allowed, "
+        "code DM-A3 (ruling), listed in contents section 'rulings' of data/demo/game.yaml\n"
+    )
     text = path.read_text(encoding="utf-8")
     schema = text.splitlines()[0].removeprefix("# yaml-language-server: $schema=")
     assert (path.parent / schema).resolve().name == "entry.schema.json" and (path.parent / schema).is_file()
@@ -86,7 +91,9 @@ def test_codes_follow_the_games_letters_and_padding_and_never_collide(tmp_path):
         made.append(re.search(r"code (\S+) ", result.stdout).group(1))
     assert made == ["BH-A16", "BH-A17", "BH-R27", "BH-T07"]  # A unpadded, R and T two digits
     result = new(data, "mausritter", "ruling", "--zh", "新裁定", "--en", "New ruling", "--section", "saves")
-    assert re.search(r"code (\S+) ", result.stdout).group(1) == "MR-A01"  # a kind new to the game: a free letter, padded
+    assert (
+        re.search(r"code (\S+) ", result.stdout).group(1) == "MR-A01"
+    )  # a kind new to the game: a free letter, padded
     kb = load(data).kb
     codes = [e.code for e in kb.entries.values()]
     assert len(codes) == len(set(codes))
@@ -102,15 +109,27 @@ def test_the_id_is_the_next_free_slug_of_the_english_title(demo):
 
 # how game.yaml lists a section's entries, and the one line the new entry changes there
 LAYOUTS = [
-    ("flow", "    entries: [demo:tower-crossing, demo:tower-errata]  # keep\n",
-     "    entries: [demo:tower-crossing, demo:tower-errata, demo:new-one]  # keep\n"),
-    ("flow over lines", "    entries: [\n      demo:tower-crossing,\n      demo:tower-errata\n    ]\n",
-     "    entries: [\n      demo:tower-crossing,\n      demo:tower-errata, demo:new-one\n    ]\n"),
-    ("block", "    entries:\n      - demo:tower-crossing   # first\n      - \"demo:tower-errata\"  # second\n",
-     "    entries:\n      - demo:tower-crossing   # first\n      - \"demo:tower-errata\"  # second\n"
-     "      - demo:new-one\n"),
-    ("block at the key's indent", "    entries:\n    - demo:tower-crossing\n    - demo:tower-errata\n",
-     "    entries:\n    - demo:tower-crossing\n    - demo:tower-errata\n    - demo:new-one\n"),
+    (
+        "flow",
+        "    entries: [demo:tower-crossing, demo:tower-errata]  # keep\n",
+        "    entries: [demo:tower-crossing, demo:tower-errata, demo:new-one]  # keep\n",
+    ),
+    (
+        "flow over lines",
+        "    entries: [\n      demo:tower-crossing,\n      demo:tower-errata\n    ]\n",
+        "    entries: [\n      demo:tower-crossing,\n      demo:tower-errata, demo:new-one\n    ]\n",
+    ),
+    (
+        "block",
+        '    entries:\n      - demo:tower-crossing   # first\n      - "demo:tower-errata"  # second\n',
+        '    entries:\n      - demo:tower-crossing   # first\n      - "demo:tower-errata"  # second\n'
+        "      - demo:new-one\n",
+    ),
+    (
+        "block at the key's indent",
+        "    entries:\n    - demo:tower-crossing\n    - demo:tower-errata\n",
+        "    entries:\n    - demo:tower-crossing\n    - demo:tower-errata\n    - demo:new-one\n",
+    ),
 ]
 
 
@@ -128,20 +147,36 @@ def test_game_yaml_gains_the_entry_and_keeps_its_layout_and_comments(demo, layou
     assert check(demo).returncode == 0
 
 
-@pytest.mark.parametrize("args, message", [
-    (["chess", "ruling"], "unknown game 'chess' — use one of: demo (a game whose game.yaml has problems is not "
-                          "loaded: run 'houserules check')"),
-    (["demo", "card"], "unknown kind 'card' — use one of: ruling, rule, component, term, house-rule"),
-    (["demo", "ruling", "--id", "tower"], "demo already has an entry 'tower' (data/demo/entries/tower.yaml) — choose "
-                                          "another --id, or edit that entry"),
-    (["demo", "ruling", "--id", "Tower_2"], "--id 'Tower_2' is not an id — use lowercase letters, digits and single "
-                                            "hyphens, e.g. mystic-elevator"),
-    (["demo", "ruling", "--id", "errata"], "--id 'errata' is reserved for a page of the game — choose another id "
-                                           "(reserved: api, errata, glossary, index, notes, print, tags)"),
-    (["demo", "component"], "no contents section of game 'demo' lists a component yet — choose one with --section ID "
-                            "(one of: rulings)"),
-    (["demo", "ruling", "--section", "rooms"], "game 'demo' has no contents section 'rooms' — use one of: rulings"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["chess", "ruling"],
+            "unknown game 'chess' — use one of: demo (a game whose game.yaml has problems is not "
+            "loaded: run 'houserules check')",
+        ),
+        (["demo", "card"], "unknown kind 'card' — use one of: ruling, rule, component, term, house-rule"),
+        (
+            ["demo", "ruling", "--id", "tower"],
+            "demo already has an entry 'tower' (data/demo/entries/tower.yaml) — choose "
+            "another --id, or edit that entry",
+        ),
+        (
+            ["demo", "ruling", "--id", "Tower_2"],
+            "--id 'Tower_2' is not an id — use lowercase letters, digits and single hyphens, e.g. mystic-elevator",
+        ),
+        (
+            ["demo", "ruling", "--id", "errata"],
+            "--id 'errata' is reserved for a page of the game — choose another id "
+            "(reserved: api, errata, glossary, index, notes, print, tags)",
+        ),
+        (
+            ["demo", "component"],
+            "no contents section of game 'demo' lists a component yet — choose one with --section ID (one of: rulings)",
+        ),
+        (["demo", "ruling", "--section", "rooms"], "game 'demo' has no contents section 'rooms' — use one of: rulings"),
+    ],
+)
 def test_refusals_are_clear_and_write_nothing(demo, args, message):
     before = {p: p.read_bytes() for p in demo.rglob("*") if p.is_file()}
     result = new(demo, *args[:2], "--zh", "标题", "--en", "Title", *args[2:])
@@ -155,7 +190,12 @@ def test_a_read_only_game_yaml_leaves_no_new_file(demo, tmp_path):
     game.chmod(0o444)
     result = new(demo, "demo", "ruling", "--zh", "标题", "--en", "Title")
     assert result.returncode == 1
-    assert "the file is read-only; make it writable (chmod u+w data/demo/game.yaml) and run 'houserules new' again" \
+    assert (
+        "the file is read-only; make it writable (chmod u+w data/demo/game.yaml) and run 'houserules new' again"
         in result.stderr
-    assert sorted(p.name for p in (demo / "demo/entries").iterdir()) == ["tower-crossing.yaml", "tower-errata.yaml",
-                                                                         "tower.yaml"]
+    )
+    assert sorted(p.name for p in (demo / "demo/entries").iterdir()) == [
+        "tower-crossing.yaml",
+        "tower-errata.yaml",
+        "tower.yaml",
+    ]

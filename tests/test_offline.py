@@ -23,8 +23,14 @@ from sitecheck import serve
 pytestmark = pytest.mark.browser
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 #: Resolves once a service worker controls the page (the pages' policy forbids eval, so no wait_for_function).
 CONTROLLED = """() => new Promise(resolve => navigator.serviceWorker.controller ? resolve(true)
     : navigator.serviceWorker.addEventListener('controllerchange', () => resolve(true)))"""
@@ -47,8 +53,14 @@ def browser(playwright):
 def watched(context, origin: str) -> list[str]:
     """Every URL the context requests that is not on ``origin`` (none may be)."""
     outside: list[str] = []
-    context.on("request", lambda r: outside.append(r.url)
-               if urlsplit(r.url).scheme not in {"data", "blob"} and not r.url.startswith(origin) else None)
+    context.on(
+        "request",
+        lambda r: (
+            outside.append(r.url)
+            if urlsplit(r.url).scheme not in {"data", "blob"} and not r.url.startswith(origin)
+            else None
+        ),
+    )
     return outside
 
 
@@ -78,7 +90,9 @@ def test_the_manifest_has_what_a_phone_needs(built_site):
         assert (built_site / icon["src"]).read_bytes().startswith(b"\x89PNG")
     for page in ("index.html", "betrayal/vault.html", "go.html"):
         html = (built_site / page).read_text(encoding="utf-8")
-        assert 'rel="manifest" href="' in html and f'<meta name="theme-color" content="{manifest["theme_color"]}">' in html
+        assert (
+            'rel="manifest" href="' in html and f'<meta name="theme-color" content="{manifest["theme_color"]}">' in html
+        )
 
 
 # -- in the browser ---------------------------------------------------------------------------------
@@ -124,8 +138,9 @@ def test_a_rebuild_with_changed_data_offers_the_new_version(browser, tmp_path):
         assert len(old_caches) == 1 and tree_hash(data) in old_caches[0]
 
         entry = data / "demo/entries/tower.yaml"
-        entry.write_text(entry.read_text(encoding="utf-8").replace("有障碍的房间，", "有障碍的房间（新版），"),
-                         encoding="utf-8")
+        entry.write_text(
+            entry.read_text(encoding="utf-8").replace("有障碍的房间，", "有障碍的房间（新版），"), encoding="utf-8"
+        )
         rebuilt = run_cli("build", "--data", str(data), "-o", str(site))
         assert rebuilt.returncode == 0, rebuilt.stderr
 
@@ -153,8 +168,9 @@ def test_an_identical_rebuild_is_no_new_version(tmp_path):
 def test_chromium_reports_the_app_installable(playwright, built_site, tmp_path):
     with serve(built_site) as url:
         # Installability is not checked in an incognito context: a profile folder makes a normal one.
-        context = playwright.chromium.launch_persistent_context(tmp_path / "profile", executable_path=CHROMIUM,
-                                                                args=ARGS)
+        context = playwright.chromium.launch_persistent_context(
+            tmp_path / "profile", executable_path=CHROMIUM, args=ARGS
+        )
         tab = context.new_page()
         tab.goto(f"{url}/betrayal/vault.html")
         assert tab.evaluate(CONTROLLED)
@@ -181,13 +197,14 @@ def test_from_file_there_is_no_worker_and_nothing_breaks(browser, built_site):
     tab.goto(f"{built_site.as_uri()}/go.html#BH-A13")
     tab.wait_for_url(f"{built_site.as_uri()}/betrayal/mystic-elevator-ruling.html")
     # Chromium allows no service worker on file:// at all, and the page tried none (no error logged).
-    assert tab.evaluate("() => navigator.serviceWorker.getRegistrations().then(r => r.length, e => e.name)") \
+    assert (
+        tab.evaluate("() => navigator.serviceWorker.getRegistrations().then(r => r.length, e => e.name)")
         == "SecurityError"
+    )
     assert tab.evaluate("() => navigator.serviceWorker ? navigator.serviceWorker.controller : null") is None
     assert tab.locator(".hr-update").count() == 0
     context.close()
     assert problems == []
-
 
 
 def fetch(url: str) -> bytes:
@@ -197,9 +214,14 @@ def fetch(url: str) -> bytes:
 
 def test_the_live_preview_keeps_no_offline_copy():
     """``houserules serve``: pages name no worker, and its sw.js removes one left by a built site at that address."""
-    with subprocess.Popen([str(HOUSERULES), "serve", "--data", str(GOOD), "--port", "0"], cwd=ROOT, text=True,
-                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}) as server:
+    with subprocess.Popen(
+        [str(HOUSERULES), "serve", "--data", str(GOOD), "--port", "0"],
+        cwd=ROOT,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    ) as server:
         try:
             url = server.stdout.readline().split("serving on ", 1)[1].split(" ", 1)[0].rstrip("/")
             page = fetch(f"{url}/demo/tower.html").decode("utf-8")

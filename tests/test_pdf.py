@@ -97,7 +97,8 @@ def built_pdfs(built_site, built_fixture_site, real_kb, good_kb) -> list[tuple[P
 
 def test_build_writes_a_pdf_per_game_and_one_for_all(built_site, real_kb):
     assert sorted(p.name for p in (built_site / "print").glob("*.pdf")) == sorted(
-        [f"{g}.pdf" for g in real_kb.games] + ["faq.pdf"])
+        [f"{g}.pdf" for g in real_kb.games] + ["faq.pdf"]
+    )
 
 
 def test_every_entry_code_and_chinese_title_is_in_the_text(built_site, built_fixture_site, real_kb, good_kb):
@@ -121,8 +122,11 @@ def test_contents_page_numbers_are_where_entries_start(built_site, built_fixture
         pages = pdf_pages(pdf)
         listed = contents(pages)
         assert sorted(listed) == sorted(e.code for e in entries), pdf.name
-        wrong = {e.code: (listed[e.code], start_folio(pages, e.code, e.title["zh"])) for e in entries
-                 if listed[e.code] != start_folio(pages, e.code, e.title["zh"])}
+        wrong = {
+            e.code: (listed[e.code], start_folio(pages, e.code, e.title["zh"]))
+            for e in entries
+            if listed[e.code] != start_folio(pages, e.code, e.title["zh"])
+        }
         assert not wrong, f"{pdf.name}: contents page vs actual page {wrong}"
 
 
@@ -162,10 +166,13 @@ def test_running_heads_carry_game_and_code(demo_full_pdf):
     assert heads == [["演示游戏", "Demo", "Game", "DM-A1"], ["演示游戏", "Demo", "Game", "DM-R01"]]
 
 
-@pytest.mark.parametrize("paper, size", [
-    ("a4", "595.276 x 841.89 pts (A4)"),
-    ("letter", "612 x 792 pts (letter)"),
-])
+@pytest.mark.parametrize(
+    "paper, size",
+    [
+        ("a4", "595.276 x 841.89 pts (A4)"),
+        ("letter", "612 x 792 pts (letter)"),
+    ],
+)
 def test_paper_size(tmp_path, paper, size):
     out = tmp_path / "demo.pdf"
     result = run_cli("pdf", "--data", str(GOOD), "--paper", paper, "-o", str(out))
@@ -184,8 +191,10 @@ def ink(png: Path) -> float:
 @pytest.mark.parametrize("page, name", [(1, "cover"), (2, "contents"), (3, "entries")])
 def test_pages_render_to_pictures_that_are_not_blank(demo_pdf, page, name):
     prefix = demo_pdf.parent / name
-    subprocess.run(["pdftoppm", "-png", "-r", "50", "-f", str(page), "-l", str(page), "-singlefile",
-                    str(demo_pdf), str(prefix)], check=True)
+    subprocess.run(
+        ["pdftoppm", "-png", "-r", "50", "-f", str(page), "-l", str(page), "-singlefile", str(demo_pdf), str(prefix)],
+        check=True,
+    )
     assert ink(prefix.with_suffix(".png")) > 0.01
 
 
@@ -197,7 +206,8 @@ def test_missing_cjk_font_fails_loudly(tmp_path):
     assert result.returncode == 1
     assert result.stderr.strip() == (
         "houserules pdf: the CJK font 'WenQuanYi Micro Hei' is not installed, so Chinese text would print as empty "
-        "boxes — install the Debian package fonts-wqy-microhei (tools/setup-debian.sh does)")
+        "boxes — install the Debian package fonts-wqy-microhei (tools/setup-debian.sh does)"
+    )
     assert not out.exists()
 
 
@@ -212,11 +222,15 @@ def test_qr_codes_only_with_a_site_address(good_kb):
     entry = good_kb.entries["demo:tower"]
 
     def entry_html(site_url):
-        return PrintDocument(good_kb, PrintLinker(good_kb, printed, site_url), PrintOptions(site_url=site_url)).entry_html(entry)
+        return PrintDocument(
+            good_kb, PrintLinker(good_kb, printed, site_url), PrintOptions(site_url=site_url)
+        ).entry_html(entry)
 
     with_url = entry_html("https://example.org/hr")
     assert 'class="entry-qr" src="data:image/svg+xml' in with_url
-    assert 'alt="https://example.org/hr/go.html#DM-R01"' in with_url  # the link by code, as the site's copy button gives
+    assert (
+        'alt="https://example.org/hr/go.html#DM-R01"' in with_url
+    )  # the link by code, as the site's copy button gives
     assert "entry-qr" not in entry_html(None)
 
 
@@ -227,10 +241,13 @@ def test_the_site_links_the_pdfs(built_fixture_site):
     assert all((built_fixture_site / "print" / link).is_file() for link in links)
 
 
-@pytest.mark.parametrize("output, message", [
-    ("a-folder", "houserules pdf: {out} is a folder; give the PDF's file name with -o, e.g. -o {out}/faq.pdf"),
-    ("missing/dir/x.pdf", "houserules pdf: the folder {parent} does not exist; create it or choose another -o"),
-])
+@pytest.mark.parametrize(
+    "output, message",
+    [
+        ("a-folder", "houserules pdf: {out} is a folder; give the PDF's file name with -o, e.g. -o {out}/faq.pdf"),
+        ("missing/dir/x.pdf", "houserules pdf: the folder {parent} does not exist; create it or choose another -o"),
+    ],
+)
 def test_an_unusable_output_is_a_clear_message_and_leaves_nothing(tmp_path, output, message):
     (tmp_path / "a-folder").mkdir()
     before = sorted(tmp_path.rglob("*"))

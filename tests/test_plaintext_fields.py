@@ -29,27 +29,79 @@ from houserules.site.pages import site_pages
 
 #: The Markdown of mkdocs.yml: what MkDocs does to the generated pages.
 MKDOCS_EXTENSIONS = ["attr_list", "admonition", "tables", "toc"]
-SYNTAX = ["{: onclick=\"x\" }", "{#id .cls onmouseover=y}", "![i](x){: onerror=y}", "[l](javascript:x)", "**b**",
-          "<img src=x onerror=y>", "<script>x</script>", "<b>", "</div>", "\n\n", "\n", "# ", "- ", "1. ", "> ", "|a|b|",
-          "`c`", "&amp;", "&#60;", "<!--", "-->", "[[demo:tower]]", "*", "_", "~~", "\\", "  ", "\"", "'", "=", ":", "塔楼"]
-payloads = st.lists(st.one_of(st.sampled_from(SYNTAX), st.text(alphabet="ab<>\"'&*_[](){}!#:=.-\n ", max_size=6)),
-                    min_size=1, max_size=12).map("".join).filter(lambda t: t.strip())
+SYNTAX = [
+    '{: onclick="x" }',
+    "{#id .cls onmouseover=y}",
+    "![i](x){: onerror=y}",
+    "[l](javascript:x)",
+    "**b**",
+    "<img src=x onerror=y>",
+    "<script>x</script>",
+    "<b>",
+    "</div>",
+    "\n\n",
+    "\n",
+    "# ",
+    "- ",
+    "1. ",
+    "> ",
+    "|a|b|",
+    "`c`",
+    "&amp;",
+    "&#60;",
+    "<!--",
+    "-->",
+    "[[demo:tower]]",
+    "*",
+    "_",
+    "~~",
+    "\\",
+    "  ",
+    '"',
+    "'",
+    "=",
+    ":",
+    "塔楼",
+]
+payloads = (
+    st.lists(
+        st.one_of(st.sampled_from(SYNTAX), st.text(alphabet="ab<>\"'&*_[](){}!#:=.-\n ", max_size=6)),
+        min_size=1,
+        max_size=12,
+    )
+    .map("".join)
+    .filter(lambda t: t.strip())
+)
 
 #: (which file, path to the field) of every plain-text field that reaches a page or the PDF.
 ENTRY_FIELDS = [
-    ("demo:tower-crossing", ("title", "zh")), ("demo:tower-crossing", ("title", "en")),
-    ("demo:tower-crossing", ("aliases", 0)), ("demo:tower-crossing", ("questions", 0, "q", "zh")),
-    ("demo:tower-crossing", ("questions", 0, "q", "en")), ("demo:tower-crossing", ("questions", 0, "variants", 0)),
-    ("demo:tower-crossing", ("sources", 0, "ref")), ("demo:tower-crossing", ("history", 0, "change")),
-    ("demo:tower", ("facts", 0, "label", "zh")), ("demo:tower", ("facts", 0, "label", "en")),
-    ("demo:tower-errata", ("errata", 0, "printed")), ("demo:tower-errata", ("errata", 0, "corrected")),
-    ("demo:tower-errata", ("errata", 0, "source_en")), ("demo:tower-errata", ("translator_notes", 0, "quote")),
+    ("demo:tower-crossing", ("title", "zh")),
+    ("demo:tower-crossing", ("title", "en")),
+    ("demo:tower-crossing", ("aliases", 0)),
+    ("demo:tower-crossing", ("questions", 0, "q", "zh")),
+    ("demo:tower-crossing", ("questions", 0, "q", "en")),
+    ("demo:tower-crossing", ("questions", 0, "variants", 0)),
+    ("demo:tower-crossing", ("sources", 0, "ref")),
+    ("demo:tower-crossing", ("history", 0, "change")),
+    ("demo:tower", ("facts", 0, "label", "zh")),
+    ("demo:tower", ("facts", 0, "label", "en")),
+    ("demo:tower-errata", ("errata", 0, "printed")),
+    ("demo:tower-errata", ("errata", 0, "corrected")),
+    ("demo:tower-errata", ("errata", 0, "source_en")),
+    ("demo:tower-errata", ("translator_notes", 0, "quote")),
     ("demo:tower-errata", ("translator_notes", 0, "suggestion")),
     ("demo:tower-errata", ("completion", "sources", 0, "ref")),
 ]
-GAME_FIELDS = [("name", "zh"), ("name", "en"), ("sources", 0, "title", "zh"), ("sources", 1, "title", "en"),
-               ("contents", 0, "title", "zh"), ("contents", 0, "title", "en"), ("licence", "name"),
-               ("editions", 0, "name", "zh")]
+GAME_FIELDS = [
+    ("name", "zh"),
+    ("name", "en"),
+    ("sources", 0, "title", "zh"),
+    ("sources", 1, "title", "en"),
+    ("contents", 0, "title", "zh"),
+    ("contents", 0, "title", "en"),
+    ("licence", "name"),
+    ("editions", 0, "name", "zh"),
+]
 FIELDS = [("entry", ref, path) for ref, path in ENTRY_FIELDS] + [("game", "demo", path) for path in GAME_FIELDS]
 BASE = load_kb(GOOD)
 

@@ -7,12 +7,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+from test_serve import CHANGES
 
 from conftest import FIXTURES
 from houserules.check import run as run_check
 from houserules.print.cache import PdfCache
 from houserules.print.plan import PrintOptions
-from test_serve import CHANGES
 
 pytestmark = pytest.mark.slow
 TWO_GAMES = FIXTURES / "two-games"
@@ -32,11 +32,14 @@ def _print(data: Path, cache: PdfCache):
     return parts, cache.combined(kb, parts, PrintOptions(), "a4")
 
 
-@pytest.mark.parametrize("change, laid_out", [
-    ("cross-game title", ["demo", "other"]),  # other prints the title of demo:tower, which it refers to
-    ("body", ["other"]),
-    ("erratum", ["demo"]),
-])
+@pytest.mark.parametrize(
+    "change, laid_out",
+    [
+        ("cross-game title", ["demo", "other"]),  # other prints the title of demo:tower, which it refers to
+        ("body", ["other"]),
+        ("erratum", ["demo"]),
+    ],
+)
 def test_a_change_lays_out_again_exactly_the_games_that_print_it(data, tmp_path, change, laid_out):
     cache = PdfCache(tmp_path / "cache", jobs=2)
     _print(data, cache)
@@ -59,8 +62,9 @@ def test_a_cached_pdf_is_byte_identical_to_a_fresh_one(data, tmp_path):
 
 
 def test_contents_laid_out_in_chunks_number_on_and_point_at_the_entries(data, tmp_path, monkeypatch):
-    from houserules.print import cache as cache_module
     from test_pdf import contents, folio, pdf_pages, start_folio
+
+    from houserules.print import cache as cache_module
 
     monkeypatch.setattr(cache_module, "FRONT_ENTRIES", 2)  # a chunk per game
     kb = run_check(data).kb

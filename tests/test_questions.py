@@ -27,7 +27,7 @@ JOINERS = re.compile(r"[a-d]|原文")
 def seed_rulings(seeds: Path) -> dict[str, str]:
     """Each numbered ruling's text, line breaks removed (the document breaks lines mid-sentence)."""
     text = re.sub(r"\s*\n\s*", "", (seeds / CLAUSES["doc"]).read_text(encoding="utf-8"))
-    return {part[:part.index("】") + 1]: part[part.index("】") + 1:] for part in re.split(r"(?=【\d+】)", text)[1:]}
+    return {part[: part.index("】") + 1]: part[part.index("】") + 1 :] for part in re.split(r"(?=【\d+】)", text)[1:]}
 
 
 def test_the_clause_list_covers_every_ruling_of_the_seed(seeds):
@@ -57,9 +57,15 @@ def test_the_game_declares_the_same_clauses():
 
 
 def test_every_clause_is_answered_by_a_question():
-    answered = Counter((q["source"]["ref"], q["source"].get("clause")) for e in KB.game_entries("betrayal")
-                       for q in e.questions if q["source"]["doc"] == CLAUSES["doc"])
-    missing = {ruling: [c for c in clauses if not answered[(ruling, c)]] for ruling, clauses in CLAUSES["rulings"].items()}
+    answered = Counter(
+        (q["source"]["ref"], q["source"].get("clause"))
+        for e in KB.game_entries("betrayal")
+        for q in e.questions
+        if q["source"]["doc"] == CLAUSES["doc"]
+    )
+    missing = {
+        ruling: [c for c in clauses if not answered[(ruling, c)]] for ruling, clauses in CLAUSES["rulings"].items()
+    }
     assert {ruling: clauses for ruling, clauses in missing.items() if clauses} == {}
     # The longest ruling, the Mystic Elevator, is answered many times over.
     assert sum(n for (ruling, _), n in answered.items() if ruling == "【13】") >= 7

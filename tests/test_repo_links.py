@@ -27,8 +27,14 @@ def build_with(data: Path, out: Path, **options: str) -> Path:
 
 def links(page: Path) -> list[tuple[str, str]]:
     found = _EDIT.search(page.read_text(encoding="utf-8"))
-    return [(unescape(href), re.sub(r"<[^>]+>", "", text)) for href, text in
-            re.findall(r'<a href="([^"]+)">(.*?)</a>', found.group(1))] if found else []
+    return (
+        [
+            (unescape(href), re.sub(r"<[^>]+>", "", text))
+            for href, text in re.findall(r'<a href="([^"]+)">(.*?)</a>', found.group(1))
+        ]
+        if found
+        else []
+    )
 
 
 def test_without_repo_url_no_entry_page_has_edit_or_issue_links(built_site):
@@ -47,8 +53,10 @@ def test_each_entry_links_its_file_and_a_prefilled_issue(tmp_path):
     form = parse_qs(parts.query, strict_parsing=True)
     assert form["title"] == ["[DM-R01] 塔楼 · Tower"]
     body = form["body"][0]
-    assert body.startswith("条目 · Entry: DM-R01 塔楼 · Tower (demo:tower)\n文件 · File: "
-                           "tests/fixtures/good/demo/entries/tower.yaml\n数据版本 · Data version: 2026-11-30 · ")
+    assert body.startswith(
+        "条目 · Entry: DM-R01 塔楼 · Tower (demo:tower)\n文件 · File: "
+        "tests/fixtures/good/demo/entries/tower.yaml\n数据版本 · Data version: 2026-11-30 · "
+    )
     assert "哪里不对 · What is wrong:" in body and "建议的更正 · Suggested correction:" in body
     for page in (site / "demo").glob("*.html"):  # every entry page, and only entry pages
         assert bool(links(page)) == (page.stem in {"tower", "tower-crossing", "tower-errata"})
@@ -58,11 +66,19 @@ def test_titles_are_encoded_whole_and_data_outside_the_checkout_gets_the_issue_l
     data = tmp_path / "rules_data"
     shutil.copytree(GOOD, data)
     entry = data / "demo/entries/tower.yaml"
-    entry.write_text(entry.read_text(encoding="utf-8").replace("title: {zh: 塔楼, en: Tower}",
-                                                               'title: {zh: "塔楼 & <b>#1?", en: "Tower 100% & more"}'),
-                     encoding="utf-8")
-    site = build_with(data, tmp_path / "site", repo_url=REPO + "/", edit_uri="edit/main/content/",
-                      site_url="https://rules.example.org/hr/")
+    entry.write_text(
+        entry.read_text(encoding="utf-8").replace(
+            "title: {zh: 塔楼, en: Tower}", 'title: {zh: "塔楼 & <b>#1?", en: "Tower 100% & more"}'
+        ),
+        encoding="utf-8",
+    )
+    site = build_with(
+        data,
+        tmp_path / "site",
+        repo_url=REPO + "/",
+        edit_uri="edit/main/content/",
+        site_url="https://rules.example.org/hr/",
+    )
     [(issue, _)] = links(site / "demo/tower.html")
     query = urlsplit(issue).query
     assert not set(query) - set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789%_.-~=&")
@@ -74,10 +90,30 @@ def test_titles_are_encoded_whole_and_data_outside_the_checkout_gets_the_issue_l
 
 # repo_url, edit_uri (MkDocs' own default for GitHub when unset) → edit link of betrayal/entries/vault.yaml, issue form
 CONFIGS = [
-    ("https://github.com/o/hr", "edit/main/content/", "https://github.com/o/hr/edit/main/", "https://github.com/o/hr/issues/new?"),
-    ("https://github.com/o/hr", "edit/master/docs/", "https://github.com/o/hr/edit/master/", "https://github.com/o/hr/issues/new?"),
-    ("https://gitlab.com/o/hr", "-/edit/main/", "https://gitlab.com/o/hr/-/edit/main/", "https://gitlab.com/o/hr/-/issues/new?issue%5Btitle%5D="),
-    ("https://github.com/o/hr", "https://github.com/o/hr/edit/dev/content/", "https://github.com/o/hr/edit/dev/", "https://github.com/o/hr/issues/new?"),
+    (
+        "https://github.com/o/hr",
+        "edit/main/content/",
+        "https://github.com/o/hr/edit/main/",
+        "https://github.com/o/hr/issues/new?",
+    ),
+    (
+        "https://github.com/o/hr",
+        "edit/master/docs/",
+        "https://github.com/o/hr/edit/master/",
+        "https://github.com/o/hr/issues/new?",
+    ),
+    (
+        "https://gitlab.com/o/hr",
+        "-/edit/main/",
+        "https://gitlab.com/o/hr/-/edit/main/",
+        "https://gitlab.com/o/hr/-/issues/new?issue%5Btitle%5D=",
+    ),
+    (
+        "https://github.com/o/hr",
+        "https://github.com/o/hr/edit/dev/content/",
+        "https://github.com/o/hr/edit/dev/",
+        "https://github.com/o/hr/issues/new?",
+    ),
     ("https://git.example.org/o/hr", "src/branch/main/", "https://git.example.org/o/hr/src/branch/main/", None),
     ("https://github.com/o/hr", "", None, "https://github.com/o/hr/issues/new?"),
 ]

@@ -13,8 +13,9 @@ from houserules.data import schema, vocab
 @pytest.mark.parametrize("name", sorted(schema.SCHEMAS))
 def test_committed_schema_is_current(name):
     committed = ROOT / "tools/houserules/schema" / f"{name}.schema.json"
-    assert committed.read_text(encoding="utf-8") == schema.schema_text(name), \
+    assert committed.read_text(encoding="utf-8") == schema.schema_text(name), (
         "run 'houserules schema --write' and commit the result"
+    )
 
 
 def test_schema_enums_come_from_the_vocabularies():
@@ -93,6 +94,7 @@ def test_libyaml_composition_reads_like_the_strict_reader():
 
 # -- patterns match whole strings, in Python and in editors' JavaScript ---------------------------
 
+
 def _patterns(node) -> set[str]:
     if isinstance(node, dict):
         found = {node["pattern"]} if isinstance(node.get("pattern"), str) else set()
@@ -151,11 +153,19 @@ def test_javascript_reads_every_pattern_as_python_does():
     if node is None:
         pytest.skip("no JavaScript engine (node) to compare with")
     values = [impostor.format(v) for v in GOOD_VALUES for impostor in ["{}", *IMPOSTORS]]
-    script = ("const [patterns, values] = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
-              "console.log(JSON.stringify(patterns.map(p => [new RegExp(p, 'u'), new RegExp(p)].map("
-              "r => values.map(v => r.test(v))))));")
-    result = subprocess.run([node, "-e", script], input=json.dumps([PATTERNS, values]), capture_output=True,
-                            text=True, check=True, timeout=60)
+    script = (
+        "const [patterns, values] = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+        "console.log(JSON.stringify(patterns.map(p => [new RegExp(p, 'u'), new RegExp(p)].map("
+        "r => values.map(v => r.test(v))))));"
+    )
+    result = subprocess.run(
+        [node, "-e", script],
+        input=json.dumps([PATTERNS, values]),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
     javascript = json.loads(result.stdout)
     python = [[re.search(p, v) is not None for v in values] for p in PATTERNS]
     for pattern, (with_u, without_u), expected in zip(PATTERNS, javascript, python):

@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 
 from conftest import DATA, FIXTURES, ROOT, run_cli
+from houserules.render import terminal
 from houserules.search import analysis as searchtext
 from houserules.search import cache as searchcache
 from houserules.search import index as search
 from houserules.search.documents import documents
-from houserules.render import terminal
 
 SEARCH = FIXTURES / "search"
 SEARCH_DATA = SEARCH / "data"
@@ -52,6 +52,7 @@ def display_width(text: str) -> int:
 
 # -- the JSON contract ------------------------------------------------------------
 
+
 @pytest.mark.parametrize("query", ["塔楼", "电梯坠毁时谁受伤？", "what if I stay in the elevator"])
 def test_json_hits_follow_the_contract(cache, query):
     found = hits(query, cache=cache)
@@ -70,13 +71,17 @@ def test_json_hits_follow_the_contract(cache, query):
 
 # -- questions -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("query, qid", [
-    ("留在电梯里会怎样", "stay-inside"),
-    ("what happens if I stay in the elevator at the end of my turn", "stay-inside"),
-    ("回合結束時還在電梯裡怎麼辦", "stay-inside"),  # traditional characters, a variant's words
-    ("电梯坠毁时谁会受伤？", "who-is-hurt"),
-    ("who gets hurt when the elevatr crashes?", "who-is-hurt"),  # a typo
-])
+
+@pytest.mark.parametrize(
+    "query, qid",
+    [
+        ("留在电梯里会怎样", "stay-inside"),
+        ("what happens if I stay in the elevator at the end of my turn", "stay-inside"),
+        ("回合結束時還在電梯裡怎麼辦", "stay-inside"),  # traditional characters, a variant's words
+        ("电梯坠毁时谁会受伤？", "who-is-hurt"),
+        ("who gets hurt when the elevatr crashes?", "who-is-hurt"),  # a typo
+    ],
+)
 def test_a_question_is_a_hit_of_its_own(cache, query, qid):
     first = hits(query, cache=cache)[0]
     assert first["id"] == "demo:elevator" and first["code"] == "DM-A02"
@@ -102,53 +107,82 @@ def test_a_question_hit_reads_question_answer_then_entry(cache):
     result = hr("search", "留在电梯里会怎样", cache=cache)
     assert result.returncode == 0, result.stderr
     first = result.stdout.split("\n\n")[0].splitlines()
-    assert first == [" 1. 问 留在电梯里不出来会怎样？ · What if I stay inside the elevator?",
-                     "    回合结束时掷骰决定电梯去向。",
-                     "    You roll for the elevator's floor at the end of your turn.",
-                     "    DM-A02   电梯坠毁 · Elevator crash",
-                     "    → demo/elevator.html#stay-inside  (demo:elevator)"]
+    assert first == [
+        " 1. 问 留在电梯里不出来会怎样？ · What if I stay inside the elevator?",
+        "    回合结束时掷骰决定电梯去向。",
+        "    You roll for the elevator's floor at the end of your turn.",
+        "    DM-A02   电梯坠毁 · Elevator crash",
+        "    → demo/elevator.html#stay-inside  (demo:elevator)",
+    ]
 
 
 def test_search_eval_counts_a_question_hit_as_its_entry(tmp_path, cache):
     judgements = tmp_path / "j.yaml"
-    judgements.write_text("queries:\n  - {group: natural, q: 留在电梯里会怎样, expect: demo:elevator}\n", encoding="utf-8")
+    judgements.write_text(
+        "queries:\n  - {group: natural, q: 留在电梯里会怎样, expect: demo:elevator}\n", encoding="utf-8"
+    )
     result = hr("search-eval", "--json", "--judgements", str(judgements), cache=cache)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["natural"]["hit@1"] == 1.0
 
 
-@pytest.mark.parametrize("query, first", [
-    # an exact code, in any case and spacing
-    ("DM-A01", "demo:tower-crossing"),
-    ("dm-a01", "demo:tower-crossing"),
-    ("DM A01", "demo:tower-crossing"),
-    # an exact title comes before entries that only mention it
-    ("塔楼", "demo:tower"),
-    ("Tower", "demo:tower"),
-    ("crossing the tower", "demo:tower-crossing"),
-    # an alias
-    ("高塔", "demo:tower"),
-    # traditional characters find simplified text
-    ("塔樓", "demo:tower"),
-    ("電梯墜毀", "demo:elevator"),
-    # a typo in English
-    ("elevatr crash", "demo:elevator"),
-    ("towr", "demo:tower"),
-    # an unfinished last word (search as you type)
-    ("eleva", "demo:elevator"),
-    ("towe", "demo:tower"),
-    # a natural question
-    ("电梯坠毁会怎样", "demo:elevator"),
-    ("what happens when the elevator crashes", "demo:elevator"),
-])
+@pytest.mark.parametrize(
+    "query, first",
+    [
+        # an exact code, in any case and spacing
+        ("DM-A01", "demo:tower-crossing"),
+        ("dm-a01", "demo:tower-crossing"),
+        ("DM A01", "demo:tower-crossing"),
+        # an exact title comes before entries that only mention it
+        ("塔楼", "demo:tower"),
+        ("Tower", "demo:tower"),
+        ("crossing the tower", "demo:tower-crossing"),
+        # an alias
+        ("高塔", "demo:tower"),
+        # traditional characters find simplified text
+        ("塔樓", "demo:tower"),
+        ("電梯墜毀", "demo:elevator"),
+        # a typo in English
+        ("elevatr crash", "demo:elevator"),
+        ("towr", "demo:tower"),
+        # an unfinished last word (search as you type)
+        ("eleva", "demo:elevator"),
+        ("towe", "demo:tower"),
+        # a natural question
+        ("电梯坠毁会怎样", "demo:elevator"),
+        ("what happens when the elevator crashes", "demo:elevator"),
+    ],
+)
 def test_first_hit(cache, query, first):
     assert hits(query, cache=cache)[0]["id"] == first
 
 
 # -- syntax characters and empty queries -----------------------------------------
 
-@pytest.mark.parametrize("query", ["AND", "OR NOT", "(", ")", "*", "?", '"', ":", "title:塔楼", "tower AND (",
-                                   '"tower', "tow*", "~", "^2", "[a TO z]", "\\", "塔楼 OR", "-"])
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "AND",
+        "OR NOT",
+        "(",
+        ")",
+        "*",
+        "?",
+        '"',
+        ":",
+        "title:塔楼",
+        "tower AND (",
+        '"tower',
+        "tow*",
+        "~",
+        "^2",
+        "[a TO z]",
+        "\\",
+        "塔楼 OR",
+        "-",
+    ],
+)
 def test_syntax_characters_never_crash(cache, query):
     result = hr("search", query, "--json", cache=cache)
     assert result.returncode == 0, result.stderr
@@ -165,12 +199,16 @@ def test_empty_query_is_a_clear_error(cache, query):
 
 # -- filters and limits ----------------------------------------------------------------
 
-@pytest.mark.parametrize("args, check", [
-    (["--game", "other"], lambda h: h["game"] == "other"),
-    (["--game", "demo"], lambda h: h["game"] == "demo"),
-    (["--kind", "rule"], lambda h: h["id"] == "other:tower-rule"),
-    (["--kind", "component"], lambda h: h["id"] == "demo:tower"),
-])
+
+@pytest.mark.parametrize(
+    "args, check",
+    [
+        (["--game", "other"], lambda h: h["game"] == "other"),
+        (["--game", "demo"], lambda h: h["game"] == "demo"),
+        (["--kind", "rule"], lambda h: h["id"] == "other:tower-rule"),
+        (["--kind", "component"], lambda h: h["id"] == "demo:tower"),
+    ],
+)
 def test_filters(cache, args, check):
     found = hits("tower", *args, cache=cache)
     assert found and all(check(h) for h in found)
@@ -185,10 +223,13 @@ def test_limit(cache, limit):
     assert len(hits("tower", "--limit", limit, cache=cache)) == int(limit)
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--game", "nope"], "unknown game 'nope' — use one of: demo, other"),
-    (["--kind", "nope"], "unknown kind 'nope' — use one of: ruling, rule"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--game", "nope"], "unknown game 'nope' — use one of: demo, other"),
+        (["--kind", "nope"], "unknown kind 'nope' — use one of: ruling, rule"),
+    ],
+)
 def test_unknown_filter_values(cache, args, message):
     result = hr("search", "tower", *args, cache=cache)
     assert result.returncode == 1 and message in result.stderr
@@ -201,6 +242,7 @@ def test_bad_limit(cache, limit):
 
 
 # -- readable output -------------------------------------------------------------------
+
 
 def test_readable_hits_show_code_titles_answer_and_page(cache):
     result = hr("search", "电梯", cache=cache)
@@ -215,8 +257,15 @@ def test_no_match_says_so(cache):
     assert result.returncode == 0 and result.stdout == "" and "no entries match" in result.stderr
 
 
-@pytest.mark.parametrize("args", [["search", "控制字符"], ["search", "escape", "--json"], ["show", "DM-X01"],
-                                  ["search-eval", "--judgements", str(SEARCH / "judgements.yaml")]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["search", "控制字符"],
+        ["search", "escape", "--json"],
+        ["show", "DM-X01"],
+        ["search-eval", "--judgements", str(SEARCH / "judgements.yaml")],
+    ],
+)
 def test_control_characters_in_data_never_reach_the_terminal(cache, args):
     result = hr(*args, cache=cache)
     assert result.returncode == 0, result.stderr
@@ -232,6 +281,7 @@ def test_json_keeps_the_data_text_escaped(cache):
 
 # -- show ---------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("ref", ["DM-A01", "dm-a01", "demo:tower-crossing", " DM-A01 "])
 def test_show_by_code_or_ref(cache, ref):
     result = hr("show", ref, cache=cache, columns=60)
@@ -239,8 +289,10 @@ def test_show_by_code_or_ref(cache, ref):
     assert result.stdout == (GOLDEN / "show-dm-a01.txt").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("ref, golden, columns", [("DM-A01", "show-dm-a01.txt", 60), ("DM-X01", "show-dm-x01.txt", 60),
-                                                   ("DM-A01", "show-dm-a01-narrow.txt", 40)])
+@pytest.mark.parametrize(
+    "ref, golden, columns",
+    [("DM-A01", "show-dm-a01.txt", 60), ("DM-X01", "show-dm-x01.txt", 60), ("DM-A01", "show-dm-a01-narrow.txt", 40)],
+)
 def test_show_golden(cache, ref, golden, columns):
     result = hr("show", ref, cache=cache, columns=columns)
     path = GOLDEN / golden
@@ -253,13 +305,13 @@ def test_show_golden(cache, ref, golden, columns):
 @pytest.mark.parametrize("columns", [40, 60, 100])
 def test_show_aligns_by_display_width(cache, columns):
     lines = hr("show", "DM-A01", cache=cache, columns=columns).stdout.splitlines()
-    header = lines[2:lines.index("")]
-    starts = {display_width(line[:len(line) - len(line.split("  ")[-1].lstrip())]) for line in header}
+    header = lines[2 : lines.index("")]
+    starts = {display_width(line[: len(line) - len(line.split("  ")[-1].lstrip())]) for line in header}
     assert len(starts) == 1, header  # every header value starts in the same column
     assert all(display_width(line) <= columns for line in lines)
     table = [line for line in lines if line.strip().startswith(("结果", "成功", "失败"))]
     assert len(table) == 3
-    assert len({display_width(line[:line.index(cell)]) for line, cell in zip(table, ["去向", "另一侧", "原地"])}) == 1
+    assert len({display_width(line[: line.index(cell)]) for line, cell in zip(table, ["去向", "另一侧", "原地"])}) == 1
 
 
 @pytest.mark.parametrize("ref, near", [("DM-A9", "DM-A01"), ("demo:towr", "demo:tower"), ("zz", "houserules search")])
@@ -271,6 +323,7 @@ def test_show_unknown_ref(cache, ref, near):
 
 # -- the index cache --------------------------------------------------------------
 
+
 def test_index_lives_in_the_cache_and_rebuilds_when_data_changes(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(SEARCH_DATA, data)
@@ -278,7 +331,9 @@ def test_index_lives_in_the_cache_and_rebuilds_when_data_changes(tmp_path):
     assert hits("电梯", cache=cache, data=data)[0]["title"]["en"] == "Elevator crash"
     before = {p.name for p in (cache).glob("index-*/*")}
     entry = data / "demo" / "entries" / "elevator.yaml"
-    entry.write_text(entry.read_text(encoding="utf-8").replace("en: Elevator crash", "en: Lift crash"), encoding="utf-8")
+    entry.write_text(
+        entry.read_text(encoding="utf-8").replace("en: Elevator crash", "en: Lift crash"), encoding="utf-8"
+    )
     assert hits("lift", cache=cache, data=data)[0]["title"]["en"] == "Lift crash"
     after = {p.name for p in cache.glob("index-*/*")}
     assert len(before) == len(after) == 1 and before != after  # a new fingerprint; the old index removed
@@ -288,7 +343,9 @@ def test_index_lives_in_the_cache_and_rebuilds_when_data_changes(tmp_path):
 def test_data_problems_are_reported_with_their_location(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(SEARCH_DATA, data)
-    (data / "demo" / "entries" / "broken.yaml").write_text("id: broken\ncode: DM-B01\nkind: nonsense\n", encoding="utf-8")
+    (data / "demo" / "entries" / "broken.yaml").write_text(
+        "id: broken\ncode: DM-B01\nkind: nonsense\n", encoding="utf-8"
+    )
     for _ in range(2):  # also when the index is already cached
         result = hr("search", "tower", cache=tmp_path / "cache", data=data)
         assert result.returncode == 0
@@ -327,7 +384,7 @@ def test_a_damaged_index_is_rebuilt(tmp_path, damage, which):
     if damage == "delete":
         target.unlink()
     else:
-        target.write_bytes(target.read_bytes()[:len(target.read_bytes()) // 2] if damage == "truncate" else b"")
+        target.write_bytes(target.read_bytes()[: len(target.read_bytes()) // 2] if damage == "truncate" else b"")
     for _ in range(2):  # repaired once, then used as usual
         result = hr("search", "塔楼", "--json", cache=cache)
         assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
@@ -335,14 +392,18 @@ def test_a_damaged_index_is_rebuilt(tmp_path, damage, which):
     assert searchcache.intact(_one_index(cache))
 
 
-@pytest.mark.parametrize("command", [["search", "塔楼"], ["search-eval", "--judgements", str(SEARCH / "judgements.yaml")]])
+@pytest.mark.parametrize(
+    "command", [["search", "塔楼"], ["search-eval", "--judgements", str(SEARCH / "judgements.yaml")]]
+)
 def test_a_cache_location_that_is_a_file_is_a_one_line_error(tmp_path, command):
     where = tmp_path / "a-file"
     where.write_text("not a folder", encoding="utf-8")
     result = hr(*command, cache=where)
     assert result.returncode == 1
-    assert result.stderr == (f"houserules {command[0]}: cannot keep the search index in {where} (HOUSERULES_CACHE): "
-                             "not a folder — set HOUSERULES_CACHE to a folder you can write, or unset it\n")
+    assert result.stderr == (
+        f"houserules {command[0]}: cannot keep the search index in {where} (HOUSERULES_CACHE): "
+        "not a folder — set HOUSERULES_CACHE to a folder you can write, or unset it\n"
+    )
     assert result.stdout == ""
 
 
@@ -352,8 +413,14 @@ def test_fingerprint_covers_only_the_indexed_files(tmp_path):
     (data / "demo" / "notes.bin").write_bytes(b"x")
     before = searchcache.fingerprint(data)
     assert sorted(p.relative_to(data).as_posix() for p in searchcache.indexed_files(data)) == [
-        "demo/entries/elevator.yaml", "demo/entries/escapes.yaml", "demo/entries/tower-crossing.yaml",
-        "demo/entries/tower.yaml", "demo/game.yaml", "other/entries/tower-rule.yaml", "other/game.yaml"]
+        "demo/entries/elevator.yaml",
+        "demo/entries/escapes.yaml",
+        "demo/entries/tower-crossing.yaml",
+        "demo/entries/tower.yaml",
+        "demo/game.yaml",
+        "other/entries/tower-rule.yaml",
+        "other/game.yaml",
+    ]
     with open(data / "demo" / "notes.bin", "r+b") as big:  # a 2 GB sparse file: never read
         big.truncate(2 << 30)
     (data / ".git").mkdir()
@@ -369,8 +436,9 @@ def test_a_fifo_in_the_data_never_hangs_a_search(tmp_path, where):
     data = tmp_path / "data"
     shutil.copytree(SEARCH_DATA, data)
     os.mkfifo(data / where)
-    result = run_cli("search", "塔楼", "--json", "--data", str(data), timeout=60,
-                     env={"HOUSERULES_CACHE": str(tmp_path / "cache")})
+    result = run_cli(
+        "search", "塔楼", "--json", "--data", str(data), timeout=60, env={"HOUSERULES_CACHE": str(tmp_path / "cache")}
+    )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)[0]["id"] == "demo:tower"
 
@@ -392,16 +460,20 @@ def _fixture_kb():
 
 # -- analysis and terminal helpers ----------------------------------------------------
 
-@pytest.mark.parametrize("text, terms", [
-    ("魔梯", ["魔梯"]),
-    ("塔", ["塔"]),
-    ("崩塌的房间", ["崩塌", "塌的", "的房", "房间"]),
-    ("塔樓", ["塔楼"]),  # traditional folded
-    ("Mystic ELEVATORS", ["mystic", "elev"]),  # lowercased, stemmed
-    ("ＢＨ－Ａ１３", ["bh", "a13"]),  # full-width forms
-    ("魔梯怎么运行？", ["魔梯", "运行"]),  # question words split the run
-    ("AND ( * \" :", []),  # syntax is just punctuation; "and" is a stop word
-])
+
+@pytest.mark.parametrize(
+    "text, terms",
+    [
+        ("魔梯", ["魔梯"]),
+        ("塔", ["塔"]),
+        ("崩塌的房间", ["崩塌", "塌的", "的房", "房间"]),
+        ("塔樓", ["塔楼"]),  # traditional folded
+        ("Mystic ELEVATORS", ["mystic", "elev"]),  # lowercased, stemmed
+        ("ＢＨ－Ａ１３", ["bh", "a13"]),  # full-width forms
+        ("魔梯怎么运行？", ["魔梯", "运行"]),  # question words split the run
+        ('AND ( * " :', []),  # syntax is just punctuation; "and" is a stop word
+    ],
+)
 def test_query_terms(text, terms):
     assert searchtext.query_terms(text) == terms
 
@@ -411,38 +483,51 @@ def test_width(text, columns):
     assert terminal.width(text) == columns
 
 
-@pytest.mark.parametrize("text, columns", [
-    ("进入魔梯就必须运行，每名探索者每回合最多运行一次", 11),
-    ("Entering the elevator makes it move, at most once per turn", 20),
-    ("混合 mixed 文字 text 的一行 line of text", 9),
-    ("averyveryverylongwordwithoutspaces", 10),
-])
+@pytest.mark.parametrize(
+    "text, columns",
+    [
+        ("进入魔梯就必须运行，每名探索者每回合最多运行一次", 11),
+        ("Entering the elevator makes it move, at most once per turn", 20),
+        ("混合 mixed 文字 text 的一行 line of text", 9),
+        ("averyveryverylongwordwithoutspaces", 10),
+    ],
+)
 def test_wrap_fits_the_width_and_keeps_the_text(text, columns):
     lines = terminal.wrap(text, columns)
     assert all(display_width(line) <= columns for line in lines)
     assert "".join(lines).replace(" ", "") == text.replace(" ", "")
 
 
-@pytest.mark.parametrize("text, cleaned", [
-    ("a\x1b[31mb", "a[31mb"),
-    ("x\u202ey", "xy"),
-    ("bell\x07", "bell"),
-    ("tab\there", "tab here"),
-    ("line\r\nnext", "line\nnext"),
-    ("zero\u200bwidth", "zerowidth"),
-    ("中文", "中文"),
-])
+@pytest.mark.parametrize(
+    "text, cleaned",
+    [
+        ("a\x1b[31mb", "a[31mb"),
+        ("x\u202ey", "xy"),
+        ("bell\x07", "bell"),
+        ("tab\there", "tab here"),
+        ("line\r\nnext", "line\nnext"),
+        ("zero\u200bwidth", "zerowidth"),
+        ("中文", "中文"),
+    ],
+)
 def test_clean(text, cleaned):
     assert terminal.clean(text) == cleaned
 
 
 # -- ranking quality on the real data -------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def judged(cache) -> dict:
-    result = run_cli("search-eval", "--json", "--data", str(DATA),
-                     "--judgements", str(ROOT / "tests" / "search_judgements.yaml"),
-                     env={"HOUSERULES_CACHE": str(cache)})
+    result = run_cli(
+        "search-eval",
+        "--json",
+        "--data",
+        str(DATA),
+        "--judgements",
+        str(ROOT / "tests" / "search_judgements.yaml"),
+        env={"HOUSERULES_CACHE": str(cache)},
+    )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -464,25 +549,38 @@ def test_ranking_floor_overall(judged):
     assert judged["overall"]["mrr"] >= 0.85
 
 
-@pytest.mark.parametrize("group, floor", [("zh", 0.9), ("en", 0.9), ("alias", 0.9), ("typo", 0.85),
-                                          ("question", 0.8), ("traditional", 0.9), ("code", 1.0)])
+@pytest.mark.parametrize(
+    "group, floor",
+    [("zh", 0.9), ("en", 0.9), ("alias", 0.9), ("typo", 0.85), ("question", 0.8), ("traditional", 0.9), ("code", 1.0)],
+)
 def test_ranking_floor_per_group(judged, group, floor):
     assert judged[group]["hit@3"] >= floor
 
 
 def test_search_eval_rejects_unknown_expected_entries(tmp_path, cache):
     judgements = tmp_path / "j.yaml"
-    judgements.write_text("queries:\n  - {group: zh, q: 塔楼, expect: demo:tower}\n"
-                          "  - {group: zh, q: 塔, expect: demo:nope}\n", encoding="utf-8")
+    judgements.write_text(
+        "queries:\n  - {group: zh, q: 塔楼, expect: demo:tower}\n  - {group: zh, q: 塔, expect: demo:nope}\n",
+        encoding="utf-8",
+    )
     result = hr("search-eval", "--judgements", str(judgements), cache=cache)
     assert result.returncode == 1
     assert f"{judgements}:3: demo:nope: expected entry 'demo:nope' is not in the data" in result.stderr
 
 
-@pytest.mark.parametrize("query, asks", [
-    ("电梯坠毁会怎样", True), ("煤导槽能爬回去吗", True), ("what happens at 0 hp", True), ("Can I jump?", True),
-    ("魔梯", False), ("Mystic Elevator", False), ("BH-A13", False), ("電梯", False),
-])
+@pytest.mark.parametrize(
+    "query, asks",
+    [
+        ("电梯坠毁会怎样", True),
+        ("煤导槽能爬回去吗", True),
+        ("what happens at 0 hp", True),
+        ("Can I jump?", True),
+        ("魔梯", False),
+        ("Mystic Elevator", False),
+        ("BH-A13", False),
+        ("電梯", False),
+    ],
+)
 def test_questions_are_recognised(query, asks):
     from houserules.search.analysis import is_question
 

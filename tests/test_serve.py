@@ -32,6 +32,7 @@ def _edit(path: str, old: str, new: str) -> Callable[[Path], None]:
         text = file.read_text(encoding="utf-8")
         assert old in text, (path, old)
         file.write_text(text.replace(old, new, 1), encoding="utf-8")
+
     return edit
 
 
@@ -39,18 +40,21 @@ def _steps(*steps: Callable[[Path], None]) -> Callable[[Path], None]:
     def edit(data: Path) -> None:
         for step in steps:
             step(data)
+
     return edit
 
 
 def _add(path: str, text: str) -> Callable[[Path], None]:
     def edit(data: Path) -> None:
         (data / path).write_text(text, encoding="utf-8")
+
     return edit
 
 
 def _remove(path: str) -> Callable[[Path], None]:
     def edit(data: Path) -> None:
         (data / path).unlink()
+
     return edit
 
 
@@ -71,17 +75,23 @@ CHANGES: dict[str, Callable[[Path], None]] = {
     # the title of an entry that the other game refers to
     "cross-game title": _edit("demo/entries/tower.yaml", "title: {zh: 塔楼,", "title: {zh: 高塔楼,"),
     # a body only its own page shows
-    "body": _edit("other/entries/floor-ruling.yaml", "applies_to:", "body: {zh: 一层一层来。, en: One at a time.}\napplies_to:"),
+    "body": _edit(
+        "other/entries/floor-ruling.yaml", "applies_to:", "body: {zh: 一层一层来。, en: One at a time.}\napplies_to:"
+    ),
     # an erratum: shown by its holder, its component and the entries applying to the component
     "erratum": _edit("demo/entries/tower-errata.yaml", "corrected: 肉体能力上升1级", "corrected: 肉体能力上升2级"),
     # the kind: the entry moves from one tag page to another
     "kind": _edit("other/entries/floor-ruling.yaml", "kind: ruling", "kind: rule"),
     # a new entry, referred to by an existing one
-    "new entry": _steps(_add("other/entries/third-floor.yaml", NEW_RULING),
-                        _edit("other/entries/tower-rule.yaml", "authority:", "see_also: [other:third-floor]\nauthority:")),
+    "new entry": _steps(
+        _add("other/entries/third-floor.yaml", NEW_RULING),
+        _edit("other/entries/tower-rule.yaml", "authority:", "see_also: [other:third-floor]\nauthority:"),
+    ),
     # an entry removed (with its place in the game's contents): a game changed, so every page is made again
-    "removed entry": _steps(_remove("other/entries/floor-ruling.yaml"),
-                            _edit("other/game.yaml", "[other:tower-rule, other:floor-ruling]", "[other:tower-rule]")),
+    "removed entry": _steps(
+        _remove("other/entries/floor-ruling.yaml"),
+        _edit("other/game.yaml", "[other:tower-rule, other:floor-ruling]", "[other:tower-rule]"),
+    ),
 }
 
 
@@ -99,6 +109,7 @@ def _kb(data: Path, cache: ReadCache | None = None):
 
 
 # -- the check reads again only what changed ---------------------------------------------------------------------
+
 
 def test_a_second_check_reads_only_the_changed_file(data, monkeypatch):
     cache = ReadCache()
@@ -123,6 +134,7 @@ def test_a_cached_check_reports_what_a_fresh_one_does(data):
 
 # -- which pages a change makes again --------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", list(CHANGES))
 def test_incremental_pages_are_a_full_builds_and_exactly_the_changed_ones_are_new(data, name):
     cache = ReadCache()
@@ -138,16 +150,46 @@ def test_incremental_pages_are_a_full_builds_and_exactly_the_changed_ones_are_ne
     assert result.removed == set(last.pages) - set(full)
 
 
-@pytest.mark.parametrize("name, shown, modified", [
-    ("cross-game title", {"demo:tower", "demo:tower-crossing", "demo:tower-errata", "other:tower-rule"},
-     {"demo/tower.md", "demo/tower-crossing.md", "demo/tower-errata.md", "other/tower-rule.md", "demo/index.md",
-      "demo/faq.md", "demo/errata.md", "errata.md", "other/index.md", "tags/game-demo.md", "tags/kind-component.md",
-      "tags/authority-official.md", "tags/game-other.md", "tags/kind-rule.md", "changes.md"}),
-    # The changes page shows the data version, so every change touches it.
-    ("body", {"other:floor-ruling", "other:tower-rule"}, {"other/floor-ruling.md", "changes.md"}),
-    ("erratum", {"demo:tower-errata", "demo:tower-crossing", "demo:tower"},
-     {"demo/tower-errata.md", "demo/tower.md", "demo/tower-crossing.md", "demo/errata.md", "errata.md", "changes.md"}),
-])
+@pytest.mark.parametrize(
+    "name, shown, modified",
+    [
+        (
+            "cross-game title",
+            {"demo:tower", "demo:tower-crossing", "demo:tower-errata", "other:tower-rule"},
+            {
+                "demo/tower.md",
+                "demo/tower-crossing.md",
+                "demo/tower-errata.md",
+                "other/tower-rule.md",
+                "demo/index.md",
+                "demo/faq.md",
+                "demo/errata.md",
+                "errata.md",
+                "other/index.md",
+                "tags/game-demo.md",
+                "tags/kind-component.md",
+                "tags/authority-official.md",
+                "tags/game-other.md",
+                "tags/kind-rule.md",
+                "changes.md",
+            },
+        ),
+        # The changes page shows the data version, so every change touches it.
+        ("body", {"other:floor-ruling", "other:tower-rule"}, {"other/floor-ruling.md", "changes.md"}),
+        (
+            "erratum",
+            {"demo:tower-errata", "demo:tower-crossing", "demo:tower"},
+            {
+                "demo/tower-errata.md",
+                "demo/tower.md",
+                "demo/tower-crossing.md",
+                "demo/errata.md",
+                "errata.md",
+                "changes.md",
+            },
+        ),
+    ],
+)
 def test_a_change_touches_the_entries_and_pages_that_show_it(data, name, shown, modified):
     cache = ReadCache()
     before = SiteContext(_kb(data, cache))
@@ -224,7 +266,8 @@ def test_serve_keeps_the_last_good_pages_and_logs_each_problem(data, tmp_path, c
     assert [e.split(": ", 1)[1] for e in errors[:2]] == [
         "other:floor-ruling: field 'kind' has 'rulling', which is not allowed — use one of: ruling, rule, component, "
         "term, house-rule",
-        "other: contents list 'other:floor-ruling', which does not exist — fix the reference or create the entry"]
+        "other: contents list 'other:floor-ruling', which does not exist — fix the reference or create the entry",
+    ]
     assert errors[2:] == ["not rebuilt: the data has 2 problems; the last good pages stay served"]
     assert page.read_bytes() == before
     _edit("other/entries/floor-ruling.yaml", "kind: rulling", "kind: rule")(data)

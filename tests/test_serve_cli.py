@@ -20,21 +20,31 @@ def test_a_port_out_of_range_is_refused_before_any_build(port):
     result = run_cli("serve", "--port", port, "--data", str(GOOD), timeout=60)
     assert result.returncode == 2
     assert result.stderr.splitlines()[-1] == (
-        f"houserules serve: error: argument --port: must be a port number from 0 to 65535 (0: any free port), not {port!r}")
+        f"houserules serve: error: argument --port: must be a port number from 0 to 65535 (0: any free port), not {port!r}"
+    )
     assert "building" not in result.stderr.lower() and result.stdout == ""
 
 
 def test_a_taken_port_is_a_clear_message():
-    with subprocess.Popen(["python3", "-c", "import socket,time; s=socket.socket(); s.bind(('127.0.0.1',0)); s.listen();"
-                           "print(s.getsockname()[1], flush=True); time.sleep(60)"], stdout=subprocess.PIPE, text=True) as holder:
+    with subprocess.Popen(
+        [
+            "python3",
+            "-c",
+            "import socket,time; s=socket.socket(); s.bind(('127.0.0.1',0)); s.listen();"
+            "print(s.getsockname()[1], flush=True); time.sleep(60)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as holder:
         port = holder.stdout.readline().strip()
         try:
             result = run_cli("serve", "--port", port, "--data", str(GOOD), timeout=60)
         finally:
             holder.kill()
     assert result.returncode == 1
-    assert result.stderr.strip() == (f"houserules serve: cannot listen on 127.0.0.1:{port}: Address already in use — "
-                                     "choose another --port")
+    assert result.stderr.strip() == (
+        f"houserules serve: cannot listen on 127.0.0.1:{port}: Address already in use — choose another --port"
+    )
 
 
 def _wait_for(url: str, text: str, deadline: float) -> str:
@@ -52,11 +62,18 @@ def _wait_for(url: str, text: str, deadline: float) -> str:
 def test_port_zero_serves_on_the_port_it_prints_and_rebuilds_from_the_data_it_was_given(tmp_path):
     data = tmp_path / "my-data"
     shutil.copytree(GOOD, data)
-    process = subprocess.Popen([str(HOUSERULES), "serve", "--port", "0", "--data", str(data)], cwd=tmp_path,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [str(HOUSERULES), "serve", "--port", "0", "--data", str(data)],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = process.stdout.readline()
-        match = re.fullmatch(r"serving on (http://127\.0\.0\.1:(\d+)/) \(rebuilds when .*my-data changes; Ctrl-C stops\)\n", line)
+        match = re.fullmatch(
+            r"serving on (http://127\.0\.0\.1:(\d+)/) \(rebuilds when .*my-data changes; Ctrl-C stops\)\n", line
+        )
         assert match and match.group(2) != "0", line
         url = match.group(1)
         deadline = time.monotonic() + 120

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from conftest import DATA, GOOD, run_cli
 from houserules.check import run as run_check
 from houserules.render.urls import entry_url

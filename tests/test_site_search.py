@@ -15,15 +15,15 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 from playwright.sync_api import sync_playwright
+from test_browser import ARGS, CHROMIUM
 
 from conftest import DATA, ROOT, build_once, run_cli
+from houserules.data.load import load
 from houserules.search import analysis as searchtext
 from houserules.search import index as search
 from houserules.search import shards
 from houserules.search import site as siteindex
-from houserules.data.load import load
 from sitecheck import serve
-from test_browser import ARGS, CHROMIUM
 
 pytestmark = pytest.mark.browser
 
@@ -64,13 +64,24 @@ def browser():
 
 
 def eval_site(site: Path, judgements: Path, cache: Path) -> dict:
-    result = run_cli("search-eval", "--json", "--site", str(site), "--judgements", str(judgements),
-                     "--data", str(DATA), env={"HOUSERULES_CACHE": str(cache)}, timeout=900)
+    result = run_cli(
+        "search-eval",
+        "--json",
+        "--site",
+        str(site),
+        "--judgements",
+        str(judgements),
+        "--data",
+        str(DATA),
+        env={"HOUSERULES_CACHE": str(cache)},
+        timeout=900,
+    )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
 
 # -- the index files ---------------------------------------------------------------------
+
 
 def test_material_index_is_empty_and_ours_is_there(built_site):
     for name in ("search_index.json", "search_index.js"):
@@ -90,7 +101,7 @@ def test_every_index_file_is_a_script_that_registers_itself(built_site):
         text = path.read_text(encoding="utf-8")
         prefix = f"hrSearch.put({json.dumps(name)},"
         assert text.startswith(prefix) and text.endswith(");\n")
-        json.loads(text[len(prefix):-3])
+        json.loads(text[len(prefix) : -3])
 
 
 def test_exported_scores_add_up_to_the_cli_scores(index):
@@ -130,6 +141,7 @@ def test_shard_hash(text, shard):
 
 # -- the same analysis in JavaScript ---------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def worker_page(browser, built_site):
     """A page of the built site with the search worker's code loaded in it (not as a worker)."""
@@ -151,8 +163,21 @@ def _corpus(kb) -> list[str]:
         texts += [entry.code, *entry.title.values(), *entry.aliases, *entry.summary.values()]
         for question in entry.questions:
             texts += [*question["q"].values(), *question.get("variants", [])]
-    texts += ["ＢＨ－Ａ１３", "魔梯can I move?", "電梯墜毀怎麼辦", "what's a d20 roll", "mystic eleva", "2e", "Ⅻ ﬁve",
-              "𠀀𠀁 astral", "yelling years", "elevatr", "a13b", "  spaced   out  ", "AND ( * \" :"]
+    texts += [
+        "ＢＨ－Ａ１３",
+        "魔梯can I move?",
+        "電梯墜毀怎麼辦",
+        "what's a d20 roll",
+        "mystic eleva",
+        "2e",
+        "Ⅻ ﬁve",
+        "𠀀𠀁 astral",
+        "yelling years",
+        "elevatr",
+        "a13b",
+        "  spaced   out  ",
+        'AND ( * " :',
+    ]
     return texts
 
 
@@ -167,13 +192,16 @@ def test_every_indexed_word_stems_alike(worker_page, index):
 
 def test_queries_are_analysed_alike(worker_page, index):
     texts = _corpus(load(DATA).kb)
-    js = worker_page.evaluate("""async texts => {
+    js = worker_page.evaluate(
+        """async texts => {
         const out = [];
         for (const text of texts) {
             out.push(await hrSearch.rank(text).then(r => [r.corrected, r.terms, r.asks]));
         }
         return out;
-    }""", texts)
+    }""",
+        texts,
+    )
     for text, (corrected, terms, asks) in zip(texts, js):
         key = searchtext.exact_key(text)
         expected = searchtext.query_terms(index.correct(text), index._analyzer)
@@ -209,6 +237,7 @@ def test_glossary_terms_come_after_the_entries(worker_page):
 
 # -- the search box, as a reader uses it ----------------------------------------------------------
 
+
 @pytest.mark.slow
 def test_judged_queries_through_the_search_box(built_site, cache):
     """Every judged query typed into the box: each group within 0.03 of the CLI, overall hit@3 ≥ 0.95."""
@@ -231,13 +260,19 @@ def test_exact_titles_and_codes_come_first(built_site, cache, tmp_path):
     for entry in kb.entries.values():
         for group, text in (("title-zh", entry.title["zh"]), ("title-en", entry.title["en"]), ("code", entry.code)):
             expect = by_key[searchtext.exact_key(text)]
-            lines.append(f"  - {{group: {group}, q: {json.dumps(text, ensure_ascii=False)}, expect: {json.dumps(expect)}}}")
+            lines.append(
+                f"  - {{group: {group}, q: {json.dumps(text, ensure_ascii=False)}, expect: {json.dumps(expect)}}}"
+            )
     judgements = tmp_path / "titles.yaml"
     judgements.write_text("\n".join(lines) + "\n", encoding="utf-8")
     both = eval_site(built_site, judgements, cache)
     for side in ("cli", "site"):
         assert {g: row["hit@1"] for g, row in both[side].items()} == {
-            "title-zh": 1.0, "title-en": 1.0, "code": 1.0, "overall": 1.0}, side
+            "title-zh": 1.0,
+            "title-en": 1.0,
+            "code": 1.0,
+            "overall": 1.0,
+        }, side
 
 
 def _type(page, query: str) -> None:
@@ -280,12 +315,19 @@ def test_a_question_result_shows_the_answer_and_links_its_anchor(question_page):
     assert page.locator(".md-search-result__terms").count() == 0  # no "missing" words
 
 
-@pytest.mark.parametrize("query, code", [
-    ("DM-A02", "DM-A02"), ("dm a02", "DM-A02"),            # codes
-    ("塔楼", "DM-R01"), ("Tower", "DM-R01"),                 # exact titles
-    ("eleva", "DM-A02"), ("towe", "DM-R01"),               # search as you type
-    ("elevatr crash", "DM-A02"), ("塔樓", "DM-R01"),        # a typo, traditional characters
-])
+@pytest.mark.parametrize(
+    "query, code",
+    [
+        ("DM-A02", "DM-A02"),
+        ("dm a02", "DM-A02"),  # codes
+        ("塔楼", "DM-R01"),
+        ("Tower", "DM-R01"),  # exact titles
+        ("eleva", "DM-A02"),
+        ("towe", "DM-R01"),  # search as you type
+        ("elevatr crash", "DM-A02"),
+        ("塔樓", "DM-R01"),  # a typo, traditional characters
+    ],
+)
 def test_the_box_puts_the_entry_first(question_page, query, code):
     page, base = question_page
     page.goto(f"{base}/index.html?q={quote(query)}")
@@ -327,6 +369,7 @@ def test_search_is_offline_and_loads_only_what_a_query_needs(browser, question_s
 
 
 # -- the index is built beside MkDocs ----------------------------------------------------------
+
 
 def test_a_prepared_index_is_used_only_for_unchanged_data(tmp_path):
     import shutil

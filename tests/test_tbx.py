@@ -23,7 +23,9 @@ def export_tbx(data=DATA) -> etree.Element:
 
 def forms(lang_set: etree.Element) -> dict[str, str]:
     """Each term form of a langSet with its administrative status."""
-    return {tig.findtext("term"): tig.find("termNote[@type='administrativeStatus']").text for tig in lang_set.iter("tig")}
+    return {
+        tig.findtext("term"): tig.find("termNote[@type='administrativeStatus']").text for tig in lang_set.iter("tig")
+    }
 
 
 def test_every_glossary_term_is_one_term_entry_with_a_lang_set_per_language():
@@ -64,7 +66,9 @@ def test_markup_and_quotes_in_the_glossary_stay_text(tmp_path):
     shutil.copytree(DATA, data)
     glossary = data / "betrayal" / "glossary.yaml"
     text = glossary.read_text(encoding="utf-8")
-    text = text.replace("variants: [叛徒, 背叛者]", "variants: [叛徒, \"<b>&amp;\", \"]]>\"]\n    deprecated: ['\"x\" & <y>']", 1)
+    text = text.replace(
+        "variants: [叛徒, 背叛者]", 'variants: [叛徒, "<b>&amp;", "]]>"]\n    deprecated: [\'"x" & <y>\']', 1
+    )
     glossary.write_text(text, encoding="utf-8")
     traitor = export_tbx(data).find("text/body/termEntry[@id='term-betrayal--traitor']")
     english = forms(traitor.find(f"langSet[@{LANG}='en']"))
@@ -75,5 +79,7 @@ def test_markup_and_quotes_in_the_glossary_stay_text(tmp_path):
 def test_tbx_for_another_table_is_refused_with_a_clear_message(what):
     result = run_cli("export", "--what", what, "--format", "tbx")
     assert result.returncode == 1 and result.stdout == ""
-    assert result.stderr == (f"houserules export: the tbx format is for the glossary only (TBX is a terminology "
-                             f"exchange format) — use --what glossary --format tbx, or --format csv or json for {what}\n")
+    assert result.stderr == (
+        f"houserules export: the tbx format is for the glossary only (TBX is a terminology "
+        f"exchange format) — use --what glossary --format tbx, or --format csv or json for {what}\n"
+    )

@@ -26,7 +26,10 @@ CASES = [
     ("- 一\n- 二", "<ul>\n<li>一</li>\n<li>二</li>\n</ul>"),
     ("见 [[demo:tower]]。", '<p>见 <a class="hr-ref" href="tower.html">塔楼</a>。</p>'),
     ("[[demo:nowhere]]", "<p>[[demo:nowhere]]</p>"),
-    ("[[demo:tower]] is not [a link](x)", '<p><a class="hr-ref" href="tower.html">塔楼</a> is not <span>a link</span></p>'),
+    (
+        "[[demo:tower]] is not [a link](x)",
+        '<p><a class="hr-ref" href="tower.html">塔楼</a> is not <span>a link</span></p>',
+    ),
     # raw HTML is text
     ("<script>x</script>", "<p>&lt;script&gt;x&lt;/script&gt;</p>"),
     ('<img src=x onerror="alert(1)">', '<p>&lt;img src=x onerror="alert(1)"&gt;</p>'),
@@ -56,10 +59,13 @@ def test_plain_text_names_references_for_a_terminal():
     assert plain_text("见 [[demo:tower]]，[[demo:nowhere]]", LINKER) == "见 塔楼 (DM-R01)，[[demo:nowhere]]"
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("<b>&", "&lt;b&gt;&amp;"),
-    ('"x"\u202e\x07', "&quot;x&quot;"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("<b>&", "&lt;b&gt;&amp;"),
+        ('"x"\u202e\x07', "&quot;x&quot;"),
+    ],
+)
 def test_inline_html(text, expected):
     assert inline_html(text) == expected
 
@@ -68,11 +74,14 @@ def test_escape_md_neutralises_markdown_and_attribute_lists():
     assert escape_md("*a* {: onclick=x}") == "&#42;a&#42; &#123;: onclick&#61;x&#125;"
 
 
-@pytest.mark.parametrize("target, page, expected", [
-    ("betrayal/vault.html", "betrayal/index.html", "vault.html"),
-    ("mausritter/saves.html", "betrayal/vault.html", "../mausritter/saves.html"),
-    ("tags/x.html", "index.html", "tags/x.html"),
-    ("betrayal/vault.html#open", "mausritter/faq.html", "../betrayal/vault.html#open"),
-])
+@pytest.mark.parametrize(
+    "target, page, expected",
+    [
+        ("betrayal/vault.html", "betrayal/index.html", "vault.html"),
+        ("mausritter/saves.html", "betrayal/vault.html", "../mausritter/saves.html"),
+        ("tags/x.html", "index.html", "tags/x.html"),
+        ("betrayal/vault.html#open", "mausritter/faq.html", "../betrayal/vault.html#open"),
+    ],
+)
 def test_relative_url(target, page, expected):
     assert relative_url(target, page) == expected

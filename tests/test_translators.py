@@ -27,10 +27,10 @@ from conftest import FIXTURES, assert_golden, run_cli
 from houserules.check import glossary
 from houserules.data import freshness, stamp
 from houserules.data.load import load
+from houserules.data.yamlload import parse
 from houserules.render.diff import diff_html
 from houserules.site.context import SiteContext
 from houserules.site.pages import site_pages
-from houserules.data.yamlload import parse
 
 TRANSLATORS = FIXTURES / "translators"
 DATA = TRANSLATORS / "data"
@@ -55,22 +55,42 @@ def pages_for(data: Path) -> dict[str, str]:
 
 
 # -- errata: the diff --------------------------------------------------------------------------------
-@pytest.mark.parametrize("printed, corrected, lang, expected", [
-    # Chinese: character by character
-    ("受到1点肉体损伤", "肉体能力上升1级", "zh-CN",
-     ("<del>受到1点</del>肉体<del>损伤</del>", "肉体<ins>能力上升1级</ins>")),
-    ("高塔", "塔楼", "zh-TW", ("<del>高</del>塔", "塔<ins>楼</ins>")),
-    # English: word by word, never inside a word
-    ("take 1 damage", "gain 1 trait", "en", ("<del>take</del> 1 <del>damage</del>", "<ins>gain</ins> 1 <ins>trait</ins>")),
-    ("physical/metal trait", "physical/mental trait", "en",
-     ("physical/<del>metal</del> trait", "physical/<ins>mental</ins> trait")),
-    # everything escaped, line breaks kept
-    ('<b>"x"</b> & y', "<b>z</b> & y", "en",
-     ("&lt;b&gt;<del>&quot;x&quot;</del>&lt;/b&gt; &amp; y", "&lt;b&gt;<ins>z</ins>&lt;/b&gt; &amp; y")),
-    ("第一行\n第二行", "第一行\n第三行", "zh-CN", ("第一行<br>第<del>二</del>行", "第一行<br>第<ins>三</ins>行")),
-    # no difference, nothing marked
-    ("同样", "同样", "zh-CN", ("同样", "同样")),
-])
+@pytest.mark.parametrize(
+    "printed, corrected, lang, expected",
+    [
+        # Chinese: character by character
+        (
+            "受到1点肉体损伤",
+            "肉体能力上升1级",
+            "zh-CN",
+            ("<del>受到1点</del>肉体<del>损伤</del>", "肉体<ins>能力上升1级</ins>"),
+        ),
+        ("高塔", "塔楼", "zh-TW", ("<del>高</del>塔", "塔<ins>楼</ins>")),
+        # English: word by word, never inside a word
+        (
+            "take 1 damage",
+            "gain 1 trait",
+            "en",
+            ("<del>take</del> 1 <del>damage</del>", "<ins>gain</ins> 1 <ins>trait</ins>"),
+        ),
+        (
+            "physical/metal trait",
+            "physical/mental trait",
+            "en",
+            ("physical/<del>metal</del> trait", "physical/<ins>mental</ins> trait"),
+        ),
+        # everything escaped, line breaks kept
+        (
+            '<b>"x"</b> & y',
+            "<b>z</b> & y",
+            "en",
+            ("&lt;b&gt;<del>&quot;x&quot;</del>&lt;/b&gt; &amp; y", "&lt;b&gt;<ins>z</ins>&lt;/b&gt; &amp; y"),
+        ),
+        ("第一行\n第二行", "第一行\n第三行", "zh-CN", ("第一行<br>第<del>二</del>行", "第一行<br>第<ins>三</ins>行")),
+        # no difference, nothing marked
+        ("同样", "同样", "zh-CN", ("同样", "同样")),
+    ],
+)
 def test_diff_html(printed, corrected, lang, expected):
     assert diff_html(printed, corrected, lang) == expected
 
@@ -78,8 +98,10 @@ def test_diff_html(printed, corrected, lang, expected):
 def test_erratum_renders_with_its_diff_on_every_page_that_concerns_the_component():
     printed = '<td class="hr-printed" lang="zh"><del>高</del>塔：<del>受到1点</del>肉体<del>损伤</del></td>'
     corrected = '<td class="hr-corrected" lang="zh">塔<ins>楼</ins>：肉体<ins>能力上升1级</ins></td>'
-    english = ('<td class="hr-printed" lang="en"><del>Take</del> 1 mental <del>damage</del> '
-               '<del>&lt;</del>here<del>&gt;</del>.</td>')
+    english = (
+        '<td class="hr-printed" lang="en"><del>Take</del> 1 mental <del>damage</del> '
+        "<del>&lt;</del>here<del>&gt;</del>.</td>"
+    )
     pages = pages_for(DATA)
     # The entry holding it, the component, and another ruling that applies to the component.
     for src in ("demo/tower-errata.md", "demo/tower.md", "demo/tower-crossing.md", "demo/errata.md", "errata.md"):
@@ -90,12 +112,15 @@ def test_erratum_renders_with_its_diff_on_every_page_that_concerns_the_component
     assert '见 <a href="tower-errata.html">DM-A2</a>' in pages["demo/tower-crossing.md"]
 
 
-@pytest.mark.parametrize("src, golden", [
-    ("demo/errata.md", "demo-errata.md"),
-    ("errata.md", "all-errata.md"),
-    ("demo/glossary.md", "demo-glossary.md"),
-    ("demo/notes.md", "demo-notes.md"),
-])
+@pytest.mark.parametrize(
+    "src, golden",
+    [
+        ("demo/errata.md", "demo-errata.md"),
+        ("errata.md", "all-errata.md"),
+        ("demo/glossary.md", "demo-glossary.md"),
+        ("demo/notes.md", "demo-notes.md"),
+    ],
+)
 def test_golden_translator_pages(src, golden):
     assert_golden(GOLDEN / golden, pages_for(DATA)[src])
 
@@ -116,26 +141,35 @@ def test_translators_fixture_is_clean():
 CASES = [
     # A deprecated translation in the text; inside a '|' block the line is the line of the word.
     # 塔 (also deprecated) is not reported inside 塔楼 (preferred) nor inside 高塔 (reported).
-    ("deprecated-term", [
-        f"{E}/library.yaml:5: demo:library: summary.zh uses '高塔', a deprecated translation of 'Tower' "
-        "(term 'tower') — write '塔楼' instead",
-        f"{E}/library.yaml:9: demo:library: body.zh uses '特质', a deprecated translation of 'trait' "
-        "(term 'trait') — write '能力' instead",
-    ]),
+    (
+        "deprecated-term",
+        [
+            f"{E}/library.yaml:5: demo:library: summary.zh uses '高塔', a deprecated translation of 'Tower' "
+            "(term 'tower') — write '塔楼' instead",
+            f"{E}/library.yaml:9: demo:library: body.zh uses '特质', a deprecated translation of 'trait' "
+            "(term 'trait') — write '能力' instead",
+        ],
+    ),
     # The English title names a term (in any case); the Chinese title is not the term's.
-    ("title-disagrees", [
-        f"{E}/library.yaml:4: demo:library: title '书库' disagrees with the glossary: 'Library' is translated "
-        "'图书室' (term 'library') — write title.zh: 图书室, or change data/demo/glossary.yaml",
-    ]),
-    ("bad-glossary", [
-        "data/demo/glossary.yaml:6: demo: term 'tower' deprecates its own preferred form '塔楼' — "
-        "remove '塔楼' from deprecated, or choose another zh",
-        "data/demo/glossary.yaml:6: demo: term 'tower' lists '塔樓' both as a variant and as deprecated — "
-        "keep it in one of the two lists",
-        "data/demo/glossary.yaml:7: demo: term 'tower' links entry 'demo:towers', which does not exist — "
-        "fix the reference or create the entry",
-        "data/demo/glossary.yaml:8: demo: duplicate term id 'tower' (first on line 2) — give each term an id of its own",
-    ]),
+    (
+        "title-disagrees",
+        [
+            f"{E}/library.yaml:4: demo:library: title '书库' disagrees with the glossary: 'Library' is translated "
+            "'图书室' (term 'library') — write title.zh: 图书室, or change data/demo/glossary.yaml",
+        ],
+    ),
+    (
+        "bad-glossary",
+        [
+            "data/demo/glossary.yaml:6: demo: term 'tower' deprecates its own preferred form '塔楼' — "
+            "remove '塔楼' from deprecated, or choose another zh",
+            "data/demo/glossary.yaml:6: demo: term 'tower' lists '塔樓' both as a variant and as deprecated — "
+            "keep it in one of the two lists",
+            "data/demo/glossary.yaml:7: demo: term 'tower' links entry 'demo:towers', which does not exist — "
+            "fix the reference or create the entry",
+            "data/demo/glossary.yaml:8: demo: duplicate term id 'tower' (first on line 2) — give each term an id of its own",
+        ],
+    ),
 ]
 
 
@@ -152,14 +186,19 @@ def test_glossary_problems_are_reported_exactly(tmp_path, case, expected):
 def test_quoted_wrong_text_and_aliases_are_not_glossary_problems():
     """The fixture's erratum ``printed``, note ``quote`` and an alias all use 高塔 on purpose."""
     kb = load(DATA).kb
-    uses = [kb.entries["demo:tower-errata"].errata[0]["printed"], kb.entries["demo:tower-errata"].data[
-        "translator_notes"][0]["quote"], *kb.entries["demo:tower"].aliases]
+    uses = [
+        kb.entries["demo:tower-errata"].errata[0]["printed"],
+        kb.entries["demo:tower-errata"].data["translator_notes"][0]["quote"],
+        *kb.entries["demo:tower"].aliases,
+    ]
     assert sum("高塔" in text for text in uses) == 3
     assert list(glossary.check_deprecated(kb)) == []
 
 
-STALE = (f"{E}/tower.yaml:12: demo:tower: warning: the en translation may be out of date: the zh text changed "
-         "since it was stamped — update the en title, summary and body, then run 'houserules stamp demo:tower'")
+STALE = (
+    f"{E}/tower.yaml:12: demo:tower: warning: the en translation may be out of date: the zh text changed "
+    "since it was stamped — update the en title, summary and body, then run 'houserules stamp demo:tower'"
+)
 
 
 def test_stale_translation_is_a_warning_with_a_count(tmp_path):
@@ -179,15 +218,20 @@ def test_stale_translation_shows_on_the_entry_page(tmp_path):
     assert notice not in pages["demo/tower-crossing.md"]
 
 
-@pytest.mark.parametrize("before, after", [
-    # whitespace and line breaks do not make a translation stale ...
-    ("有障碍的房间，穿过需要力量考验。", "有障碍的房间，\n穿过需要力量考验。  "),
-    ("有障碍的房间，穿过需要力量考验。", " 有障碍的房间，穿过需要力量考验。"),
-    ("进入 [[demo:tower]] 后", "进入[[demo:tower]]后"),
-    ("Crossing the  Tower\n takes a roll.", "Crossing the Tower takes a roll."),
-])
+@pytest.mark.parametrize(
+    "before, after",
+    [
+        # whitespace and line breaks do not make a translation stale ...
+        ("有障碍的房间，穿过需要力量考验。", "有障碍的房间，\n穿过需要力量考验。  "),
+        ("有障碍的房间，穿过需要力量考验。", " 有障碍的房间，穿过需要力量考验。"),
+        ("进入 [[demo:tower]] 后", "进入[[demo:tower]]后"),
+        ("Crossing the  Tower\n takes a roll.", "Crossing the Tower takes a roll."),
+    ],
+)
 def test_source_hash_ignores_layout(before, after):
-    assert freshness.source_hash({"summary": {"zh": before}}, "zh") == freshness.source_hash({"summary": {"zh": after}}, "zh")
+    assert freshness.source_hash({"summary": {"zh": before}}, "zh") == freshness.source_hash(
+        {"summary": {"zh": after}}, "zh"
+    )
 
 
 @pytest.mark.parametrize("field", ["title", "summary", "body"])
@@ -221,8 +265,9 @@ def test_stamp_rewrites_only_the_hash_and_clears_the_warning(tmp_path):
 def test_stamp_keeps_crlf_quotes_and_comments(tmp_path):
     data = make_data(tmp_path)
     path = data / "demo/entries/tower.yaml"
-    text = path.read_text(encoding="utf-8").replace("source_hash: c927fa25171d}",
-                                                     "source_hash: '000000000000'}  # stamped by hand")
+    text = path.read_text(encoding="utf-8").replace(
+        "source_hash: c927fa25171d}", "source_hash: '000000000000'}  # stamped by hand"
+    )
     path.write_bytes(text.replace("\n", "\r\n").encode("utf-8"))
     result = run_cli("stamp", "--data", "data", "DM-R01", "--lang", "en", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
@@ -239,13 +284,22 @@ def test_stamp_adds_a_translation_record_to_an_entry_without_one(tmp_path):
     assert path.read_text(encoding="utf-8") == before + f"translations:\n  en: {{from: zh, source_hash: {new_hash}}}\n"
 
 
-@pytest.mark.parametrize("args, message", [
-    (["demo:nowhere"], "houserules stamp: no entry 'demo:nowhere' loaded from data; "
-                       "run 'houserules check' if its file has problems"),
-    (["demo:tower", "--lang", "zh"], "houserules stamp: data/demo/entries/tower.yaml: demo:tower has no translation "
-                                     "record for zh; add 'zh: {from: zh, source_hash: \"000000000000\"}' under "
-                                     "'translations:' and stamp again"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["demo:nowhere"],
+            "houserules stamp: no entry 'demo:nowhere' loaded from data; "
+            "run 'houserules check' if its file has problems",
+        ),
+        (
+            ["demo:tower", "--lang", "zh"],
+            "houserules stamp: data/demo/entries/tower.yaml: demo:tower has no translation "
+            "record for zh; add 'zh: {from: zh, source_hash: \"000000000000\"}' under "
+            "'translations:' and stamp again",
+        ),
+    ],
+)
 def test_stamp_failures_are_clear(tmp_path, args, message):
     make_data(tmp_path)
     result = run_cli("stamp", "--data", "data", *args, cwd=tmp_path)
@@ -259,17 +313,22 @@ def test_the_advised_placeholder_reads_as_text(tmp_path):
     data = make_data(tmp_path)
     path = data / "demo/entries/tower.yaml"
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("translations:\n", 'translations:\n  zh: {from: zh, source_hash: "000000000000"}\n'),
-                    encoding="utf-8")
+    path.write_text(
+        text.replace("translations:\n", 'translations:\n  zh: {from: zh, source_hash: "000000000000"}\n'),
+        encoding="utf-8",
+    )
     assert load(data).kb.entries["demo:tower"].data["translations"]["zh"]["source_hash"] == "000000000000"
 
 
-@pytest.mark.parametrize("value, written", [
-    ("3f2a9c0d41b7", "3f2a9c0d41b7"),
-    ("000000000000", '"000000000000"'),      # an integer to YAML
-    ("123e45678901", '"123e45678901"'),      # a float to YAML 1.2, as editors read it
-    ("0b1010101010", '"0b1010101010"'),      # a binary integer to YAML 1.1
-])
+@pytest.mark.parametrize(
+    "value, written",
+    [
+        ("3f2a9c0d41b7", "3f2a9c0d41b7"),
+        ("000000000000", '"000000000000"'),  # an integer to YAML
+        ("123e45678901", '"123e45678901"'),  # a float to YAML 1.2, as editors read it
+        ("0b1010101010", '"0b1010101010"'),  # a binary integer to YAML 1.1
+    ],
+)
 def test_stamped_hashes_are_quoted_when_yaml_would_read_a_number(value, written):
     assert stamp._scalar(value) == written
     assert parse(f"h: {written}\n").data["h"] == value
@@ -282,8 +341,10 @@ def test_stamp_refuses_a_read_only_file(tmp_path):
     path.chmod(0o444)
     result = run_cli("stamp", "--data", "data", "demo:tower", cwd=tmp_path)
     assert result.returncode == 1
-    assert result.stderr == ("houserules stamp: data/demo/entries/tower.yaml: the file is read-only; make it writable "
-                             "(chmod u+w data/demo/entries/tower.yaml) and stamp again, or leave it as it is\n")
+    assert result.stderr == (
+        "houserules stamp: data/demo/entries/tower.yaml: the file is read-only; make it writable "
+        "(chmod u+w data/demo/entries/tower.yaml) and stamp again, or leave it as it is\n"
+    )
     assert path.read_bytes() == before and path.stat().st_mode & 0o777 == 0o444
 
 

@@ -30,21 +30,24 @@ def test_every_generated_page_renders_the_same_with_and_without_verbatim_blocks(
     for src, page in pages.items():
         text, _ = meta.get_data(page)
         assert _html(text, True) == _html(text, False), src
-        stored += sum(1 for line in text.splitlines() if line.startswith("<table class=\"hr-entries\""))
+        stored += sum(1 for line in text.splitlines() if line.startswith('<table class="hr-entries"'))
     assert stored  # the tables of entries, the blocks that matter, are among them
 
 
-@pytest.mark.parametrize("line, expected", [
-    ('<table class="hr-entries"><tr><td><p>a</p></td></tr></table>', True),
-    ('<p class="x">a<br>b</p>', True),
-    ('<div><p>a</p></div><p>b</p>', False),   # two elements
-    ('<span>a</span>', False),                # not a block
-    ('<div><p>a</p>', False),                 # not closed
-    ('<div>a</div> tail', False),
-    ('<hr>', False),
-    ('<div><!-- x --></div>', False),
-    ('<div title="a>b"><p>x</p></div>', True),
-])
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ('<table class="hr-entries"><tr><td><p>a</p></td></tr></table>', True),
+        ('<p class="x">a<br>b</p>', True),
+        ("<div><p>a</p></div><p>b</p>", False),  # two elements
+        ("<span>a</span>", False),  # not a block
+        ("<div><p>a</p>", False),  # not closed
+        ("<div>a</div> tail", False),
+        ("<hr>", False),
+        ("<div><!-- x --></div>", False),
+        ('<div title="a>b"><p>x</p></div>', True),
+    ],
+)
 def test_one_element(line, expected):
     from houserules.site.verbatim import one_element
 

@@ -12,9 +12,16 @@ from houserules.data.version import DataVersion, data_version, tree_hash
 
 
 def git(repo: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@example.org"}
-    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, env=env).stdout.strip()
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.org",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.org",
+    }
+    return subprocess.run(
+        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, env=env
+    ).stdout.strip()
 
 
 def test_tree_hash_is_gits_for_awkward_names_modes_links_and_empty_folders(tmp_path):
@@ -41,8 +48,9 @@ def test_the_real_data_and_a_copy_of_it_have_one_version(tmp_path):
     copy = tmp_path / "elsewhere" / "rules_data"
     shutil.copytree(DATA, copy)
     assert tree_hash(copy) == tree_hash(DATA)
-    inside_git = subprocess.run(["git", "-C", str(DATA), "status", "--porcelain", "--", "."], capture_output=True,
-                                text=True)
+    inside_git = subprocess.run(
+        ["git", "-C", str(DATA), "status", "--porcelain", "--", "."], capture_output=True, text=True
+    )
     if inside_git.returncode == 0 and not inside_git.stdout:  # a clean checkout: git agrees
         assert tree_hash(DATA) == git(DATA, "rev-parse", "HEAD:./")
 

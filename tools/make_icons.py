@@ -15,8 +15,8 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 BROWN = "#795649"
-CARD = "#fff6e5"     # the answer box of the site
-ACCENT = "#e08a00"   # its border
+CARD = "#fff6e5"  # the answer box of the site
+ACCENT = "#e08a00"  # its border
 FONT = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"
 OUT = Path(__file__).resolve().parents[1] / "site_overrides" / "assets" / "images"
 
@@ -39,8 +39,15 @@ def icon(size: int, maskable: bool) -> Image.Image:
     font = ImageFont.truetype(FONT, int(side * 0.42))
     for line, text in enumerate(("房", "规")):
         y = top + side * (0.27 + 0.46 * line)
-        draw.text((big / 2 + side * 0.03, y), text, font=font, fill=BROWN, anchor="mm",
-                  stroke_width=max(1, round(side * 0.012)), stroke_fill=BROWN)  # the font has no bold
+        draw.text(
+            (big / 2 + side * 0.03, y),
+            text,
+            font=font,
+            fill=BROWN,
+            anchor="mm",
+            stroke_width=max(1, round(side * 0.012)),
+            stroke_fill=BROWN,
+        )  # the font has no bold
     return image.resize((size, size), Image.LANCZOS)
 
 

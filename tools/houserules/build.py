@@ -16,8 +16,8 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from .errors import HouserulesError
 from .data.model import KnowledgeBase
+from .errors import HouserulesError
 
 ROOT = Path(__file__).resolve().parents[2]
 MKDOCS_YML = ROOT / "mkdocs.yml"
@@ -46,13 +46,19 @@ def check_target(target: Path, data_dir: Path) -> None:
         if not target.is_dir() or not any(target.iterdir()):
             return
     except OSError as exc:
-        raise HouserulesError(f"cannot read the output folder {target}: {exc.strerror}; choose another with -o DIR") from None
+        raise HouserulesError(
+            f"cannot read the output folder {target}: {exc.strerror}; choose another with -o DIR"
+        ) from None
     if not (target / MARKER).is_file() or (target / MARKER).is_symlink():
-        raise HouserulesError(f"the output folder {target} is not empty and holds no built site (no {MARKER} file); "
-                              "the build replaces it whole, so choose an empty or new folder with -o DIR")
+        raise HouserulesError(
+            f"the output folder {target} is not empty and holds no built site (no {MARKER} file); "
+            "the build replaces it whole, so choose an empty or new folder with -o DIR"
+        )
     if os.path.lexists(target / ".git"):
-        raise HouserulesError(f"the output folder {target} holds a .git repository; the build replaces the folder "
-                              "whole, so build into another folder with -o DIR and copy the site into the checkout")
+        raise HouserulesError(
+            f"the output folder {target} holds a .git repository; the build replaces the folder "
+            "whole, so build into another folder with -o DIR and copy the site into the checkout"
+        )
 
 
 @contextlib.contextmanager
@@ -64,7 +70,9 @@ def build_lock(target: Path) -> Iterator[None]:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise HouserulesError(f"another build of {target} is running (lock {lock_path}); wait for it to finish") from None
+            raise HouserulesError(
+                f"another build of {target} is running (lock {lock_path}); wait for it to finish"
+            ) from None
         try:
             yield
         finally:
@@ -106,8 +114,9 @@ def _quiet_jieba() -> None:
     jieba.setLogLevel(logging.WARNING)
 
 
-def mkdocs_config(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML, preview=None,
-                  **options: object):
+def mkdocs_config(
+    kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML, preview=None, **options: object
+):
     """MkDocs' configuration of the site, with the houserules plugin given the checked knowledge base.
 
     ``preview`` (a :class:`houserules.site.preview.Preview`) is what a live preview keeps between builds.
@@ -154,7 +163,9 @@ def pdf_step(kb: KnowledgeBase, data_dir: Path, site_dir: Path) -> None:
     from .print.faq import build_pdfs  # WeasyPrint loads only when a build runs
 
     laid_out = build_pdfs(kb, site_dir, configured_site_url())
-    _progress(f"printed FAQ: {len(laid_out)} of {len(kb.games)} games laid out, the others from the cache", ongoing=False)
+    _progress(
+        f"printed FAQ: {len(laid_out)} of {len(kb.games)} games laid out, the others from the cache", ongoing=False
+    )
 
 
 STEPS: list[Step] = [site_step, pdf_step]
@@ -172,7 +183,9 @@ def build_site(kb: KnowledgeBase, data_dir: Path, target: Path, steps: list[Step
             for step in STEPS if steps is None else steps:
                 _progress((step.__doc__ or step.__name__).strip().splitlines()[0])
                 step(kb, data_dir, work)
-            (work / MARKER).write_text("built by houserules build; replaced whole by the next build\n", encoding="utf-8")
+            (work / MARKER).write_text(
+                "built by houserules build; replaced whole by the next build\n", encoding="utf-8"
+            )
             swap_in(work, target)
         except BaseException:
             shutil.rmtree(work, ignore_errors=True)

@@ -36,8 +36,12 @@ def visible(text: str) -> str:
     >>> visible("unknown field '\x1b[2J'")
     "unknown field '\\x1b[2J'"
     """
-    return "".join(c if unicodedata.category(c) not in {"Cc", "Cf", "Cs", "Co", "Zl", "Zp"}
-                   else (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}") for c in text)
+    return "".join(
+        c
+        if unicodedata.category(c) not in {"Cc", "Cf", "Cs", "Co", "Zl", "Zp"}
+        else (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+        for c in text
+    )
 
 
 class HouserulesError(Exception):

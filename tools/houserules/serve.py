@@ -178,8 +178,10 @@ def serve(data_dir: Path, port: int, host: str = "127.0.0.1") -> int:
         server.watch(str(data_dir.resolve()))
         for extra in Session.SITE_FILES:
             server.watch(str(ROOT / extra))
-        print(f"serving on http://{host}:{server.server_port}/ (rebuilds when {data_dir} changes; Ctrl-C stops)",
-              flush=True)
+        print(
+            f"serving on http://{host}:{server.server_port}/ (rebuilds when {data_dir} changes; Ctrl-C stops)",
+            flush=True,
+        )
         server.serve()
     except KeyboardInterrupt:
         pass

@@ -16,6 +16,7 @@ from ..data.model import KnowledgeBase
 from ..errors import Problem
 from . import freshness, glossary, links, placeholders, questions, rules
 
+
 @dataclass
 class Report:
     kb: KnowledgeBase
@@ -31,8 +32,10 @@ class Report:
 
     def summary(self) -> str:
         refs = sum(len(e.all_refs()) for e in self.kb.entries.values())
-        text = (f"{_count(len(self.kb.entries), 'entry', 'entries')}, {_count(refs, 'reference')}, "
-                f"{_count(len(self.kb.games), 'game')}")
+        text = (
+            f"{_count(len(self.kb.entries), 'entry', 'entries')}, {_count(refs, 'reference')}, "
+            f"{_count(len(self.kb.games), 'game')}"
+        )
         if self.errors:
             return f"{text}: {_count(len(self.errors), 'problem')}"
         if self.warnings:

@@ -14,7 +14,11 @@ def check_freshness(kb: KnowledgeBase) -> Iterator[Problem]:
     for entry in kb.entries.values():
         for lang in stale_translations(entry):
             source = entry.data["translations"][lang]["from"]
-            yield Problem(display_path(entry.path), entry.line("translations", lang, "source_hash"), entry.ref,
-                          f"the {lang} translation may be out of date: the {source} text changed since it was stamped",
-                          f"update the {lang} title, summary and body, then run 'houserules stamp {entry.ref}'",
-                          severity="warning")
+            yield Problem(
+                display_path(entry.path),
+                entry.line("translations", lang, "source_hash"),
+                entry.ref,
+                f"the {lang} translation may be out of date: the {source} text changed since it was stamped",
+                f"update the {lang} title, summary and body, then run 'houserules stamp {entry.ref}'",
+                severity="warning",
+            )

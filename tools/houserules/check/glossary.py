@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..errors import Problem, display_path
 from ..data.model import Entry, KnowledgeBase
-
+from ..errors import Problem, display_path
 
 Term = dict[str, Any]
 #: A block scalar (``|``) starts its text on the next line, so a line within the text can be found.
@@ -67,7 +66,7 @@ def _value(data: Any, path: tuple) -> str:
     return data
 
 
-@lru_cache(maxsize=None)
+@cache
 def _pattern(form: str) -> re.Pattern[str]:
     # Compiled once per form: with many games the forms outnumber re's own cache.
     # Latin forms match whole words, case-insensitively; Chinese has no word boundaries.
@@ -97,14 +96,22 @@ def _deprecated_uses(text: str, glossary: list[Term]) -> Iterator[tuple[Term, st
     >>> [(form, offset) for _, form, offset in _deprecated_uses("塔楼旁的高塔，不是塔。", [tower])]
     [('高塔', 4), ('塔', 9)]
     """
-    found = [(start, end, term, form) for term in glossary for form in term.get("deprecated", [])
-             for start, end in _find(form, text)]
+    found = [
+        (start, end, term, form)
+        for term in glossary
+        for form in term.get("deprecated", [])
+        for start, end in _find(form, text)
+    ]
     if not found:  # the usual case: no need to look for the accepted forms
         return
-    accepted = [span for term in glossary for form in (term["zh"], *term.get("variants", []))
-                for span in _find(form, text)]
-    hits = [(start, end, term, form) for start, end, term, form in found
-            if not any(a <= start and end <= b for a, b in accepted)]
+    accepted = [
+        span for term in glossary for form in (term["zh"], *term.get("variants", [])) for span in _find(form, text)
+    ]
+    hits = [
+        (start, end, term, form)
+        for start, end, term, form in found
+        if not any(a <= start and end <= b for a, b in accepted)
+    ]
     reported: set[tuple[str, str]] = set()
     for start, end, term, form in sorted(hits, key=lambda hit: hit[0]):
         inside = any(a <= start and end <= b and b - a > end - start for a, b, _, _ in hits)
@@ -128,11 +135,14 @@ def check_titles(kb: KnowledgeBase) -> Iterator[Problem]:
                 named[entry.game].setdefault(each["en"].casefold(), each)
         term = named[entry.game].get(entry.title["en"].casefold())
         if term and entry.title["zh"] != term["zh"]:
-            yield Problem(display_path(entry.path), entry.line("title"), entry.ref,
-                          f"title '{entry.title['zh']}' disagrees with the glossary: '{term['en']}' is "
-                          f"translated '{term['zh']}' (term '{term['id']}')",
-                          f"write title.zh: {term['zh']}, or change "
-                          f"{display_path(kb.games[entry.game].glossary.path)}")
+            yield Problem(
+                display_path(entry.path),
+                entry.line("title"),
+                entry.ref,
+                f"title '{entry.title['zh']}' disagrees with the glossary: '{term['en']}' is "
+                f"translated '{term['zh']}' (term '{term['id']}')",
+                f"write title.zh: {term['zh']}, or change {display_path(kb.games[entry.game].glossary.path)}",
+            )
 
 
 def check_deprecated(kb: KnowledgeBase) -> Iterator[Problem]:
@@ -152,9 +162,14 @@ def check_deprecated(kb: KnowledgeBase) -> Iterator[Problem]:
             for term, form, offset in _deprecated_uses(text, glossary):
                 if path == ("title", "zh") and term is _title_term(entry, glossary):
                     continue  # check_titles already reports this title
-                yield Problem(display_path(entry.path), text_line(entry, path, offset), entry.ref,
-                              f"{'.'.join(map(str, path))} uses '{form}', a deprecated translation of "
-                              f"'{term['en']}' (term '{term['id']}')", f"write '{term['zh']}' instead")
+                yield Problem(
+                    display_path(entry.path),
+                    text_line(entry, path, offset),
+                    entry.ref,
+                    f"{'.'.join(map(str, path))} uses '{form}', a deprecated translation of "
+                    f"'{term['en']}' (term '{term['id']}')",
+                    f"write '{term['zh']}' instead",
+                )
 
 
 def check_glossary(kb: KnowledgeBase) -> Iterator[Problem]:
@@ -167,24 +182,42 @@ def check_glossary(kb: KnowledgeBase) -> Iterator[Problem]:
         first_line: dict[str, int] = {}
         for index, term in enumerate(glossary.terms):
             if term["id"] in first_line:
-                yield Problem(where, glossary.line("terms", index, "id"), game.id,
-                              f"duplicate term id '{term['id']}' (first on line {first_line[term['id']]})",
-                              "give each term an id of its own")
+                yield Problem(
+                    where,
+                    glossary.line("terms", index, "id"),
+                    game.id,
+                    f"duplicate term id '{term['id']}' (first on line {first_line[term['id']]})",
+                    "give each term an id of its own",
+                )
             first_line.setdefault(term["id"], glossary.line("terms", index, "id"))
             deprecated = term.get("deprecated", [])
             for j, form in enumerate(deprecated):
                 at = glossary.line("terms", index, "deprecated", j)
                 if form == term["zh"]:
-                    yield Problem(where, at, game.id, f"term '{term['id']}' deprecates its own preferred form '{form}'",
-                                  f"remove '{form}' from deprecated, or choose another zh")
+                    yield Problem(
+                        where,
+                        at,
+                        game.id,
+                        f"term '{term['id']}' deprecates its own preferred form '{form}'",
+                        f"remove '{form}' from deprecated, or choose another zh",
+                    )
                 elif form in term.get("variants", []):
-                    yield Problem(where, at, game.id, f"term '{term['id']}' lists '{form}' both as a variant and "
-                                  "as deprecated", "keep it in one of the two lists")
+                    yield Problem(
+                        where,
+                        at,
+                        game.id,
+                        f"term '{term['id']}' lists '{form}' both as a variant and as deprecated",
+                        "keep it in one of the two lists",
+                    )
             ref = term.get("entry")
             if ref and ref not in kb.entries:
-                yield Problem(where, glossary.line("terms", index, "entry"), game.id,
-                              f"term '{term['id']}' links entry '{ref}', which does not exist",
-                              "fix the reference or create the entry")
+                yield Problem(
+                    where,
+                    glossary.line("terms", index, "entry"),
+                    game.id,
+                    f"term '{term['id']}' links entry '{ref}', which does not exist",
+                    "fix the reference or create the entry",
+                )
 
 
 CHECKS = [check_glossary, check_titles, check_deprecated]

@@ -16,8 +16,10 @@ from .rules import entry_problem
 
 #: Markdown link targets: inline links and images ``[t](url)``, autolinks ``<scheme:...>`` and
 #: reference definitions ``[name]: url``.
-_TARGETS = re.compile(r"!?\[[^\]\n]*\]\(\s*<?([^)\s>]*)|<([a-zA-Z][a-zA-Z0-9+.-]*:[^>\s]*)>|^ {0,3}\[[^\]\n]+\]:\s*<?(\S+?)>?(?:\s|$)",
-                      re.M)
+_TARGETS = re.compile(
+    r"!?\[[^\]\n]*\]\(\s*<?([^)\s>]*)|<([a-zA-Z][a-zA-Z0-9+.-]*:[^>\s]*)>|^ {0,3}\[[^\]\n]+\]:\s*<?(\S+?)>?(?:\s|$)",
+    re.M,
+)
 
 
 def link_targets(text: str) -> Iterator[tuple[int, str, bool]]:
@@ -38,10 +40,20 @@ def check_links(kb: KnowledgeBase) -> Iterator[Problem]:
                 continue
             for offset, target, image in link_targets(text):
                 if image:
-                    yield entry_problem(entry, path, f"{'.'.join(map(str, path))} shows an image ({target!r}); "
-                                        "images are not shown", "describe it in words", "warning",
-                                        entry.doc.text_line(path, offset))
+                    yield entry_problem(
+                        entry,
+                        path,
+                        f"{'.'.join(map(str, path))} shows an image ({target!r}); images are not shown",
+                        "describe it in words",
+                        "warning",
+                        entry.doc.text_line(path, offset),
+                    )
                 elif not allowed_link(target):
-                    yield entry_problem(entry, path, f"{'.'.join(map(str, path))} links to {target!r}, which is "
-                                        "shown as plain text", "link entries with [[game:id]] and other sites with "
-                                        "https://…", "warning", entry.doc.text_line(path, offset))
+                    yield entry_problem(
+                        entry,
+                        path,
+                        f"{'.'.join(map(str, path))} links to {target!r}, which is shown as plain text",
+                        "link entries with [[game:id]] and other sites with https://…",
+                        "warning",
+                        entry.doc.text_line(path, offset),
+                    )

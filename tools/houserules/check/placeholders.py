@@ -37,5 +37,6 @@ def check_placeholders(kb: KnowledgeBase) -> Iterator[Problem]:
         for path, text in text_fields(entry.data):
             if is_placeholder(text):
                 name = ".".join(map(str, path))
-                yield entry_problem(entry, path, f"field '{name}' is still a placeholder ({PLACEHOLDER}…)",
-                                    _fix(entry, kb, path))
+                yield entry_problem(
+                    entry, path, f"field '{name}' is still a placeholder ({PLACEHOLDER}…)", _fix(entry, kb, path)
+                )

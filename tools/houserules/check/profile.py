@@ -20,16 +20,16 @@ entries may never refer to house rules.
 from __future__ import annotations
 
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
-from . import check_kb
-from ..errors import HouserulesError, Problem, display_path
 from ..data.files import _children
 from ..data.load import LoadResult, _read, load_entries
 from ..data.model import Entry, Game, KnowledgeBase, Record
 from ..data.yamlload import Document
+from ..errors import HouserulesError, Problem, display_path
+from . import check_kb
 
 ORIGIN = "profile"
 HOUSE_RULE = "house-rule"  # the kind and the authority every house-rule entry has
@@ -62,7 +62,9 @@ class Profile(Record):
         if entry.game not in self.games:
             return False
         include = self.data["include"]
-        return bool(include.get("all") or entry.kind in include.get("kinds", ()) or entry.ref in include.get("refs", ()))
+        return bool(
+            include.get("all") or entry.kind in include.get("kinds", ()) or entry.ref in include.get("refs", ())
+        )
 
     def problem(self, path: tuple, problem: str, fix: str) -> Problem:
         return Problem(display_path(self.path), self.doc.line(path), self.label, problem, fix)
@@ -78,17 +80,28 @@ def _with_sources(game: Game, profile: Profile) -> Game:
 def _check_profile(profile: Profile, shared: KnowledgeBase) -> Iterator[Problem]:
     for index, game in enumerate(profile.games):
         if game not in shared.games:
-            yield profile.problem(("games", index), f"unknown game '{game}'", f"use one of: {', '.join(sorted(shared.games))}")
+            yield profile.problem(
+                ("games", index), f"unknown game '{game}'", f"use one of: {', '.join(sorted(shared.games))}"
+            )
     for index, ref in enumerate(profile.data["include"].get("refs", [])):
         if ref not in shared.entries:
-            yield profile.problem(("include", "refs", index), f"included entry '{ref}' does not exist in the shared data",
-                                  "fix the reference (game:id of a shared entry)")
+            yield profile.problem(
+                ("include", "refs", index),
+                f"included entry '{ref}' does not exist in the shared data",
+                "fix the reference (game:id of a shared entry)",
+            )
         elif shared.entries[ref].game not in profile.games:
-            yield profile.problem(("include", "refs", index), f"included entry '{ref}' belongs to a game the profile does not list",
-                                  f"add '{ref.split(':')[0]}' to games or remove the reference")
+            yield profile.problem(
+                ("include", "refs", index),
+                f"included entry '{ref}' belongs to a game the profile does not list",
+                f"add '{ref.split(':')[0]}' to games or remove the reference",
+            )
     if not profile.entries_dir.is_dir():
-        yield profile.problem(("entries",), f"entries folder '{profile.data['entries']}' not found",
-                              f"create {display_path(profile.entries_dir)} with <game>/<id>.yaml files")
+        yield profile.problem(
+            ("entries",),
+            f"entries folder '{profile.data['entries']}' not found",
+            f"create {display_path(profile.entries_dir)} with <game>/<id>.yaml files",
+        )
 
 
 def _game_folders(profile: Profile, problems: list[Problem]) -> Iterator[tuple[str, Path]]:
@@ -101,9 +114,15 @@ def _game_folders(profile: Profile, problems: list[Problem]) -> Iterator[tuple[s
         if (stat.S_ISDIR(mode) or stat.S_ISLNK(mode) and child.is_dir()) and child.name in profile.games:
             yield child.name, child
         else:
-            problems.append(Problem(display_path(child), 1, profile.label,
-                                    f"'{child.name}' is not the folder of a game the profile lists",
-                                    f"keep entries in <game>/<id>.yaml with a game of: {', '.join(profile.games)}"))
+            problems.append(
+                Problem(
+                    display_path(child),
+                    1,
+                    profile.label,
+                    f"'{child.name}' is not the folder of a game the profile lists",
+                    f"keep entries in <game>/<id>.yaml with a game of: {', '.join(profile.games)}",
+                )
+            )
 
 
 def _check_house_rules(kb: KnowledgeBase) -> Iterator[Problem]:
@@ -112,15 +131,24 @@ def _check_house_rules(kb: KnowledgeBase) -> Iterator[Problem]:
         if entry.origin == ORIGIN:
             for name in ("kind", "authority"):
                 if entry.data[name] != HOUSE_RULE:
-                    yield Problem(display_path(entry.path), entry.line(name), entry.ref,
-                                  f"a group's entry has {name} '{entry.data[name]}'", f"set '{name}: {HOUSE_RULE}'")
+                    yield Problem(
+                        display_path(entry.path),
+                        entry.line(name),
+                        entry.ref,
+                        f"a group's entry has {name} '{entry.data[name]}'",
+                        f"set '{name}: {HOUSE_RULE}'",
+                    )
             continue
         for path, ref in (*entry.field_refs(), *entry.inline_refs()):
             target = kb.entries.get(ref)
             if target is not None and target.origin == ORIGIN:
-                yield Problem(display_path(entry.path), entry.line(*path), entry.ref,
-                              f"shared entry refers to the house rule '{ref}' of a group",
-                              "shared entries may not refer to house rules; remove the reference")
+                yield Problem(
+                    display_path(entry.path),
+                    entry.line(*path),
+                    entry.ref,
+                    f"shared entry refers to the house rule '{ref}' of a group",
+                    "shared entries may not refer to house rules; remove the reference",
+                )
 
 
 def load_profile(path: Path, shared: KnowledgeBase) -> tuple[Profile, KnowledgeBase]:
@@ -135,7 +163,9 @@ def load_profile(path: Path, shared: KnowledgeBase) -> tuple[Profile, KnowledgeB
     profile = Profile(path, doc)
     problems += _check_profile(profile, shared)  # beside _read's own: texts with nothing visible
     kb = KnowledgeBase(
-        games={gid: _with_sources(game, profile) if gid in profile.games else game for gid, game in shared.games.items()},
+        games={
+            gid: _with_sources(game, profile) if gid in profile.games else game for gid, game in shared.games.items()
+        },
         entries=dict(shared.entries),
         root=shared.root,
     )
@@ -144,8 +174,13 @@ def load_profile(path: Path, shared: KnowledgeBase) -> tuple[Profile, KnowledgeB
         load_entries(folder, game_id, result, origin=ORIGIN)
     problems += result.problems
     if not any(e.origin == ORIGIN for e in kb.entries.values()) and not problems:
-        problems.append(profile.problem(("entries",), "the profile has no house-rule entries",
-                                        f"add <game>/<id>.yaml files to {display_path(profile.entries_dir)}"))
+        problems.append(
+            profile.problem(
+                ("entries",),
+                "the profile has no house-rule entries",
+                f"add <game>/<id>.yaml files to {display_path(profile.entries_dir)}",
+            )
+        )
     problems += check_kb(kb) + list(_check_house_rules(kb))
     if problems:
         unique = sorted(set(problems), key=lambda p: (p.path, p.line, p.problem))

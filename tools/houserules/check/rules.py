@@ -18,8 +18,9 @@ from ..errors import Problem, display_path
 _REF = re.compile(REF)
 
 
-def entry_problem(entry: Entry, path: tuple, problem: str, fix: str, severity: str = "error",
-             line: int | None = None) -> Problem:
+def entry_problem(
+    entry: Entry, path: tuple, problem: str, fix: str, severity: str = "error", line: int | None = None
+) -> Problem:
     line = entry.doc.line(path) if line is None else line
     return Problem(display_path(entry.path), line, entry.ref, problem, fix, severity)
 
@@ -30,27 +31,46 @@ def check_references(kb: KnowledgeBase) -> Iterator[Problem]:
         refs += [(path, line, ref, f"[[{ref}]]") for path, line, ref in entry.located_inline_refs()]
         for path, line, ref, shown in refs:
             if not _REF.fullmatch(ref):
-                yield entry_problem(entry, path, f"reference {shown} is not of the form game:id",
-                               "write it as game:id, e.g. [[betrayal:vault]]", line=line)
+                yield entry_problem(
+                    entry,
+                    path,
+                    f"reference {shown} is not of the form game:id",
+                    "write it as game:id, e.g. [[betrayal:vault]]",
+                    line=line,
+                )
             elif ref == entry.ref:
-                yield entry_problem(entry, path, f"the entry refers to itself ({shown})", "remove the self-reference",
-                               line=line)
+                yield entry_problem(
+                    entry, path, f"the entry refers to itself ({shown})", "remove the self-reference", line=line
+                )
             elif ref not in kb.entries:
                 game = ref.split(":", 1)[0]
                 if game not in kb.games:
-                    yield entry_problem(entry, path, f"reference {shown} names unknown game '{game}'",
-                                   f"use one of: {', '.join(sorted(kb.games))}", line=line)
+                    yield entry_problem(
+                        entry,
+                        path,
+                        f"reference {shown} names unknown game '{game}'",
+                        f"use one of: {', '.join(sorted(kb.games))}",
+                        line=line,
+                    )
                 else:
-                    yield entry_problem(entry, path, f"reference {shown} does not resolve",
-                                   f"create rules_data/{game}/entries/{ref.split(':', 1)[1]}.yaml or fix the id",
-                                   line=line)
+                    yield entry_problem(
+                        entry,
+                        path,
+                        f"reference {shown} does not resolve",
+                        f"create rules_data/{game}/entries/{ref.split(':', 1)[1]}.yaml or fix the id",
+                        line=line,
+                    )
 
 
 def check_ids(kb: KnowledgeBase) -> Iterator[Problem]:
     for entry in kb.entries.values():
         if entry.id in vocab.RESERVED_IDS:
-            yield entry_problem(entry, ("id",), f"id '{entry.id}' is reserved for a page of the game",
-                           f"choose another id (reserved: {', '.join(sorted(vocab.RESERVED_IDS))})")
+            yield entry_problem(
+                entry,
+                ("id",),
+                f"id '{entry.id}' is reserved for a page of the game",
+                f"choose another id (reserved: {', '.join(sorted(vocab.RESERVED_IDS))})",
+            )
 
 
 def check_codes(kb: KnowledgeBase) -> Iterator[Problem]:
@@ -58,12 +78,20 @@ def check_codes(kb: KnowledgeBase) -> Iterator[Problem]:
     for entry in kb.entries.values():
         game = kb.games[entry.game]
         if not entry.code.startswith(game.code_prefix + "-"):
-            yield entry_problem(entry, ("code",), f"code '{entry.code}' does not start with the game's prefix "
-                           f"'{game.code_prefix}-'", f"use a code like {game.code_prefix}-{entry.code.split('-', 1)[-1]}")
+            yield entry_problem(
+                entry,
+                ("code",),
+                f"code '{entry.code}' does not start with the game's prefix '{game.code_prefix}-'",
+                f"use a code like {game.code_prefix}-{entry.code.split('-', 1)[-1]}",
+            )
         if entry.code in seen:
             other = seen[entry.code]
-            yield entry_problem(entry, ("code",), f"duplicate code '{entry.code}' (also {other.ref})",
-                           "give this entry a code of its own; codes are printed and cited")
+            yield entry_problem(
+                entry,
+                ("code",),
+                f"duplicate code '{entry.code}' (also {other.ref})",
+                "give this entry a code of its own; codes are printed and cited",
+            )
         else:
             seen[entry.code] = entry
 
@@ -72,10 +100,16 @@ def check_sources(kb: KnowledgeBase) -> Iterator[Problem]:
     for entry in kb.entries.values():
         declared = kb.games[entry.game].source_ids
         for path, source in entry.sources():
-            if source["doc"] not in declared and not vocab.is_placeholder(source["doc"]):  # placeholders: their own check
-                yield entry_problem(entry, path + ("doc",), f"source document '{source['doc']}' is not declared by "
-                               f"game '{entry.game}'", f"add it to the sources of rules_data/{entry.game}/game.yaml "
-                               f"or use one of: {', '.join(sorted(declared))}")
+            if source["doc"] not in declared and not vocab.is_placeholder(
+                source["doc"]
+            ):  # placeholders: their own check
+                yield entry_problem(
+                    entry,
+                    path + ("doc",),
+                    f"source document '{source['doc']}' is not declared by game '{entry.game}'",
+                    f"add it to the sources of rules_data/{entry.game}/game.yaml "
+                    f"or use one of: {', '.join(sorted(declared))}",
+                )
 
 
 def check_scope(kb: KnowledgeBase) -> Iterator[Problem]:
@@ -85,8 +119,12 @@ def check_scope(kb: KnowledgeBase) -> Iterator[Problem]:
         for key, listed in (("edition", "editions"), ("expansion", "expansions")):
             allowed = [item["id"] for item in game.data.get(listed, [])]
             if key in scope and scope[key] not in allowed:
-                yield entry_problem(entry, ("scope", key), f"{key} '{scope[key]}' is not declared by game "
-                               f"'{entry.game}'", f"use one of: {', '.join(allowed) or '(none declared)'}")
+                yield entry_problem(
+                    entry,
+                    ("scope", key),
+                    f"{key} '{scope[key]}' is not declared by game '{entry.game}'",
+                    f"use one of: {', '.join(allowed) or '(none declared)'}",
+                )
 
 
 def check_contents(kb: KnowledgeBase) -> Iterator[Problem]:
@@ -97,7 +135,10 @@ def check_contents(kb: KnowledgeBase) -> Iterator[Problem]:
             for j, ref in enumerate(section["entries"]):
                 entry = kb.entries.get(ref)
                 if entry is None:
-                    problem, fix = f"contents list '{ref}', which does not exist", "fix the reference or create the entry"
+                    problem, fix = (
+                        f"contents list '{ref}', which does not exist",
+                        "fix the reference or create the entry",
+                    )
                 elif entry.game != game.id:
                     problem, fix = f"contents list '{ref}' of another game", "list it in that game's game.yaml"
                 elif counts[ref] > 1:
@@ -112,9 +153,13 @@ def check_orphans(kb: KnowledgeBase) -> Iterator[Problem]:
     backlinks = kb.backlinks()
     for entry in kb.entries.values():
         if entry.origin == "shared" and entry.ref not in listed and not backlinks[entry.ref]:
-            yield entry_problem(entry, ("id",), "orphan entry: no game contents section lists it and no entry refers to it",
-                           f"add '{entry.ref}' to a contents section of rules_data/{entry.game}/game.yaml "
-                           "or refer to it from a related entry")
+            yield entry_problem(
+                entry,
+                ("id",),
+                "orphan entry: no game contents section lists it and no entry refers to it",
+                f"add '{entry.ref}' to a contents section of rules_data/{entry.game}/game.yaml "
+                "or refer to it from a related entry",
+            )
 
 
 def check_coverage(kb: KnowledgeBase) -> Iterator[Problem]:
@@ -124,8 +169,10 @@ def check_coverage(kb: KnowledgeBase) -> Iterator[Problem]:
         for i, source in enumerate(game.data.get("sources", [])):
             for j, section in enumerate(source.get("sections", [])):
                 if (game.id, source["id"], section) not in cited:
-                    yield Problem(display_path(game.path), game.line("sources", i, "sections", j), game.id,
-                                  f"section '{section}' of {source['id']} is not cited by any entry",
-                                  f"cite it in an entry: sources: [{{doc: {source['id']}, ref: \"{section}\"}}]")
-
-
+                    yield Problem(
+                        display_path(game.path),
+                        game.line("sources", i, "sections", j),
+                        game.id,
+                        f"section '{section}' of {source['id']} is not cited by any entry",
+                        f'cite it in an entry: sources: [{{doc: {source["id"]}, ref: "{section}"}}]',
+                    )

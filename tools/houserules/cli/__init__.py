@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from ..errors import HouserulesError
 from .lookup import search_command, search_eval_command, show_command
@@ -69,8 +69,14 @@ def _checked(data: Path):
 
 
 def _cmd_build(parser: argparse.ArgumentParser) -> Runner:
-    parser.add_argument("-o", "--output", type=Path, default=Path("site"), metavar="DIR",
-                        help="where to write the site (default: site/)")
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=Path("site"),
+        metavar="DIR",
+        help="where to write the site (default: site/)",
+    )
 
     def run(args: argparse.Namespace) -> int:
         from ..build import build_site
@@ -102,12 +108,21 @@ def _cmd_serve(parser: argparse.ArgumentParser) -> Runner:
 
 
 def _cmd_export(parser: argparse.ArgumentParser) -> Runner:
-    from ..data.vocab import EXPORT_FORMATS as FORMATS, EXPORT_TABLES as TABLES
+    from ..data.vocab import EXPORT_FORMATS as FORMATS
+    from ..data.vocab import EXPORT_TABLES as TABLES
 
-    parser.add_argument("--what", choices=list(TABLES), default="entries",
-                        help="entries, questions and answers (faq), errata, glossary terms, or entries needing review (default: entries)")
-    parser.add_argument("--format", choices=FORMATS, default="json",
-                        help="default: json; tbx (TBX-Basic, for CAT tools) for the glossary")
+    parser.add_argument(
+        "--what",
+        choices=list(TABLES),
+        default="entries",
+        help="entries, questions and answers (faq), errata, glossary terms, or entries needing review (default: entries)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="json",
+        help="default: json; tbx (TBX-Basic, for CAT tools) for the glossary",
+    )
     parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE instead of stdout")
 
     def run(args: argparse.Namespace) -> int:
@@ -135,19 +150,24 @@ def _cmd_export(parser: argparse.ArgumentParser) -> Runner:
 
 def _cmd_stamp(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("refs", nargs="+", metavar="REF", help="entry as game:id or code, e.g. betrayal:vault")
-    parser.add_argument("--lang", action="append", choices=["zh", "en"],
-                        help="the translation to stamp (repeatable; default: every translation of the entry)")
+    parser.add_argument(
+        "--lang",
+        action="append",
+        choices=["zh", "en"],
+        help="the translation to stamp (repeatable; default: every translation of the entry)",
+    )
 
     def run(args: argparse.Namespace) -> int:
-        from ..data.stamp import stamp
         from ..data.load import load
+        from ..data.stamp import stamp
 
         kb = load(args.data).kb
         for ref in args.refs:
             entry = kb.lookup(ref)
             if entry is None:
-                raise HouserulesError(f"no entry '{ref}' loaded from {args.data}; "
-                                      "run 'houserules check' if its file has problems")
+                raise HouserulesError(
+                    f"no entry '{ref}' loaded from {args.data}; run 'houserules check' if its file has problems"
+                )
             for lang, value in stamp(entry, args.lang).items():
                 print(f"stamped {entry.ref}: translations.{lang}.source_hash = {value}")
         return 0
@@ -159,17 +179,33 @@ def _cmd_pdf(parser: argparse.ArgumentParser) -> Runner:
     from ..print.document import LAYOUTS
 
     parser.add_argument("--game", metavar="G", help="one game only (default: every game, or the profile's games)")
-    parser.add_argument("--profile", type=Path, metavar="FILE",
-                        help="a group's profile: print its house rules too (see examples/house-rules/)")
-    parser.add_argument("--layout", choices=LAYOUTS, default="qa",
-                        help="qa: each entry's short answer and its questions (default); full: every detail")
-    parser.add_argument("-o", "--output", type=Path, metavar="PATH", help="the PDF to write (default: faq.pdf or <game>.pdf)")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        metavar="FILE",
+        help="a group's profile: print its house rules too (see examples/house-rules/)",
+    )
+    parser.add_argument(
+        "--layout",
+        choices=LAYOUTS,
+        default="qa",
+        help="qa: each entry's short answer and its questions (default); full: every detail",
+    )
+    parser.add_argument(
+        "-o", "--output", type=Path, metavar="PATH", help="the PDF to write (default: faq.pdf or <game>.pdf)"
+    )
     parser.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size (default: a4)")
-    parser.add_argument("--site-url", metavar="URL",
-                        help="public address of the site, for a QR code per entry (default: site_url of mkdocs.yml)")
-    parser.add_argument("--changes-since", metavar="VERSION",
-                        help="an insert of what changed since this data version (as a printed cover or the site's "
-                             "更新记录 page names it, e.g. 3b0fbf2c): the entries added or changed and the codes removed")
+    parser.add_argument(
+        "--site-url",
+        metavar="URL",
+        help="public address of the site, for a QR code per entry (default: site_url of mkdocs.yml)",
+    )
+    parser.add_argument(
+        "--changes-since",
+        metavar="VERSION",
+        help="an insert of what changed since this data version (as a printed cover or the site's "
+        "更新记录 page names it, e.g. 3b0fbf2c): the entries added or changed and the codes removed",
+    )
 
     def run(args: argparse.Namespace) -> int:
         from ..build import configured_site_url
@@ -177,8 +213,9 @@ def _cmd_pdf(parser: argparse.ArgumentParser) -> Runner:
 
         kb = _checked(args.data).kb
         site_url = args.site_url or configured_site_url()
-        target, entries, pages = make_faq(kb, args.output, args.game, args.profile, args.paper, site_url, args.layout,
-                                          args.changes_since)
+        target, entries, pages = make_faq(
+            kb, args.output, args.game, args.profile, args.paper, site_url, args.layout, args.changes_since
+        )
         print(f"wrote {target} ({entries} entries, {pages} pages)")
         return 0
 
@@ -193,8 +230,11 @@ def _cmd_new(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("--zh", required=True, metavar="标题", help="the Chinese title")
     parser.add_argument("--en", required=True, metavar="TITLE", help="the English title (the id is made from it)")
     parser.add_argument("--id", metavar="ID", help="the entry's id instead of one made from the English title")
-    parser.add_argument("--section", metavar="ID",
-                        help="the contents section to list it in (default: the one with most entries of its kind)")
+    parser.add_argument(
+        "--section",
+        metavar="ID",
+        help="the contents section to list it in (default: the one with most entries of its kind)",
+    )
 
     def run(args: argparse.Namespace) -> int:
         from ..check import run as run_check
@@ -204,15 +244,19 @@ def _cmd_new(parser: argparse.ArgumentParser) -> Runner:
 
         created = new_entry(load(args.data).kb, args.game, args.kind, args.zh, args.en, args.id, args.section)
         where = display_path(created.path)
-        print(f"wrote {where}: {created.ref}, code {created.code} ({args.kind}), listed in contents section "
-              f"'{created.section}' of {display_path(created.path.parent.parent / 'game.yaml')}")
+        print(
+            f"wrote {where}: {created.ref}, code {created.code} ({args.kind}), listed in contents section "
+            f"'{created.section}' of {display_path(created.path.parent.parent / 'game.yaml')}"
+        )
         todo = [p for p in run_check(args.data).problems if p.entry == created.ref]
         if todo:
             print("Still to write ('houserules check' reports each one until it is done):")
             for problem in todo:
                 print(f"  {problem.path}:{problem.line}: {problem.problem} — {problem.fix}")
-        print("Also check 'authority' and 'confidence', and add what the entry needs: aliases, body, questions, "
-              "applies_to, see_also (README: Adding an entry). Then run: houserules check")
+        print(
+            "Also check 'authority' and 'confidence', and add what the entry needs: aliases, body, questions, "
+            "applies_to, see_also (README: Adding an entry). Then run: houserules check"
+        )
         return 0
 
     return run
@@ -239,8 +283,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Runner]]:
     runners: dict[str, Runner] = {}
     for name, (help_text, add) in COMMANDS.items():
         command = sub.add_parser(name, help=help_text, description=help_text)
-        command.add_argument("--data", type=Path, default=DEFAULT_DATA, metavar="DIR",
-                             help="the data folder (default: rules_data/)")
+        command.add_argument(
+            "--data", type=Path, default=DEFAULT_DATA, metavar="DIR", help="the data folder (default: rules_data/)"
+        )
         runners[name] = add(command)
     return parser, runners
 

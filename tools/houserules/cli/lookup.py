@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from ..errors import HouserulesError
 
@@ -32,8 +32,10 @@ def _report_data_problems(problems: list[str]) -> None:
     for problem in problems:
         print(problem, file=sys.stderr)
     if problems:
-        print(f"warning: {len(problems)} data problems; those files are left out of the search "
-              "(run 'houserules check')", file=sys.stderr)
+        print(
+            f"warning: {len(problems)} data problems; those files are left out of the search (run 'houserules check')",
+            file=sys.stderr,
+        )
 
 
 def search_command(parser: argparse.ArgumentParser) -> Runner:
@@ -45,13 +47,14 @@ def search_command(parser: argparse.ArgumentParser) -> Runner:
 
     def run(args: argparse.Namespace) -> int:
         from ..data import vocab
-        from ..search.index import open_index
         from ..render.terminal import clean, format_hits, terminal_columns
+        from ..search.index import open_index
 
         text = " ".join(args.query).strip()
         if not text:
-            raise HouserulesError("empty query — type a word, a title, a code or a question, "
-                                  "e.g. houserules search 魔梯")
+            raise HouserulesError(
+                "empty query — type a word, a title, a code or a question, e.g. houserules search 魔梯"
+            )
         if args.kind and args.kind not in vocab.KINDS:
             raise HouserulesError(f"unknown kind '{args.kind}' — use one of: {', '.join(vocab.KINDS)}")
         with open_index(args.data) as index:
@@ -75,8 +78,8 @@ def show_command(parser: argparse.ArgumentParser) -> Runner:
 
     def run(args: argparse.Namespace) -> int:
         from ..data.load import load
-        from ..render.urls import entry_url
         from ..render.terminal import clean, close_matches, format_entry, terminal_columns
+        from ..render.urls import entry_url
 
         result = load(args.data)
         _report_data_problems([str(p) for p in result.problems if p.severity == "error"])
@@ -94,16 +97,25 @@ def show_command(parser: argparse.ArgumentParser) -> Runner:
 
 
 def search_eval_command(parser: argparse.ArgumentParser) -> Runner:
-    parser.add_argument("--judgements", type=Path, default=DEFAULT_JUDGEMENTS, metavar="FILE",
-                        help=f"the judged queries (default: {DEFAULT_JUDGEMENTS})")
+    parser.add_argument(
+        "--judgements",
+        type=Path,
+        default=DEFAULT_JUDGEMENTS,
+        metavar="FILE",
+        help=f"the judged queries (default: {DEFAULT_JUDGEMENTS})",
+    )
     parser.add_argument("--json", action="store_true", help="print the scores as JSON")
-    parser.add_argument("--site", type=Path, metavar="DIR",
-                        help="also type every query into the search box of the site built in DIR "
-                             "(headless Chromium through Playwright, the test extras) and print both")
+    parser.add_argument(
+        "--site",
+        type=Path,
+        metavar="DIR",
+        help="also type every query into the search box of the site built in DIR "
+        "(headless Chromium through Playwright, the test extras) and print both",
+    )
 
     def run(args: argparse.Namespace) -> int:
-        from ..search.index import open_index
         from ..search.evaluate import check_refs, evaluate, evaluate_site, read_judgements, report, report_both, scores
+        from ..search.index import open_index
 
         judgements = read_judgements(args.judgements)
         with open_index(args.data) as index:

@@ -19,11 +19,24 @@ from .yamlload import YamlError, parse
 
 #: Which aspect of an entry a change of each field is (the other fields: "details").
 ASPECT_OF: dict[str, str] = {
-    "title": "title", "aliases": "aliases", "code": "code", "summary": "answer", "body": "body",
-    "questions": "questions", "errata": "errata", "facts": "facts", "applies_to": "references",
-    "see_also": "references", "sources": "sources", "completion": "sources", "confidence": "status",
-    "confidence_note": "status", "status": "status", "translator_notes": "translator-notes",
-    "translations": "translations", "history": "history",
+    "title": "title",
+    "aliases": "aliases",
+    "code": "code",
+    "summary": "answer",
+    "body": "body",
+    "questions": "questions",
+    "errata": "errata",
+    "facts": "facts",
+    "applies_to": "references",
+    "see_also": "references",
+    "sources": "sources",
+    "completion": "sources",
+    "confidence": "status",
+    "confidence_note": "status",
+    "status": "status",
+    "translator_notes": "translator-notes",
+    "translations": "translations",
+    "history": "history",
 }
 
 
@@ -70,8 +83,11 @@ def entry_change(ref: str, status: str, old: dict[str, Any] | None, new: dict[st
     if "questions" in aspects:
         before = {q.get("id"): q for q in old.get("questions", []) if isinstance(q, dict)}
         after = {q.get("id"): q for q in new.get("questions", []) if isinstance(q, dict)}
-        change.questions = {"added": len(after.keys() - before.keys()), "removed": len(before.keys() - after.keys()),
-                            "changed": sum(1 for k in before.keys() & after.keys() if before[k] != after[k])}
+        change.questions = {
+            "added": len(after.keys() - before.keys()),
+            "removed": len(before.keys() - after.keys()),
+            "changed": sum(1 for k in before.keys() & after.keys() if before[k] != after[k]),
+        }
     return change
 
 
@@ -102,8 +118,9 @@ def _parsed(letter: str, path: str, kb: KnowledgeBase) -> bool:
     return kind is not None and kind[0] == "entry" and (letter not in "AD" or kind[1] not in kb.entries)
 
 
-def _changes(files: Iterable[tuple[str, str]], old: Any, new: Any,
-             kb: KnowledgeBase) -> tuple[list[EntryChange], list[tuple[str, str]]]:
+def _changes(
+    files: Iterable[tuple[str, str]], old: Any, new: Any, kb: KnowledgeBase
+) -> tuple[list[EntryChange], list[tuple[str, str]]]:
     """Entry changes and other changed files from (status letter, path in the data folder) pairs.
 
     ``old(path)`` and ``new(path)`` give a file's data before and after (None when absent).
@@ -119,8 +136,14 @@ def _changes(files: Iterable[tuple[str, str]], old: Any, new: Any,
             if status != "changed" and current is not None:
                 entries.append(EntryChange(kind[1], current.code, dict(current.title), status))
                 continue
-            entries.append(entry_change(kind[1], status, old(path) if status != "added" else None,
-                                        new(path) if status != "removed" else None))
+            entries.append(
+                entry_change(
+                    kind[1],
+                    status,
+                    old(path) if status != "added" else None,
+                    new(path) if status != "removed" else None,
+                )
+            )
         elif (kind[1], kind[0]) not in others:
             others.append((kind[1], kind[0]))
     entries.sort(key=lambda c: (["added", "changed", "removed"].index(c.status), code_order(c.code), c.ref))
@@ -133,8 +156,11 @@ def aspect_names(change: EntryChange) -> list[dict[str, str]]:
     for aspect in change.aspects:
         name = dict(vocab.CHANGE_ASPECTS[aspect])
         if aspect == "questions" and change.questions:
-            marks = [f"{sign}{change.questions[k]}" for k, sign in (("added", "+"), ("removed", "−"), ("changed", "~"))
-                     if change.questions.get(k)]
+            marks = [
+                f"{sign}{change.questions[k]}"
+                for k, sign in (("added", "+"), ("removed", "−"), ("changed", "~"))
+                if change.questions.get(k)
+            ]
             if marks:
                 name = {lang: f"{text} ({' '.join(marks)})" for lang, text in name.items()}
         names.append(name)

@@ -29,8 +29,13 @@ class YamlError(Exception):
         self.fix = fix
 
 
-_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
-          (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+)
 
 
 def file_kind(mode: int) -> str:
@@ -39,8 +44,11 @@ def file_kind(mode: int) -> str:
 
 
 def _not_regular(mode: int) -> YamlError:
-    return YamlError(1, f"this is {file_kind(mode)}, not a regular file",
-                     "replace it by a regular YAML file; only regular files are read")
+    return YamlError(
+        1,
+        f"this is {file_kind(mode)}, not a regular file",
+        "replace it by a regular YAML file; only regular files are read",
+    )
 
 
 def _too_big(size: int) -> YamlError:
@@ -78,8 +86,9 @@ def read_text(path: Path) -> str:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise YamlError(line, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})",
-                        "save the file as UTF-8") from None
+        raise YamlError(
+            line, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})", "save the file as UTF-8"
+        ) from None
     return text.replace("\r\n", "\n")
 
 
@@ -87,10 +96,16 @@ def unreadable(path: Path, label: str, exc: OSError, folder: bool = False) -> Pr
     """A file or folder that cannot be opened, as a problem with its remedy."""
     what = "folder" if folder else "file"
     if exc.errno in (errno.EACCES, errno.EPERM):
-        return Problem(display_path(path), 1, label, f"cannot read the {what}: permission denied",
-                       f"make it readable (chmod {'u+rx' if folder else 'u+r'} {display_path(path)})")
-    return Problem(display_path(path), 1, label, f"cannot read the {what}: {exc.strerror or exc}",
-                   f"check the {what} and the disk")
+        return Problem(
+            display_path(path),
+            1,
+            label,
+            f"cannot read the {what}: permission denied",
+            f"make it readable (chmod {'u+rx' if folder else 'u+r'} {display_path(path)})",
+        )
+    return Problem(
+        display_path(path), 1, label, f"cannot read the {what}: {exc.strerror or exc}", f"check the {what} and the disk"
+    )
 
 
 def _children(folder: Path, label: str, problems: list[Problem]) -> list[tuple[Path, int]] | None:

@@ -27,7 +27,9 @@ HASH_LENGTH = 12
 
 
 #: A space next to a Chinese character or full-width punctuation: layout, not meaning.
-_CJK_SPACE = re.compile(r"(?<=[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]) | (?=[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef])")
+_CJK_SPACE = re.compile(
+    r"(?<=[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]) | (?=[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef])"
+)
 
 
 def _normalise(text: str) -> str:
@@ -49,5 +51,8 @@ def source_hash(data: dict[str, Any], lang: str) -> str:
 
 def stale_translations(entry: Entry) -> list[str]:
     """The languages of an entry whose translation was made from an older source text."""
-    return [lang for lang, record in entry.data.get("translations", {}).items()
-            if record["source_hash"] != source_hash(entry.data, record["from"])]
+    return [
+        lang
+        for lang, record in entry.data.get("translations", {}).items()
+        if record["source_hash"] != source_hash(entry.data, record["from"])
+    ]

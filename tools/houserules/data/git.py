@@ -61,28 +61,43 @@ def _batch(top: Path, names: list[str]) -> dict[str, bytes | None]:
             found[name] = None
             continue
         size = int(header[2])
-        found[name] = out[pos:pos + size]
+        found[name] = out[pos : pos + size]
         pos += size + 1
     return found
 
 
 def _trees(top: Path, names: list[str]) -> list[str | None]:
     out = _git(top, "cat-file", "--batch-check", stdin="".join(n + "\n" for n in names).encode()).decode()
-    return [parts[0] if len(parts) == 3 and parts[1] == "tree" else None
-            for parts in (line.split(" ") for line in out.splitlines())]
+    return [
+        parts[0] if len(parts) == 3 and parts[1] == "tree" else None
+        for parts in (line.split(" ") for line in out.splitlines())
+    ]
 
 
 def _log(top: Path, prefix: str) -> list[tuple[str, str, str, list[tuple[str, str]]]]:
     """(commit, date, subject, [(status, path in the data folder)]) of each commit changing the folder, newest first."""
-    out = _git(top, "log", "--first-parent", "--diff-merges=first-parent", "--no-renames", "--name-status", "-z",
-               "--format=%x01%H%x02%cI%x02%s", "--", f":(top){prefix}" if prefix else ":(top)")
+    out = _git(
+        top,
+        "log",
+        "--first-parent",
+        "--diff-merges=first-parent",
+        "--no-renames",
+        "--name-status",
+        "-z",
+        "--format=%x01%H%x02%cI%x02%s",
+        "--",
+        f":(top){prefix}" if prefix else ":(top)",
+    )
     commits = []
     for chunk in out.decode("utf-8", "replace").split("\x01")[1:]:
         header, _, rest = chunk.partition("\0")
         commit, date, subject = (header.split("\x02") + ["", ""])[:3]
         fields = rest.lstrip("\n").split("\0")
-        files = [(fields[i][:1], fields[i + 1].removeprefix(prefix)) for i in range(0, len(fields) - 1, 2)
-                 if fields[i] and fields[i + 1].startswith(prefix)]
+        files = [
+            (fields[i][:1], fields[i + 1].removeprefix(prefix))
+            for i in range(0, len(fields) - 1, 2)
+            if fields[i] and fields[i + 1].startswith(prefix)
+        ]
         commits.append((commit, date[:10], subject, files))
     return commits
 

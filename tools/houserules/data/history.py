@@ -74,20 +74,28 @@ class History:
         key = hashes[-1] if hashes else ""
         found = [v for v in self.versions if key and v.version.tree.startswith(key)]
         if not found and key:  # the version of one game, printed on its own PDF: the first commit holding it
-            found = [v for v in reversed(self.versions) if v.commit
-                     and any(tree.startswith(key) for tree in self.game_trees.get(v.commit, {}).values())][:1]
+            found = [
+                v
+                for v in reversed(self.versions)
+                if v.commit and any(tree.startswith(key) for tree in self.game_trees.get(v.commit, {}).values())
+            ][:1]
         if len(found) == 1:
             return found[0]
         if not self.from_git:
-            raise HouserulesError(f"cannot look up data version '{wanted}': {self.note}; the changes since a version "
-                                  "come from the git history of the data folder")
+            raise HouserulesError(
+                f"cannot look up data version '{wanted}': {self.note}; the changes since a version "
+                "come from the git history of the data folder"
+            )
         if len(found) > 1:
-            raise HouserulesError(f"data version '{wanted}' is ambiguous ({', '.join(v.short for v in found)}); "
-                                  "give more of its hash")
+            raise HouserulesError(
+                f"data version '{wanted}' is ambiguous ({', '.join(v.short for v in found)}); give more of its hash"
+            )
         known = ", ".join(f"{v.version} ({v.date})" for v in self.versions[:5])
         more = f" and {len(self.versions) - 5} older" if len(self.versions) > 5 else ""
-        raise HouserulesError(f"unknown data version '{wanted}' — the data folder's versions are: {known}{more} "
-                              "(the PDF cover and the site's 更新记录 page print them)")
+        raise HouserulesError(
+            f"unknown data version '{wanted}' — the data folder's versions are: {known}{more} "
+            "(the PDF cover and the site's 更新记录 page print them)"
+        )
 
 
 def _file_blobs(folder: Path) -> dict[str, str]:
@@ -137,7 +145,7 @@ def changes_since(kb: KnowledgeBase, wanted: str) -> tuple[Version, list[EntryCh
 def today() -> str:
     """The build's day: today, or the day of ``SOURCE_DATE_EPOCH`` for reproducible builds."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    day = datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc).date() if epoch else datetime.date.today()
+    day = datetime.datetime.fromtimestamp(int(epoch), datetime.UTC).date() if epoch else datetime.date.today()
     return day.isoformat()
 
 
@@ -156,14 +164,14 @@ def load_history(kb: KnowledgeBase) -> History:
         games = sorted(kb.games)
         game_names = [f"{c}:{prefix}{g}" for c, *_ in commits for g in games]
         all_trees = _trees(top, [f"{c}:{prefix}" if prefix else f"{c}^{{tree}}" for c, *_ in commits] + game_names)
-        trees = all_trees[:len(commits)]
+        trees = all_trees[: len(commits)]
         game_trees: dict[str, dict[str, str]] = {c: {} for c, *_ in commits}
-        for name, tree in zip(game_names, all_trees[len(commits):]):
+        for name, tree in zip(game_names, all_trees[len(commits) :]):
             commit, _, path = name.partition(":")
             if tree:
                 game_trees[commit][path.removeprefix(prefix)] = tree
         names = []
-        for (commit, _, _, files) in commits:
+        for commit, _, _, files in commits:
             for letter, path in files:
                 if _parsed(letter, path, kb):
                     if letter != "A":
@@ -173,8 +181,12 @@ def load_history(kb: KnowledgeBase) -> History:
         blobs = _batch(top, names)
         versions = []
         for (commit, date, subject, files), tree in zip(commits, trees):
-            entries, others = _changes(files, lambda p, c=commit: _read(blobs.get(f"{c}^:{prefix}{p}")),
-                                       lambda p, c=commit: _read(blobs.get(f"{c}:{prefix}{p}")), kb)
+            entries, others = _changes(
+                files,
+                lambda p, c=commit: _read(blobs.get(f"{c}^:{prefix}{p}")),
+                lambda p, c=commit: _read(blobs.get(f"{c}:{prefix}{p}")),
+                kb,
+            )
             version = DataVersion(tree or "0" * 40)
             versions.append(Version(version, commit, date, subject, entries, others))
         if versions[0].version.tree != current.tree:  # uncommitted changes: the build's version comes first
@@ -188,5 +200,14 @@ def load_history(kb: KnowledgeBase) -> History:
         return History([alone], str(exc))
 
 
-__all__ = ["EntryChange", "History", "SHORT", "Version", "aspect_names", "changes_between", "changes_since",
-           "entry_change", "load_history"]
+__all__ = [
+    "EntryChange",
+    "History",
+    "SHORT",
+    "Version",
+    "aspect_names",
+    "changes_between",
+    "changes_since",
+    "entry_change",
+    "load_history",
+]

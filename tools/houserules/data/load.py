@@ -15,16 +15,17 @@ from __future__ import annotations
 import os
 import re
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
-from . import schema as schemas
 from ..errors import Problem, display_path
+from . import schema as schemas
 from .files import _children, unreadable
 from .model import Entry, Game, Glossary, KnowledgeBase, text_fields
 from .validate import _field_name, has_visible_text, validate
-from .yamlload import Document, YamlError, load as load_yaml
+from .yamlload import Document, YamlError
+from .yamlload import load as load_yaml
 
 _SLUG = re.compile(schemas.SLUG)
 GAME_FILE = "game.yaml"
@@ -88,8 +89,13 @@ def _blank_texts(doc: Document, path: Path, label: str) -> Iterator[Problem]:
     """A problem for each text of the file that shows nothing (``"   "``, a zero-width space)."""
     for data_path, text in text_fields(doc.data):
         if not has_visible_text(text):
-            yield Problem(display_path(path), doc.line(data_path), label,
-                          f"field '{_field_name(data_path)}' has no visible text", "write the text or remove the field")
+            yield Problem(
+                display_path(path),
+                doc.line(data_path),
+                label,
+                f"field '{_field_name(data_path)}' has no visible text",
+                "write the text or remove the field",
+            )
 
 
 def _read(path: Path, schema_name: str, label: str) -> tuple[Document | None, list[Problem]]:
@@ -106,8 +112,15 @@ def _read(path: Path, schema_name: str, label: str) -> tuple[Document | None, li
         return None, [unreadable(path, label, exc)]
     if not isinstance(doc.data, dict):
         kind = type(doc.data).__name__
-        return None, [Problem(display_path(path), 1, label, f"the file holds a {kind}, not a mapping of fields",
-                              "write the fields as 'name: value' lines")]
+        return None, [
+            Problem(
+                display_path(path),
+                1,
+                label,
+                f"the file holds a {kind}, not a mapping of fields",
+                "write the fields as 'name: value' lines",
+            )
+        ]
     problems = validate(doc, schema_name, path, label)
     if problems:
         return None, problems
@@ -116,8 +129,13 @@ def _read(path: Path, schema_name: str, label: str) -> tuple[Document | None, li
 
 def _link(path: Path) -> Problem:
     # Named as written: display_path would follow the link.
-    return Problem(str(Path(display_path(path.parent)) / path.name), 1, "-", "symbolic link in the data folder",
-                   "replace the link by the file itself; the build reads only real files inside rules_data/")
+    return Problem(
+        str(Path(display_path(path.parent)) / path.name),
+        1,
+        "-",
+        "symbolic link in the data folder",
+        "replace the link by the file itself; the build reads only real files inside rules_data/",
+    )
 
 
 def _bad_name(path: Path, stem: str, siblings: list[Path]) -> Problem | None:
@@ -126,13 +144,23 @@ def _bad_name(path: Path, stem: str, siblings: list[Path]) -> Problem | None:
         return None
     twins = [p.name for p in siblings if p != path and p.stem.casefold() == stem.casefold()]
     clash = f"; it clashes with {', '.join(twins)} where case is ignored (Windows, macOS)" if twins else ""
-    return Problem(display_path(path), 1, "-", f"name '{path.name}' is not an id{clash}",
-                   "rename it with lowercase letters, digits and single hyphens, e.g. mystic-elevator")
+    return Problem(
+        display_path(path),
+        1,
+        "-",
+        f"name '{path.name}' is not an id{clash}",
+        "rename it with lowercase letters, digits and single hyphens, e.g. mystic-elevator",
+    )
 
 
 def _stray(path: Path, where: str) -> Problem:
-    return Problem(display_path(path), 1, "-", f"unexpected file in {where}",
-                   "move it to rules_data/<game>/entries/<id>.yaml, or remove it")
+    return Problem(
+        display_path(path),
+        1,
+        "-",
+        f"unexpected file in {where}",
+        "move it to rules_data/<game>/entries/<id>.yaml, or remove it",
+    )
 
 
 def load(data_dir: Path, cache: ReadCache | None = None) -> LoadResult:
@@ -146,8 +174,15 @@ def load(data_dir: Path, cache: ReadCache | None = None) -> LoadResult:
         result.problems.append(unreadable(data_dir, "-", exc, folder=True))
         return result
     if not is_dir:
-        result.problems.append(Problem(display_path(data_dir), 1, "-", "data folder not found",
-                                       "pass --data DIR pointing at the rules_data folder"))
+        result.problems.append(
+            Problem(
+                display_path(data_dir),
+                1,
+                "-",
+                "data folder not found",
+                "pass --data DIR pointing at the rules_data folder",
+            )
+        )
         return result
     children = _children(data_dir, "-", result.problems) or []
     for child, mode in children:
@@ -175,9 +210,15 @@ def _load_game(folder: Path, result: LoadResult) -> None:
             return
     if GAME_FILE not in modes:
         for path in sorted(folder.rglob("*.y*ml")):
-            result.problems.append(Problem(
-                display_path(path), 1, f"{game_id}:{path.stem}", f"unknown game '{game_id}': {display_path(game_file)} is missing",
-                "add the game's game.yaml, or move the entry into a declared game's folder"))
+            result.problems.append(
+                Problem(
+                    display_path(path),
+                    1,
+                    f"{game_id}:{path.stem}",
+                    f"unknown game '{game_id}': {display_path(game_file)} is missing",
+                    "add the game's game.yaml, or move the entry into a declared game's folder",
+                )
+            )
         return
     doc, problems = result.read(game_file, "game", game_id)  # a game.yaml that is no file is reported here
     result.problems.extend(problems)
@@ -185,9 +226,15 @@ def _load_game(folder: Path, result: LoadResult) -> None:
         return
     game = Game(game_file, doc)
     if game.id != game_id:
-        result.problems.append(Problem(display_path(game_file), game.line("id"), game_id,
-                                       f"game id '{game.id}' differs from its folder name '{game_id}'",
-                                       f"set 'id: {game_id}' or rename the folder"))
+        result.problems.append(
+            Problem(
+                display_path(game_file),
+                game.line("id"),
+                game_id,
+                f"game id '{game.id}' differs from its folder name '{game_id}'",
+                f"set 'id: {game_id}' or rename the folder",
+            )
+        )
         return
     result.kb.games[game_id] = game
     glossary_file = folder / GLOSSARY_FILE
@@ -210,22 +257,44 @@ def load_entries(folder: Path, game_id: str, result: LoadResult, origin: str = "
         result.problems.extend(problems)
         if doc is None:
             continue
-        entry = result.cache.entry(path, doc, game_id, origin) if result.cache else Entry(path, doc, game=game_id, origin=origin)
+        entry = (
+            result.cache.entry(path, doc, game_id, origin)
+            if result.cache
+            else Entry(path, doc, game=game_id, origin=origin)
+        )
         if entry.id != path.stem:
-            result.problems.append(Problem(display_path(path), entry.line("id"), label,
-                                           f"id '{entry.id}' differs from the file name '{path.name}'",
-                                           f"set 'id: {path.stem}' or rename the file to {entry.id}.yaml"))
+            result.problems.append(
+                Problem(
+                    display_path(path),
+                    entry.line("id"),
+                    label,
+                    f"id '{entry.id}' differs from the file name '{path.name}'",
+                    f"set 'id: {path.stem}' or rename the file to {entry.id}.yaml",
+                )
+            )
             twin = folder / f"{entry.id}.yaml"
             if twin.is_file():
-                result.problems.append(Problem(display_path(path), entry.line("id"), label,
-                                               f"duplicate id '{entry.id}' (also in {display_path(twin)})",
-                                               "give each entry an id of its own"))
+                result.problems.append(
+                    Problem(
+                        display_path(path),
+                        entry.line("id"),
+                        label,
+                        f"duplicate id '{entry.id}' (also in {display_path(twin)})",
+                        "give each entry an id of its own",
+                    )
+                )
             continue
         if entry.ref in result.kb.entries:
             other = result.kb.entries[entry.ref]
-            result.problems.append(Problem(display_path(path), entry.line("id"), entry.ref,
-                                           f"duplicate id '{entry.id}' (also in {display_path(other.path)})",
-                                           "give one of them another id"))
+            result.problems.append(
+                Problem(
+                    display_path(path),
+                    entry.line("id"),
+                    entry.ref,
+                    f"duplicate id '{entry.id}' (also in {display_path(other.path)})",
+                    "give one of them another id",
+                )
+            )
             continue
         result.kb.entries[entry.ref] = entry
 
@@ -243,8 +312,15 @@ def _entry_files(folder: Path, result: LoadResult) -> Iterator[Path]:
         result.problems.append(unreadable(folder, "-", exc, folder=True))
         return
     if not stat.S_ISDIR(mode):
-        result.problems.append(Problem(display_path(folder), 1, "-", f"'{folder.name}' is not a folder",
-                                       f"make {folder.name}/ a folder of <id>.yaml files"))
+        result.problems.append(
+            Problem(
+                display_path(folder),
+                1,
+                "-",
+                f"'{folder.name}' is not a folder",
+                f"make {folder.name}/ a folder of <id>.yaml files",
+            )
+        )
         return
     children = _children(folder, "-", result.problems) or []
     paths = [path for path, _ in children]
@@ -252,12 +328,26 @@ def _entry_files(folder: Path, result: LoadResult) -> Iterator[Path]:
         if stat.S_ISLNK(mode):
             result.problems.append(_link(path))
         elif stat.S_ISDIR(mode):
-            result.problems.append(Problem(display_path(path), 1, "-", f"folder '{path.name}' in entries/, where only "
-                                           "<id>.yaml files belong", "move it out; an entry is one <id>.yaml file"))
+            result.problems.append(
+                Problem(
+                    display_path(path),
+                    1,
+                    "-",
+                    f"folder '{path.name}' in entries/, where only <id>.yaml files belong",
+                    "move it out; an entry is one <id>.yaml file",
+                )
+            )
         elif path.suffix == ".yaml" and (problem := _bad_name(path, path.stem, paths)):
             result.problems.append(problem)
         elif path.suffix == ".yaml":
             yield path
         else:
-            result.problems.append(Problem(display_path(path), 1, "-", "only <id>.yaml files belong in entries/",
-                                           "rename it to <id>.yaml or move it out"))
+            result.problems.append(
+                Problem(
+                    display_path(path),
+                    1,
+                    "-",
+                    "only <id>.yaml files belong in entries/",
+                    "rename it to <id>.yaml or move it out",
+                )
+            )

@@ -7,10 +7,11 @@ path and line map, so every later check can point back at the exact line.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from .yamlload import Document, Path_
 
@@ -51,7 +52,7 @@ class Record:
 
 @dataclass
 class Game(Record):
-    glossary: "Glossary | None" = None
+    glossary: Glossary | None = None
 
     @property
     def id(self) -> str:
@@ -78,8 +79,11 @@ class Game(Record):
 
     def clauses(self) -> dict[tuple[str, str], list[str]]:
         """The clauses each source section declares: ``(doc, section) -> [clause ids]``."""
-        return {(source["id"], section): clauses for source in self.data.get("sources", [])
-                for section, clauses in source.get("clauses", {}).items()}
+        return {
+            (source["id"], section): clauses
+            for source in self.data.get("sources", [])
+            for section, clauses in source.get("clauses", {}).items()
+        }
 
 
 @dataclass
@@ -170,8 +174,12 @@ class Entry(Record):
     @cached_property
     def _inline_refs(self) -> list[tuple[Path_, int, str]]:
         # Every check and page asks for these.
-        return [(path, self.doc.text_line(path, match.start()), match.group(1).strip())
-                for path, text in self.texts if "[[" in text for match in INLINE_REF.finditer(text)]
+        return [
+            (path, self.doc.text_line(path, match.start()), match.group(1).strip())
+            for path, text in self.texts
+            if "[[" in text
+            for match in INLINE_REF.finditer(text)
+        ]
 
     def all_refs(self) -> list[str]:
         """Every reference of the entry, fields first, in order, without repeats."""
@@ -232,7 +240,9 @@ class KnowledgeBase:
         return result
 
 
-def game_sections(kb: KnowledgeBase, game: Game, entries: list[Entry] | None = None) -> list[tuple[str, dict[str, str], list[str]]]:
+def game_sections(
+    kb: KnowledgeBase, game: Game, entries: list[Entry] | None = None
+) -> list[tuple[str, dict[str, str], list[str]]]:
     """A game's entries grouped as its page and its printed FAQ show them: (anchor, title, refs).
 
     The sections of the game's ``contents`` first, then every other entry by kind, by code.

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..errors import HouserulesError, display_path
 from . import vocab
-from .load import ENTRIES_DIR, GAME_FILE
+from .load import ENTRIES_DIR
 from .model import Game, KnowledgeBase
 from .schema import SLUG, committed_schema_path
 from .stamp import rewrite
@@ -106,8 +106,11 @@ def next_code(kb: KnowledgeBase, game: Game, kind: str) -> str:
     else:  # letters new to the game: pad as most of its codes are padded
         width = 2 if sum(c.digits.startswith("0") for c in codes) * 2 > len(codes) else 1
     numbers = [int(c.digits) for c in same]
-    numbers += [int(m.group(2)) for code in taken
-                if (m := _SUFFIX.fullmatch(code.removeprefix(game.code_prefix + "-"))) and m.group(1) == letters]
+    numbers += [
+        int(m.group(2))
+        for code in taken
+        if (m := _SUFFIX.fullmatch(code.removeprefix(game.code_prefix + "-"))) and m.group(1) == letters
+    ]
     number = max(numbers, default=0) + 1
     while (code := f"{game.code_prefix}-{letters}{number:0{width}d}") in taken:
         number += 1
@@ -125,15 +128,20 @@ def choose_id(kb: KnowledgeBase, game: Game, english: str, kind: str, given: str
     taken = _existing_ids(kb, game)
     if given is not None:
         if not _SLUG.fullmatch(given):
-            raise HouserulesError(f"--id '{given}' is not an id — use lowercase letters, digits and single hyphens, "
-                                  "e.g. mystic-elevator")
+            raise HouserulesError(
+                f"--id '{given}' is not an id — use lowercase letters, digits and single hyphens, e.g. mystic-elevator"
+            )
         if given in vocab.RESERVED_IDS:
-            raise HouserulesError(f"--id '{given}' is reserved for a page of the game — choose another id "
-                                  f"(reserved: {', '.join(sorted(vocab.RESERVED_IDS))})")
+            raise HouserulesError(
+                f"--id '{given}' is reserved for a page of the game — choose another id "
+                f"(reserved: {', '.join(sorted(vocab.RESERVED_IDS))})"
+            )
         if given.casefold() in taken:
-            raise HouserulesError(f"{game.id} already has an entry '{given}' "
-                                  f"({display_path(game.path.parent / ENTRIES_DIR / (given + '.yaml'))}) — "
-                                  "choose another --id, or edit that entry")
+            raise HouserulesError(
+                f"{game.id} already has an entry '{given}' "
+                f"({display_path(game.path.parent / ENTRIES_DIR / (given + '.yaml'))}) — "
+                "choose another --id, or edit that entry"
+            )
         return given
     base = slugify(english) or kind
     candidate, n = base, 1
@@ -150,11 +158,15 @@ def choose_section(game: Game, kb: KnowledgeBase, kind: str, given: str | None) 
         if given not in ids:
             raise HouserulesError(f"game '{game.id}' has no contents section '{given}' — use one of: {', '.join(ids)}")
         return ids.index(given)
-    counts = [sum(1 for ref in section["entries"] if ref in kb.entries and kb.entries[ref].kind == kind)
-              for section in game.contents]
+    counts = [
+        sum(1 for ref in section["entries"] if ref in kb.entries and kb.entries[ref].kind == kind)
+        for section in game.contents
+    ]
     if not any(counts):
-        raise HouserulesError(f"no contents section of game '{game.id}' lists a {kind} yet — choose one with "
-                              f"--section ID (one of: {', '.join(ids)})")
+        raise HouserulesError(
+            f"no contents section of game '{game.id}' lists a {kind} yet — choose one with "
+            f"--section ID (one of: {', '.join(ids)})"
+        )
     best = max(counts)
     return max(i for i, count in enumerate(counts) if count == best)  # the last of equals: usually the newest
 
@@ -186,29 +198,33 @@ def _authority(kb: KnowledgeBase, game: Game, kind: str) -> str:
     return {"house-rule": "house-rule", "ruling": "clarification"}.get(kind, "official")
 
 
-def entry_text(entry_id: str, code: str, kind: str, zh: str, en: str, authority: str, schema_line: str,
-               today: str) -> str:
+def entry_text(
+    entry_id: str, code: str, kind: str, zh: str, en: str, authority: str, schema_line: str, today: str
+) -> str:
     """The new entry's YAML: every required field, with ``TODO`` placeholders for what a person must write."""
+
     def note(line: str, comment: str) -> str:
         return f"{line:<26}# {comment}"
 
-    return "\n".join([
-        schema_line,
-        f"id: {entry_id}",
-        f"code: {code}",
-        f"kind: {kind}",
-        f"title: {{zh: {_quoted(zh)}, en: {_quoted(en)}}}",
-        note("summary:", "the one-line answer a player needs mid-game"),
-        f'  zh: "{vocab.PLACEHOLDER} 待填写：一句话答案"',
-        f'  en: "{vocab.PLACEHOLDER}: the one-line answer"',
-        note(f"authority: {authority}", " | ".join(vocab.AUTHORITIES)),
-        note("confidence: confirmed", f"{' | '.join(vocab.CONFIDENCES)} (then add confidence_note)"),
-        note("sources:", "a document game.yaml declares, and where in it"),
-        f'  - {{doc: {vocab.PLACEHOLDER}, ref: "{vocab.PLACEHOLDER} 待填写：条款、章节或页码 · ruling, section or page"}}',
-        "history:",
-        f"  - {{date: {today}, change: created with houserules new}}",
-        "",
-    ])
+    return "\n".join(
+        [
+            schema_line,
+            f"id: {entry_id}",
+            f"code: {code}",
+            f"kind: {kind}",
+            f"title: {{zh: {_quoted(zh)}, en: {_quoted(en)}}}",
+            note("summary:", "the one-line answer a player needs mid-game"),
+            f'  zh: "{vocab.PLACEHOLDER} 待填写：一句话答案"',
+            f'  en: "{vocab.PLACEHOLDER}: the one-line answer"',
+            note(f"authority: {authority}", " | ".join(vocab.AUTHORITIES)),
+            note("confidence: confirmed", f"{' | '.join(vocab.CONFIDENCES)} (then add confidence_note)"),
+            note("sources:", "a document game.yaml declares, and where in it"),
+            f'  - {{doc: {vocab.PLACEHOLDER}, ref: "{vocab.PLACEHOLDER} 待填写：条款、章节或页码 · ruling, section or page"}}',
+            "history:",
+            f"  - {{date: {today}, change: created with houserules new}}",
+            "",
+        ]
+    )
 
 
 def add_to_contents(text: str, game: Game, section: int, ref: str) -> str:
@@ -222,23 +238,27 @@ def add_to_contents(text: str, game: Game, section: int, ref: str) -> str:
     if not items:
         index = game.line("contents", section, "entries") - 1
         if "[]" not in lines[index]:
-            raise HouserulesError(f"{display_path(game.path)}:{index + 1}: cannot find the empty list of section "
-                                  f"'{game.contents[section]['id']}'; add '{ref}' to it by hand")
+            raise HouserulesError(
+                f"{display_path(game.path)}:{index + 1}: cannot find the empty list of section "
+                f"'{game.contents[section]['id']}'; add '{ref}' to it by hand"
+            )
         lines[index] = lines[index].replace("[]", f"[{ref}]", 1)
         return "".join(lines)
     index = game.line("contents", section, "entries", len(items) - 1) - 1
     line, last = lines[index], items[-1]
     block = re.match(r"(\s*-\s+)([\"']?)" + re.escape(last) + r"\2(\s*(#.*)?)$", line.rstrip("\r\n"))
     if block:
-        newline = line[len(line.rstrip("\r\n")):] or "\n"
+        newline = line[len(line.rstrip("\r\n")) :] or "\n"
         if not line.endswith(("\n", "\r")):
             lines[index] = line + newline
         lines.insert(index + 1, f"{block.group(1)}{ref}{newline}")
         return "".join(lines)
     found = [m for m in re.finditer(r"([\"']?)" + re.escape(last) + r"\1(?=\s*([,\]#]|$))", line.rstrip("\r\n"))]
     if not found:
-        raise HouserulesError(f"{display_path(game.path)}:{index + 1}: cannot find where the list of section "
-                              f"'{game.contents[section]['id']}' ends; add '{ref}' to it by hand")
+        raise HouserulesError(
+            f"{display_path(game.path)}:{index + 1}: cannot find where the list of section "
+            f"'{game.contents[section]['id']}' ends; add '{ref}' to it by hand"
+        )
     end = found[-1].end()
     lines[index] = line[:end] + f", {ref}" + line[end:]
     return "".join(lines)
@@ -259,13 +279,23 @@ class NewEntry:
     section: str
 
 
-def new_entry(kb: KnowledgeBase, game_id: str, kind: str, zh: str, en: str, entry_id: str | None = None,
-              section: str | None = None, today: str | None = None) -> NewEntry:
+def new_entry(
+    kb: KnowledgeBase,
+    game_id: str,
+    kind: str,
+    zh: str,
+    en: str,
+    entry_id: str | None = None,
+    section: str | None = None,
+    today: str | None = None,
+) -> NewEntry:
     """Write the new entry's file and list it in its game's contents; refuse anything ambiguous."""
     if game_id not in kb.games:
         known = ", ".join(sorted(kb.games)) or "(none loaded)"
-        raise HouserulesError(f"unknown game '{game_id}' — use one of: {known} (a game whose game.yaml has problems "
-                              "is not loaded: run 'houserules check')")
+        raise HouserulesError(
+            f"unknown game '{game_id}' — use one of: {known} (a game whose game.yaml has problems "
+            "is not loaded: run 'houserules check')"
+        )
     if kind not in vocab.KINDS:
         raise HouserulesError(f"unknown kind '{kind}' — use one of: {', '.join(vocab.KINDS)}")
     for flag, text in (("--zh", zh), ("--en", en)):
@@ -278,16 +308,26 @@ def new_entry(kb: KnowledgeBase, game_id: str, kind: str, zh: str, en: str, entr
     ref = f"{game_id}:{new_id}"
     folder = game.path.parent / ENTRIES_DIR
     path = folder / f"{new_id}.yaml"
-    body = entry_text(new_id, code, kind, zh, en, _authority(kb, game, kind), _schema_line(folder),
-                      today or datetime.date.today().isoformat())
+    body = entry_text(
+        new_id,
+        code,
+        kind,
+        zh,
+        en,
+        _authority(kb, game, kind),
+        _schema_line(folder),
+        today or datetime.date.today().isoformat(),
+    )
 
     game_text = game.path.read_bytes().decode("utf-8")
     new_game_text = add_to_contents(game_text, game, index, ref)
     expected = json.loads(json.dumps(game.data))
     expected["contents"][index]["entries"].append(ref)
     if not _verified(game.path, new_game_text, expected):
-        raise HouserulesError(f"{display_path(game.path)}: cannot add '{ref}' to contents section "
-                              f"'{game.contents[index]['id']}' safely; add it by hand (nothing was written)")
+        raise HouserulesError(
+            f"{display_path(game.path)}: cannot add '{ref}' to contents section "
+            f"'{game.contents[index]['id']}' safely; add it by hand (nothing was written)"
+        )
 
     folder.mkdir(exist_ok=True)
     try:
@@ -299,8 +339,10 @@ def new_entry(kb: KnowledgeBase, game_id: str, kind: str, zh: str, en: str, entr
         rewrite(game.path, new_game_text, "run 'houserules new'")
         if not _verified(game.path, game.path.read_bytes().decode("utf-8"), expected):
             rewrite(game.path, game_text, "run 'houserules new'")
-            raise HouserulesError(f"{display_path(game.path)} did not read back as expected; it was restored — "
-                                  f"add '{ref}' to its contents by hand")
+            raise HouserulesError(
+                f"{display_path(game.path)} did not read back as expected; it was restored — "
+                f"add '{ref}' to its contents by hand"
+            )
     except BaseException:
         path.unlink(missing_ok=True)
         raise

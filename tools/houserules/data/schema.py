@@ -120,14 +120,24 @@ def entry_schema() -> dict[str, Any]:
         {
             "id": {"$ref": "#/$defs/slug", "description": "Stable anchor of the question on the entry's page."},
             "q": {"$ref": "#/$defs/text_both", "description": "The question as players ask it."},
-            "variants": {"type": "array", "items": _string(maxLength=200), "uniqueItems": True,
-                         "description": "Other ways players ask it (searched, not shown)."},
-            "a": {"$ref": "#/$defs/text_both", "description": "The answer in one or two sentences, with the condition or exception that matters."},
+            "variants": {
+                "type": "array",
+                "items": _string(maxLength=200),
+                "uniqueItems": True,
+                "description": "Other ways players ask it (searched, not shown).",
+            },
+            "a": {
+                "$ref": "#/$defs/text_both",
+                "description": "The answer in one or two sentences, with the condition or exception that matters.",
+            },
             "source": _strict(
                 {
                     "doc": _string(description="A source the entry cites."),
                     "ref": _string(description="The ruling or section of that source."),
-                    "clause": {"$ref": "#/$defs/slug", "description": "The clause of the ruling, as the game declares it."},
+                    "clause": {
+                        "$ref": "#/$defs/slug",
+                        "description": "The clause of the ruling, as the game declares it.",
+                    },
                 },
                 ["doc", "ref"],
             ),
@@ -235,8 +245,12 @@ def game_schema() -> dict[str, Any]:
                     },
                     "clauses": {
                         "type": "object",
-                        "additionalProperties": {"type": "array", "items": {"$ref": "#/$defs/slug"},
-                                                 "minItems": 1, "uniqueItems": True},
+                        "additionalProperties": {
+                            "type": "array",
+                            "items": {"$ref": "#/$defs/slug"},
+                            "minItems": 1,
+                            "uniqueItems": True,
+                        },
                         "description": "For a section: the ids of the clauses it settles; each must be answered by a question.",
                     },
                 },
@@ -282,9 +296,17 @@ def profile_schema() -> dict[str, Any]:
     """The schema of a group's house-rule profile (see ``examples/house-rules/``)."""
     defs = _common_defs()
     properties = {
-        "name": {"$ref": "#/$defs/text", "description": "The group's name, printed on the FAQ and on each of its house rules."},
-        "games": {"type": "array", "items": {"$ref": "#/$defs/slug"}, "minItems": 1, "uniqueItems": True,
-                  "description": "The games the group's FAQ covers."},
+        "name": {
+            "$ref": "#/$defs/text",
+            "description": "The group's name, printed on the FAQ and on each of its house rules.",
+        },
+        "games": {
+            "type": "array",
+            "items": {"$ref": "#/$defs/slug"},
+            "minItems": 1,
+            "uniqueItems": True,
+            "description": "The games the group's FAQ covers.",
+        },
         "include": _strict(
             {
                 "all": {"enum": [True], "description": "Every shared entry of the games."},

@@ -38,8 +38,13 @@ def headings(text: str, skip: int = 0) -> list[str]:
     found = []
     for line in text.splitlines()[skip:]:
         line = line.strip()
-        if line and len(line) <= MAX_HEADING and _CJK.search(line) \
-                and not _SENTENCE.search(line.rstrip("！!")) and not line[0].isdigit():
+        if (
+            line
+            and len(line) <= MAX_HEADING
+            and _CJK.search(line)
+            and not _SENTENCE.search(line.rstrip("！!"))
+            and not line[0].isdigit()
+        ):
             found.append(line)
     return list(dict.fromkeys(found))
 

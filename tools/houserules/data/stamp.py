@@ -33,9 +33,11 @@ def stamp(entry: Entry, langs: list[str] | None = None, source: str = "zh") -> d
         wanted = langs or list(records)
         missing = [lang for lang in wanted if lang not in records]
         if missing:
-            raise HouserulesError(f"{display_path(entry.path)}: {entry.ref} has no translation record for "
-                                  f"{', '.join(missing)}; add '{missing[0]}: {{from: {source}, source_hash: "
-                                  f"\"000000000000\"}}' under 'translations:' and stamp again")
+            raise HouserulesError(
+                f"{display_path(entry.path)}: {entry.ref} has no translation record for "
+                f"{', '.join(missing)}; add '{missing[0]}: {{from: {source}, source_hash: "
+                f"\"000000000000\"}}' under 'translations:' and stamp again"
+            )
     else:
         wanted = langs or [lang for lang in ("zh", "en") if lang != source]
     text = entry.path.read_bytes().decode("utf-8")
@@ -51,11 +53,13 @@ def stamp(entry: Entry, langs: list[str] | None = None, source: str = "zh") -> d
             index = entry.line("translations", lang, "source_hash") - 1
             old = re.search(rf"""(["']?){records[lang]["source_hash"]}\1""", lines[index])
             if old is None:
-                raise HouserulesError(f"{display_path(entry.path)}:{index + 1}: cannot find the hash "
-                                      f"{records[lang]['source_hash']} on this line; "
-                                      "write 'source_hash:' on the same line as its value")
+                raise HouserulesError(
+                    f"{display_path(entry.path)}:{index + 1}: cannot find the hash "
+                    f"{records[lang]['source_hash']} on this line; "
+                    "write 'source_hash:' on the same line as its value"
+                )
             new_text = f"{old.group(1)}{new_hash}{old.group(1)}" if old.group(1) else _scalar(new_hash)
-            lines[index] = lines[index][:old.start()] + new_text + lines[index][old.end():]
+            lines[index] = lines[index][: old.start()] + new_text + lines[index][old.end() :]
     added = [lang for lang in wanted if lang not in records]
     if added:
         newline = "\r\n" if text.endswith("\r\n") else "\n"
@@ -88,11 +92,14 @@ def _verify(entry: Entry, new_text: str, expected: dict[str, Any]) -> None:
     try:
         reread = parse(new_text.lstrip("\ufeff").replace("\r\n", "\n")).data
     except YamlError as exc:
-        raise HouserulesError(f"{display_path(entry.path)}:{exc.line}: stamping would break the file "
-                              f"({exc.problem}); stamp it by hand") from None
+        raise HouserulesError(
+            f"{display_path(entry.path)}:{exc.line}: stamping would break the file ({exc.problem}); stamp it by hand"
+        ) from None
     if reread != expected:
-        raise HouserulesError(f"{display_path(entry.path)}: cannot stamp this file's layout safely; "
-                              "set 'source_hash' by hand (see 'houserules check')")
+        raise HouserulesError(
+            f"{display_path(entry.path)}: cannot stamp this file's layout safely; "
+            "set 'source_hash' by hand (see 'houserules check')"
+        )
 
 
 def _write(entry: Entry, text: str) -> None:
@@ -118,8 +125,10 @@ def rewrite(path: Path, text: str, action: str) -> None:
     try:
         info = os.stat(path)
         if not info.st_mode & 0o222 or not os.access(path, os.W_OK):
-            raise HouserulesError(f"{where}: the file is read-only; make it writable (chmod u+w {where}) "
-                                  f"and {action} again, or leave it as it is")
+            raise HouserulesError(
+                f"{where}: the file is read-only; make it writable (chmod u+w {where}) "
+                f"and {action} again, or leave it as it is"
+            )
         data = text.encode("utf-8")
         if info.st_nlink > 1 or info.st_uid != os.geteuid() or not _replace(path, data, info):
             _write_in_place(path, data)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
+from collections.abc import Callable
+from functools import cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import jsonschema
 
@@ -31,7 +32,7 @@ FORMS = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(name: str) -> jsonschema.protocols.Validator:
     schema = schemas.SCHEMAS[name]()
     cls = jsonschema.validators.validator_for(schema)
@@ -79,22 +80,34 @@ def describe(error: jsonschema.ValidationError) -> tuple[tuple[Any, ...], str, s
         allowed = sorted(error.schema.get("properties", {}))
         extra = sorted(set(error.instance) - set(allowed))
         name = extra[0] if extra else "?"
-        return path + (name,), f"unknown field '{_field_name(path + (name,))}'", \
-            f"remove it or use one of: {', '.join(allowed)}"
+        return (
+            path + (name,),
+            f"unknown field '{_field_name(path + (name,))}'",
+            f"remove it or use one of: {', '.join(allowed)}",
+        )
     if kind == "type":
         expected = error.validator_value
         got = type(error.instance).__name__
-        return path, f"field '{where}' must be {_article(expected)}, not {got}", \
-            f"write '{where}' as {_article(expected)}"
+        return (
+            path,
+            f"field '{where}' must be {_article(expected)}, not {got}",
+            f"write '{where}' as {_article(expected)}",
+        )
     if kind == "enum":
-        return path, f"field '{where}' has {error.instance!r}, which is not allowed", \
-            f"use one of: {', '.join(map(str, error.validator_value))}"
+        return (
+            path,
+            f"field '{where}' has {error.instance!r}, which is not allowed",
+            f"use one of: {', '.join(map(str, error.validator_value))}",
+        )
     if kind == "pattern" and error.validator_value in FORMS:
         form, fix = FORMS[error.validator_value]
         return path, f"field '{where}' value {error.instance!r} is not {form}", fix
     if kind == "pattern":
-        return path, f"field '{where}' value {error.instance!r} has the wrong form", \
-            f"match the pattern {error.validator_value}"
+        return (
+            path,
+            f"field '{where}' value {error.instance!r} has the wrong form",
+            f"match the pattern {error.validator_value}",
+        )
     if kind in {"minLength", "minItems", "minProperties"}:
         return path, f"field '{where}' is empty", f"fill in '{where}' or remove it"
     if kind == "maxLength":
@@ -107,14 +120,21 @@ def describe(error: jsonschema.ValidationError) -> tuple[tuple[Any, ...], str, s
 
 
 def _article(expected: Any) -> str:
-    names = {"string": "a text", "object": "a mapping", "array": "a list", "integer": "a whole number",
-             "boolean": "true or false", "number": "a number", "null": "empty"}
+    names = {
+        "string": "a text",
+        "object": "a mapping",
+        "array": "a list",
+        "integer": "a whole number",
+        "boolean": "true or false",
+        "number": "a number",
+        "null": "empty",
+    }
     if isinstance(expected, list):
         return " or ".join(names.get(e, e) for e in expected)
     return names.get(expected, expected)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fast_validator(name: str) -> Callable[[Any], Any]:
     """The schema compiled to Python code: ten times faster, but it stops at the first error.
 
@@ -153,8 +173,10 @@ def validate(doc: Document, schema_name: str, path: Path, label: str) -> list[Pr
 #: Characters that show nothing on their own besides spaces, controls and format characters
 #: (zero-width space and joiners, bidi marks): the other default-ignorable code points
 #: (Hangul fillers, variation selectors, tag characters) and the blank Braille pattern.
-_INVISIBLE = re.compile("[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\ufe00-\ufe0f\uffa0"
-                        "\U0001bca0-\U0001bca3\U000e0000-\U000e0fff]")
+_INVISIBLE = re.compile(
+    "[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\ufe00-\ufe0f\uffa0"
+    "\U0001bca0-\U0001bca3\U000e0000-\U000e0fff]"
+)
 _INVISIBLE_CATEGORIES = {"Zs", "Zl", "Zp", "Cc", "Cf", "Cs"}
 
 
@@ -164,5 +186,6 @@ def has_visible_text(text: str) -> bool:
     >>> has_visible_text("\u200b \u3000"), has_visible_text("\u200d塔楼")
     (False, True)
     """
-    return any(not (c.isspace() or unicodedata.category(c) in _INVISIBLE_CATEGORIES or _INVISIBLE.match(c))
-               for c in text)
+    return any(
+        not (c.isspace() or unicodedata.category(c) in _INVISIBLE_CATEGORIES or _INVISIBLE.match(c)) for c in text
+    )

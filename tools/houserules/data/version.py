@@ -103,8 +103,9 @@ class DataVersion:
 
 
 def newest_date(kb: KnowledgeBase) -> str:
-    return max((h["date"] for e in kb.entries.values() if e.origin == "shared" for h in e.data.get("history", [])),
-               default="")
+    return max(
+        (h["date"] for e in kb.entries.values() if e.origin == "shared" for h in e.data.get("history", [])), default=""
+    )
 
 
 def game_version(kb: KnowledgeBase, game: str) -> DataVersion:
@@ -112,8 +113,15 @@ def game_version(kb: KnowledgeBase, game: str) -> DataVersion:
     that PDF (and its cached layout) as it was. ``--changes-since`` finds it like the whole folder's."""
     if kb.root is None:
         raise HouserulesError("the knowledge base was not loaded from a folder, so it has no data version")
-    date = max((h["date"] for e in kb.entries.values() if e.origin == "shared" and e.game == game
-                for h in e.data.get("history", [])), default="")
+    date = max(
+        (
+            h["date"]
+            for e in kb.entries.values()
+            if e.origin == "shared" and e.game == game
+            for h in e.data.get("history", [])
+        ),
+        default="",
+    )
     return DataVersion(tree_hash(Path(kb.root) / game), date)
 
 

@@ -93,13 +93,19 @@ class _Loader(yaml.SafeLoader):
         # Only the event knows whether a tag was written: the node's tag is resolved
         # either way, so '!!str x' and 'x' would look alike once composed.
         if getattr(event, "tag", None) is not None:
-            raise YamlError(event.start_mark.line + 1, f"unsupported YAML tag '{event.tag}'",
-                            "remove the tag; values are plain text, numbers, true/false, lists and mappings")
+            raise YamlError(
+                event.start_mark.line + 1,
+                f"unsupported YAML tag '{event.tag}'",
+                "remove the tag; values are plain text, numbers, true/false, lists and mappings",
+            )
         # Stop at the depth _convert refuses anyway, before the recursion gets deep enough
         # for a RecursionError (a few hundred '[' would do it).
         if self._depth > MAX_DEPTH:
-            raise YamlError(event.start_mark.line + 1, f"nesting deeper than {MAX_DEPTH} levels",
-                            "flatten the structure; no field needs that depth")
+            raise YamlError(
+                event.start_mark.line + 1,
+                f"nesting deeper than {MAX_DEPTH} levels",
+                "flatten the structure; no field needs that depth",
+            )
         self._depth += 1
         try:
             return super().compose_node(parent, index)
@@ -113,6 +119,7 @@ except ImportError:  # PyYAML built without libyaml
     CParser = None
 
 if CParser is not None:
+
     class _FastLoader(CParser, _Loader):
         """:class:`_Loader` reading events from libyaml's scanner and parser, six times faster.
 
@@ -143,13 +150,17 @@ if CParser is not None:
             yaml.constructor.SafeConstructor.__init__(self)
             yaml.resolver.Resolver.__init__(self)
 
+
 #: Text that libyaml and PyYAML read differently, left to PyYAML: characters the
 #: Python reader refuses, tabs, other line breaks than \n and \r, a byte-order mark
 #: past the start, and '?' as a key indicator or after a flow collection opens on its
 #: line (libyaml accepts some that PyYAML refuses in flow collections; a question mark
 #: in ordinary text, as in every question of an entry, reads the same in both).
-_PYTHON_ONLY = re.compile(r"[^\x09\x0A\x0D\x20-\x7E\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010ffff]"
-                          r"|[\t\u2028\u2029\ufeff]|^[ \t-]*\?|[\[{][^\n]*\?", re.M)
+_PYTHON_ONLY = re.compile(
+    r"[^\x09\x0A\x0D\x20-\x7E\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010ffff]"
+    r"|[\t\u2028\u2029\ufeff]|^[ \t-]*\?|[\[{][^\n]*\?",
+    re.M,
+)
 
 
 #: Where an anchor (&name) or alias (*name) could start: after a space, a line start or a
@@ -209,22 +220,30 @@ def parse(text: str) -> Document:
         loader = _Loader(text)  # the reader refuses control characters here, before any parsing
     except yaml.reader.ReaderError as exc:
         code = exc.character if isinstance(exc.character, int) else ord(exc.character)
-        raise YamlError(text[:exc.position].count("\n") + 1, f"control character #x{code:04x} is not allowed",
-                        "remove control characters from the file; write \\t or \\e in double quotes if needed") from None
+        raise YamlError(
+            text[: exc.position].count("\n") + 1,
+            f"control character #x{code:04x} is not allowed",
+            "remove control characters from the file; write \\t or \\e in double quotes if needed",
+        ) from None
     try:
         try:
             node = loader.get_single_node()
         except yaml.composer.ComposerError as exc:
             # PyYAML puts "expected a single document" in the context, "found another" in the problem.
             if "single document" in f"{exc.context} {exc.problem}":
-                raise YamlError(exc.problem_mark.line + 1 if exc.problem_mark else 1,
-                                "the file holds more than one YAML document",
-                                "keep one entry per file and remove the '---' separator") from None
+                raise YamlError(
+                    exc.problem_mark.line + 1 if exc.problem_mark else 1,
+                    "the file holds more than one YAML document",
+                    "keep one entry per file and remove the '---' separator",
+                ) from None
             raise
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
-            raise YamlError(mark.line + 1 if mark else 1, f"malformed YAML: {exc.problem or exc.context}",
-                            "fix the YAML syntax (indentation, quotes, colons)") from None
+            raise YamlError(
+                mark.line + 1 if mark else 1,
+                f"malformed YAML: {exc.problem or exc.context}",
+                "fix the YAML syntax (indentation, quotes, colons)",
+            ) from None
         except yaml.YAMLError as exc:  # reader errors (control characters) carry no mark
             raise YamlError(1, f"malformed YAML: {exc}", "remove control characters from the file") from None
         if node is None:
@@ -245,11 +264,17 @@ def _convert(loader: _Loader, node: Node, path: Path_, doc: Document, depth: int
     lines = doc.lines
     lines.setdefault(path, node.start_mark.line + 1)
     if depth > MAX_DEPTH:
-        raise YamlError(node.start_mark.line + 1, f"nesting deeper than {MAX_DEPTH} levels",
-                        "flatten the structure; no field needs that depth")
+        raise YamlError(
+            node.start_mark.line + 1,
+            f"nesting deeper than {MAX_DEPTH} levels",
+            "flatten the structure; no field needs that depth",
+        )
     if isinstance(node, (MappingNode, SequenceNode)) and node.tag not in _COLLECTION_TAGS:
-        raise YamlError(node.start_mark.line + 1, f"unsupported YAML tag '{node.tag}'",
-                        "remove the tag; values are plain mappings and lists")
+        raise YamlError(
+            node.start_mark.line + 1,
+            f"unsupported YAML tag '{node.tag}'",
+            "remove the tag; values are plain mappings and lists",
+        )
     if isinstance(node, MappingNode):
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
@@ -261,8 +286,11 @@ def _convert(loader: _Loader, node: Node, path: Path_, doc: Document, depth: int
             key = str(key_node.value)
             if key in result:
                 first = lines[path + (key,)]
-                raise YamlError(line, f"duplicate key '{key}' (first on line {first})",
-                                "keep one of the two; YAML would silently drop the first")
+                raise YamlError(
+                    line,
+                    f"duplicate key '{key}' (first on line {first})",
+                    "keep one of the two; YAML would silently drop the first",
+                )
             lines[path + (key,)] = line
             result[key] = _convert(loader, value_node, path + (key,), doc, depth + 1)
         return result
@@ -273,8 +301,11 @@ def _convert(loader: _Loader, node: Node, path: Path_, doc: Document, depth: int
             items.append(_convert(loader, item, path + (index,), doc, depth + 1))
         return items
     if node.tag not in _SCALAR_TAGS:
-        raise YamlError(node.start_mark.line + 1, f"unsupported YAML tag '{node.tag}'",
-                        "remove the tag; values are plain text, numbers or true/false")
+        raise YamlError(
+            node.start_mark.line + 1,
+            f"unsupported YAML tag '{node.tag}'",
+            "remove the tag; values are plain text, numbers or true/false",
+        )
     if node.style == "|":
         doc.literal_starts[path] = node.start_mark.line + 2
     try:

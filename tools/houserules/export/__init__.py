@@ -3,5 +3,16 @@
 from .api import EXPORT_VERSION, entries_json, entry_record
 from .tables import FORMATS, TABLES, check_format, export, rows, spreadsheet_safe, to_csv, write_output
 
-__all__ = ["EXPORT_VERSION", "FORMATS", "TABLES", "entries_json", "check_format", "entry_record", "export", "rows", "spreadsheet_safe",
-           "to_csv", "write_output"]
+__all__ = [
+    "EXPORT_VERSION",
+    "FORMATS",
+    "TABLES",
+    "entries_json",
+    "check_format",
+    "entry_record",
+    "export",
+    "rows",
+    "spreadsheet_safe",
+    "to_csv",
+    "write_output",
+]

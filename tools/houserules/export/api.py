@@ -17,8 +17,9 @@ from ..render.urls import entry_url, question_code, question_url
 EXPORT_VERSION = 1
 
 
-def entry_record(entry: Entry, kb: KnowledgeBase, backlinks: dict[str, list[str]],
-                 infos: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+def entry_record(
+    entry: Entry, kb: KnowledgeBase, backlinks: dict[str, list[str]], infos: dict[str, dict[str, Any]] | None = None
+) -> dict[str, Any]:
     """One entry, fully resolved: references carry the target's code and titles.
 
     ``infos`` keeps each target's summary between calls (one per entry, not one per reference).
@@ -49,8 +50,10 @@ def entry_record(entry: Entry, kb: KnowledgeBase, backlinks: dict[str, list[str]
         "summary": entry.summary,
         "body": entry.body,
         "facts": data.get("facts", []),
-        "questions": [{**question, "code": question_code(entry, question["id"]), "url": question_url(entry, question["id"])}
-                      for question in entry.questions],
+        "questions": [
+            {**question, "code": question_code(entry, question["id"]), "url": question_url(entry, question["id"])}
+            for question in entry.questions
+        ],
         "completion": data.get("completion"),
         "applies_to": [ref_info(r) for r in entry.applies_to],
         "see_also": [ref_info(r) for r in entry.see_also],
@@ -65,8 +68,10 @@ def entry_record(entry: Entry, kb: KnowledgeBase, backlinks: dict[str, list[str]
         "confidence_note": data.get("confidence_note"),
         "status": data.get("status", "complete"),
         "history": data.get("history", []),
-        "translations": {lang: {**record, "stale": lang in stale_translations(entry)}
-                         for lang, record in data.get("translations", {}).items()},
+        "translations": {
+            lang: {**record, "stale": lang in stale_translations(entry)}
+            for lang, record in data.get("translations", {}).items()
+        },
         "origin": entry.origin,
         "url": entry_url(entry),
     }
@@ -110,6 +115,16 @@ class EntriesDocument:
                 record = _dumps(entry_record(entry, kb, backlinks, infos))
             records[ref] = record
         self._records = records
-        games = [{"id": g.id, "code_prefix": g.code_prefix, "name": g.name, "licence": g.data["licence"],
-                  "url": f"{g.id}/index.html"} for g in kb.games.values()]
-        return f'{{"version":{_dumps(EXPORT_VERSION)},"games":{_dumps(games)},"entries":[{",".join(records.values())}]}}'
+        games = [
+            {
+                "id": g.id,
+                "code_prefix": g.code_prefix,
+                "name": g.name,
+                "licence": g.data["licence"],
+                "url": f"{g.id}/index.html",
+            }
+            for g in kb.games.values()
+        ]
+        return (
+            f'{{"version":{_dumps(EXPORT_VERSION)},"games":{_dumps(games)},"entries":[{",".join(records.values())}]}}'
+        )

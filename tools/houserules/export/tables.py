@@ -15,18 +15,17 @@ import json
 import os
 import re
 import secrets
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ..data import vocab
-from ..errors import HouserulesError, display_path
 from ..data.freshness import stale_translations
 from ..data.model import Entry, KnowledgeBase
+from ..errors import HouserulesError, display_path
 from ..render.urls import entry_url, question_code, question_url
-
 from .api import EXPORT_VERSION, entries_json
 from .tbx import glossary_tbx
-
 
 # -- flat tables: houserules export ----------------------------------------------------------------
 #: Separator of list values (aliases, sources...) inside one cell.
@@ -46,12 +45,23 @@ def entry_rows(kb: KnowledgeBase) -> Iterator[Row]:
     """One row per entry: codes, titles, summaries and the labels a spreadsheet filters on."""
     for entry in kb.entries.values():
         data = entry.data
-        yield {"id": entry.ref, "code": entry.code, "game": entry.game, "kind": entry.kind,
-               "title_zh": entry.title["zh"], "title_en": entry.title["en"], "aliases": _join(entry.aliases),
-               "summary_zh": entry.summary["zh"], "summary_en": entry.summary.get("en", ""),
-               "authority": data["authority"], "confidence": data["confidence"],
-               "status": data.get("status", "complete"), "applies_to": _join(entry.applies_to),
-               "sources": _sources(data["sources"]), "url": entry_url(entry)}
+        yield {
+            "id": entry.ref,
+            "code": entry.code,
+            "game": entry.game,
+            "kind": entry.kind,
+            "title_zh": entry.title["zh"],
+            "title_en": entry.title["en"],
+            "aliases": _join(entry.aliases),
+            "summary_zh": entry.summary["zh"],
+            "summary_en": entry.summary.get("en", ""),
+            "authority": data["authority"],
+            "confidence": data["confidence"],
+            "status": data.get("status", "complete"),
+            "applies_to": _join(entry.applies_to),
+            "sources": _sources(data["sources"]),
+            "url": entry_url(entry),
+        }
 
 
 def faq_rows(kb: KnowledgeBase) -> Iterator[Row]:
@@ -59,28 +69,49 @@ def faq_rows(kb: KnowledgeBase) -> Iterator[Row]:
     for entry in kb.entries.values():
         for question in entry.questions:
             source = question["source"]
-            yield {"id": question_code(entry, question["id"]), "entry": entry.ref, "code": entry.code, "game": entry.game,
-                   "kind": entry.kind, "question_zh": question["q"]["zh"], "question_en": question["q"]["en"],
-                   "answer_zh": question["a"]["zh"], "answer_en": question["a"]["en"],
-                   "variants": _join(question.get("variants", [])),
-                   "source": f"{source['doc']} {source['ref']}", "clause": source.get("clause", ""),
-                   "confidence": question.get("confidence", "confirmed"), "url": question_url(entry, question["id"])}
+            yield {
+                "id": question_code(entry, question["id"]),
+                "entry": entry.ref,
+                "code": entry.code,
+                "game": entry.game,
+                "kind": entry.kind,
+                "question_zh": question["q"]["zh"],
+                "question_en": question["q"]["en"],
+                "answer_zh": question["a"]["zh"],
+                "answer_en": question["a"]["en"],
+                "variants": _join(question.get("variants", [])),
+                "source": f"{source['doc']} {source['ref']}",
+                "clause": source.get("clause", ""),
+                "confidence": question.get("confidence", "confirmed"),
+                "url": question_url(entry, question["id"]),
+            }
 
 
 def errata_rows(kb: KnowledgeBase) -> Iterator[Row]:
     """One row per erratum, with the component's names and the entry that records it."""
-    for entry, erratum in ((entry, erratum) for entry in kb.entries.values() for erratum in entry.errata):
+    for entry, erratum in ((holder, erratum) for holder in kb.entries.values() for erratum in holder.errata):
         component = kb.entries.get(erratum["component"])
         note = erratum.get("note", {})
-        yield {"game": erratum["component"].split(":", 1)[0], "component": erratum["component"],
-               "component_code": component.code if component else "",
-               "component_zh": component.title["zh"] if component else "",
-               "component_en": component.title["en"] if component else "",
-               "lang": erratum["lang"], "edition": erratum.get("edition", ""), "printed": erratum["printed"],
-               "corrected": erratum["corrected"], "source_en": erratum.get("source_en", ""),
-               "status": erratum["status"], "date": erratum["date"], "sources": _sources(erratum["sources"]),
-               "note_zh": note.get("zh", ""), "note_en": note.get("en", ""),
-               "entry": entry.ref, "entry_code": entry.code, "url": entry_url(entry)}
+        yield {
+            "game": erratum["component"].split(":", 1)[0],
+            "component": erratum["component"],
+            "component_code": component.code if component else "",
+            "component_zh": component.title["zh"] if component else "",
+            "component_en": component.title["en"] if component else "",
+            "lang": erratum["lang"],
+            "edition": erratum.get("edition", ""),
+            "printed": erratum["printed"],
+            "corrected": erratum["corrected"],
+            "source_en": erratum.get("source_en", ""),
+            "status": erratum["status"],
+            "date": erratum["date"],
+            "sources": _sources(erratum["sources"]),
+            "note_zh": note.get("zh", ""),
+            "note_en": note.get("en", ""),
+            "entry": entry.ref,
+            "entry_code": entry.code,
+            "url": entry_url(entry),
+        }
 
 
 def glossary_rows(kb: KnowledgeBase) -> Iterator[Row]:
@@ -88,9 +119,17 @@ def glossary_rows(kb: KnowledgeBase) -> Iterator[Row]:
     for game in kb.games.values():
         for term in game.glossary.terms if game.glossary else []:
             note = term.get("note", {})
-            yield {"game": game.id, "id": term["id"], "en": term["en"], "zh": term["zh"],
-                   "variants": _join(term.get("variants", [])), "deprecated": _join(term.get("deprecated", [])),
-                   "note_zh": note.get("zh", ""), "note_en": note.get("en", ""), "entry": term.get("entry", "")}
+            yield {
+                "game": game.id,
+                "id": term["id"],
+                "en": term["en"],
+                "zh": term["zh"],
+                "variants": _join(term.get("variants", [])),
+                "deprecated": _join(term.get("deprecated", [])),
+                "note_zh": note.get("zh", ""),
+                "note_en": note.get("en", ""),
+                "entry": term.get("entry", ""),
+            }
 
 
 def _review_items(entry: Entry) -> Iterator[tuple[str, tuple, dict[str, str]]]:
@@ -111,33 +150,118 @@ def _review_items(entry: Entry) -> Iterator[tuple[str, tuple, dict[str, str]]]:
             yield "uncertain-translator-note", ("translator_notes", i), note["problem"]
     for lang in stale_translations(entry):
         source = data["translations"][lang]["from"]
-        yield "stale-translation", ("translations", lang), {
-            "zh": f"{lang} 译文据 {source} 原文翻译，原文其后有改动", "en": f"the {source} text changed since the {lang} translation"}
+        yield (
+            "stale-translation",
+            ("translations", lang),
+            {
+                "zh": f"{lang} 译文据 {source} 原文翻译，原文其后有改动",
+                "en": f"the {source} text changed since the {lang} translation",
+            },
+        )
 
 
 def review_rows(kb: KnowledgeBase) -> Iterator[Row]:
     """One row per reason an entry needs review: uncertain, stub, needs-review, uncertain facts, stale translations."""
     for entry in kb.entries.values():
         for reason, path, detail in _review_items(entry):
-            yield {"id": entry.ref, "code": entry.code, "game": entry.game,
-                   "title_zh": entry.title["zh"], "title_en": entry.title["en"],
-                   "reason": reason, "reason_zh": vocab.REVIEW_REASONS[reason]["zh"],
-                   "detail_zh": detail.get("zh", ""), "detail_en": detail.get("en", ""),
-                   "file": display_path(entry.path), "line": str(entry.line(*path)), "url": entry_url(entry)}
+            yield {
+                "id": entry.ref,
+                "code": entry.code,
+                "game": entry.game,
+                "title_zh": entry.title["zh"],
+                "title_en": entry.title["en"],
+                "reason": reason,
+                "reason_zh": vocab.REVIEW_REASONS[reason]["zh"],
+                "detail_zh": detail.get("zh", ""),
+                "detail_en": detail.get("en", ""),
+                "file": display_path(entry.path),
+                "line": str(entry.line(*path)),
+                "url": entry_url(entry),
+            }
 
 
 #: What ``houserules export --what`` can write: the rows and their columns (fixed, even with no rows).
 TABLES: dict[str, tuple[Callable[[KnowledgeBase], Iterator[Row]], tuple[str, ...]]] = {
-    "entries": (entry_rows, ("id", "code", "game", "kind", "title_zh", "title_en", "aliases", "summary_zh",
-                             "summary_en", "authority", "confidence", "status", "applies_to", "sources", "url")),
-    "faq": (faq_rows, ("id", "entry", "code", "game", "kind", "question_zh", "question_en", "answer_zh", "answer_en",
-                       "variants", "source", "clause", "confidence", "url")),
-    "errata": (errata_rows, ("game", "component", "component_code", "component_zh", "component_en", "lang",
-                             "edition", "printed", "corrected", "source_en", "status", "date", "sources",
-                             "note_zh", "note_en", "entry", "entry_code", "url")),
+    "entries": (
+        entry_rows,
+        (
+            "id",
+            "code",
+            "game",
+            "kind",
+            "title_zh",
+            "title_en",
+            "aliases",
+            "summary_zh",
+            "summary_en",
+            "authority",
+            "confidence",
+            "status",
+            "applies_to",
+            "sources",
+            "url",
+        ),
+    ),
+    "faq": (
+        faq_rows,
+        (
+            "id",
+            "entry",
+            "code",
+            "game",
+            "kind",
+            "question_zh",
+            "question_en",
+            "answer_zh",
+            "answer_en",
+            "variants",
+            "source",
+            "clause",
+            "confidence",
+            "url",
+        ),
+    ),
+    "errata": (
+        errata_rows,
+        (
+            "game",
+            "component",
+            "component_code",
+            "component_zh",
+            "component_en",
+            "lang",
+            "edition",
+            "printed",
+            "corrected",
+            "source_en",
+            "status",
+            "date",
+            "sources",
+            "note_zh",
+            "note_en",
+            "entry",
+            "entry_code",
+            "url",
+        ),
+    ),
     "glossary": (glossary_rows, ("game", "id", "en", "zh", "variants", "deprecated", "note_zh", "note_en", "entry")),
-    "review": (review_rows, ("id", "code", "game", "title_zh", "title_en", "reason", "reason_zh",
-                             "detail_zh", "detail_en", "file", "line", "url")),
+    "review": (
+        review_rows,
+        (
+            "id",
+            "code",
+            "game",
+            "title_zh",
+            "title_en",
+            "reason",
+            "reason_zh",
+            "detail_zh",
+            "detail_en",
+            "file",
+            "line",
+            "url",
+        ),
+    ),
 }
 FORMATS = vocab.EXPORT_FORMATS
 assert tuple(TABLES) == vocab.EXPORT_TABLES, "keep vocab.EXPORT_TABLES in step with export.TABLES"
@@ -188,8 +312,10 @@ def check_format(what: str, fmt: str) -> None:
     """
     allowed = vocab.EXPORT_ONLY.get(fmt)
     if allowed is not None and what not in allowed:
-        raise HouserulesError(f"the {fmt} format is for the {' and '.join(allowed)} only (TBX is a terminology exchange "
-                              f"format) — use --what {allowed[0]} --format {fmt}, or --format csv or json for {what}")
+        raise HouserulesError(
+            f"the {fmt} format is for the {' and '.join(allowed)} only (TBX is a terminology exchange "
+            f"format) — use --what {allowed[0]} --format {fmt}, or --format csv or json for {what}"
+        )
 
 
 def export(kb: KnowledgeBase, what: str, fmt: str) -> bytes:
@@ -217,11 +343,12 @@ def write_output(path: Path, data: bytes) -> None:
     write never leaves half an export (nor an empty file where a good one was).
     """
     if path.is_dir():
-        raise HouserulesError(f"cannot write {path}: it is a folder; give a file name, "
-                              f"e.g. -o {path / 'export.csv'}")
+        raise HouserulesError(f"cannot write {path}: it is a folder; give a file name, e.g. -o {path / 'export.csv'}")
     folder = path.parent
     if not folder.is_dir():
-        problem = f"{folder} is not a folder" if folder.exists() else f"the folder {folder} does not exist; create it first"
+        problem = (
+            f"{folder} is not a folder" if folder.exists() else f"the folder {folder} does not exist; create it first"
+        )
         raise HouserulesError(f"cannot write {path}: {problem} or choose another path with -o FILE")
     temp = folder / f".{path.name}.{secrets.token_hex(4)}.tmp"
     try:
@@ -232,6 +359,7 @@ def write_output(path: Path, data: bytes) -> None:
         with contextlib.suppress(OSError):
             temp.unlink()
         if isinstance(exc, OSError):
-            raise HouserulesError(f"cannot write {path}: {exc.strerror or exc}; "
-                                  "choose another path with -o FILE") from None
+            raise HouserulesError(
+                f"cannot write {path}: {exc.strerror or exc}; choose another path with -o FILE"
+            ) from None
         raise

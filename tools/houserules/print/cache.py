@@ -32,7 +32,7 @@ import subprocess
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 
@@ -61,18 +61,19 @@ class LaidOut:
     count: int
 
 
-@lru_cache(maxsize=None)
+@cache
 def _font_digest() -> str:
     """A hash of the CJK font file fontconfig chooses (another version of the font lays out otherwise)."""
     try:
-        path = subprocess.run(["fc-match", "-f", "%{file}", FONT_FAMILY], capture_output=True, text=True,
-                              check=False).stdout
+        path = subprocess.run(
+            ["fc-match", "-f", "%{file}", FONT_FAMILY], capture_output=True, text=True, check=False
+        ).stdout
         return hashlib.sha256(Path(path).read_bytes()).hexdigest() if path else "no-font"
     except (OSError, FileNotFoundError):
         return "no-font"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _versions() -> str:
     return f"v{CACHE_VERSION} houserules {metadata.version('houserules')} weasyprint {metadata.version('weasyprint')}"
 
@@ -93,7 +94,7 @@ def _cores() -> int:
 
 
 #: What forked workers lay out: set by the parent just before it starts them (fork shares it).
-_WORK: dict[str, tuple[PrintedGame, str, "PdfCache"]] = {}
+_WORK: dict[str, tuple[PrintedGame, str, PdfCache]] = {}
 
 
 def _lay_out(game: str) -> None:
@@ -142,8 +143,11 @@ class PdfCache:
         """Lay out one game and keep its PDF."""
         document = part.lay_out()
         pdf = document.write_pdf()
-        self._store(game_key, pdf, {"game": part.game.id, "pages": part.pages, "count": len(document.pages),
-                                    "passes": part.passes})
+        self._store(
+            game_key,
+            pdf,
+            {"game": part.game.id, "pages": part.pages, "count": len(document.pages), "passes": part.passes},
+        )
 
     def games(self, kb: KnowledgeBase, games: list[str], options: PrintOptions, paper: str) -> list[LaidOut]:
         """The PDF of each of ``games``, laying out (in parallel) those not in the cache."""
@@ -158,7 +162,9 @@ class PdfCache:
             _WORK.update({g: (parts[g], keys[g], self) for g in self.laid_out})
             try:
                 # fork: the workers share the loaded data instead of each loading it again.
-                with ProcessPoolExecutor(min(self.jobs, len(self.laid_out)), multiprocessing.get_context("fork")) as pool:
+                with ProcessPoolExecutor(
+                    min(self.jobs, len(self.laid_out)), multiprocessing.get_context("fork")
+                ) as pool:
                     for done in pool.map(_lay_out, self.laid_out):
                         del done
             finally:
@@ -221,5 +227,6 @@ def _link_anchors(writer, front_pages: int) -> None:
             action = annotation.get("/A")
             uri = str(action.get_object().get("/URI", "")) if action is not None else ""
             if uri.startswith(FRONT_LINK):
-                annotation[NameObject("/A")] = DictionaryObject({
-                    NameObject("/S"): NameObject("/GoTo"), NameObject("/D"): TextStringObject(uri[len(FRONT_LINK):])})
+                annotation[NameObject("/A")] = DictionaryObject(
+                    {NameObject("/S"): NameObject("/GoTo"), NameObject("/D"): TextStringObject(uri[len(FRONT_LINK) :])}
+                )

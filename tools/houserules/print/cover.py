@@ -25,20 +25,26 @@ class FrontMatter:
 
         ``title=False``: a continuation of the contents, without its heading.
         """
-        out = ['<nav class="toc">' + ('<h2 class="toc-title">目录 · Contents</h2>' if title else '')]
+        out = ['<nav class="toc">' + ('<h2 class="toc-title">目录 · Contents</h2>' if title else "")]
         for game, groups in layout:
             first = self.kb.entries[groups[0][2][0]] if groups else None
             start = f' data-page="{self.page_of(first)}"' if first else ""
-            out.append(f'<p class="toc-game"><a href="{link}g-{game.id}"{start}>{inline_html(game.name["zh"])} '
-                       f'<span class="hr-en" lang="en">{inline_html(game.name["en"])}</span></a></p>')
+            out.append(
+                f'<p class="toc-game"><a href="{link}g-{game.id}"{start}>{inline_html(game.name["zh"])} '
+                f'<span class="hr-en" lang="en">{inline_html(game.name["en"])}</span></a></p>'
+            )
             for key, title, refs in groups:
-                out.append(f'<p class="toc-group toc-group--{inline_html(key)}">{inline_html(title["zh"])} · '
-                           f'<span lang="en">{inline_html(title["en"])}</span></p><ul>')
+                out.append(
+                    f'<p class="toc-group toc-group--{inline_html(key)}">{inline_html(title["zh"])} · '
+                    f'<span lang="en">{inline_html(title["en"])}</span></p><ul>'
+                )
                 for ref in refs:
                     entry = self.kb.entries[ref]
-                    out.append(f'<li><a href="{link}{anchor(entry)}" data-page="{self.page_of(entry)}">'
-                               f'<span class="entry-code">{inline_html(entry.code)}</span> {inline_html(entry.title["zh"])} '
-                               f'<span class="hr-en" lang="en">{inline_html(entry.title["en"])}</span></a></li>')
+                    out.append(
+                        f'<li><a href="{link}{anchor(entry)}" data-page="{self.page_of(entry)}">'
+                        f'<span class="entry-code">{inline_html(entry.code)}</span> {inline_html(entry.title["zh"])} '
+                        f'<span class="hr-en" lang="en">{inline_html(entry.title["en"])}</span></a></li>'
+                    )
                 out.append("</ul>")
         out.append("</nav>")
         return "\n".join(out)
@@ -51,44 +57,63 @@ class FrontMatter:
             title, subtitle = "规则补充说明与房规", "Rulings, errata and house rules"
         if since is not None:
             title, subtitle = f"自 {since.version} 以来的更改", f"Changes since {since.version}"
-        names = "".join(f'<li>{inline_html(g.name["zh"])} <span lang="en">{inline_html(g.name["en"])}</span></li>'
-                        for g in games)
+        names = "".join(
+            f'<li>{inline_html(g.name["zh"])} <span lang="en">{inline_html(g.name["en"])}</span></li>' for g in games
+        )
         group = ""
         if profile is not None:
-            group = (f'<p class="cover-group">含本组房规：{inline_html(profile.name["zh"])}'
-                     f'<br><span lang="en">With the house rules of {inline_html(profile.name.get("en", profile.name["zh"]))}</span></p>')
+            group = (
+                f'<p class="cover-group">含本组房规：{inline_html(profile.name["zh"])}'
+                f'<br><span lang="en">With the house rules of {inline_html(profile.name.get("en", profile.name["zh"]))}</span></p>'
+            )
         layout = {"qa": ("问答版", "Questions and answers"), "full": ("完整版", "Full details")}[self.options.layout]
         questions = sum(len(e.questions) for e in printed)
         # One game's PDF prints that game's own version (a change elsewhere leaves it, and its cached layout, as it
         # was); several games print the whole folder's. --changes-since finds either.
         alone = len(games) == 1 and len(self.kb.games) > 1
         version = self.options.version or str(game_version(self.kb, games[0].id) if alone else data_version(self.kb))
-        rows = [("数据版本 · Data version", version), ("打印日期 · Printed", print_date()),
-                ("版式 · Layout", f"{layout[0]} · {layout[1]}"),
-                ("条目 · Entries", str(len(printed))), ("问题 · Questions", str(questions))]
+        rows = [
+            ("数据版本 · Data version", version),
+            ("打印日期 · Printed", print_date()),
+            ("版式 · Layout", f"{layout[0]} · {layout[1]}"),
+            ("条目 · Entries", str(len(printed))),
+            ("问题 · Questions", str(questions)),
+        ]
         removed = ""
         if since is not None:
-            counts = [f"{vocab.CHANGE_STATUSES[status]['zh']} {n}" for status, n in (
-                ("added", sum(c.status == "added" for c in since.changes.values())),
-                ("changed", sum(c.status == "changed" for c in since.changes.values())),
-                ("removed", len(since.removed))) if n]
+            counts = [
+                f"{vocab.CHANGE_STATUSES[status]['zh']} {n}"
+                for status, n in (
+                    ("added", sum(c.status == "added" for c in since.changes.values())),
+                    ("changed", sum(c.status == "changed" for c in since.changes.values())),
+                    ("removed", len(since.removed)),
+                )
+                if n
+            ]
             rows.insert(1, ("更改自 · Changes since", since.version))
             rows.insert(2, ("更改 · Changes", "，".join(counts) or "—"))
             removed = self.removed_list(since.removed)
         meta = "".join(f"<tr><th>{k}</th><td>{inline_html(v)}</td></tr>" for k, v in rows)
         kicker = "房规速查 · houserules FAQ" + (" · 更新插页 · update insert" if since is not None else "")
-        return (f'<section class="cover"><p class="cover-kicker">{kicker}</p>'
-                f'<h1 class="cover-title">{inline_html(title)}</h1><p class="cover-en" lang="en">{inline_html(subtitle)}</p>'
-                f'<ul class="cover-games">{names}</ul>{group}<table class="cover-meta">{meta}</table>{removed}</section>')
+        return (
+            f'<section class="cover"><p class="cover-kicker">{kicker}</p>'
+            f'<h1 class="cover-title">{inline_html(title)}</h1><p class="cover-en" lang="en">{inline_html(subtitle)}</p>'
+            f'<ul class="cover-games">{names}</ul>{group}<table class="cover-meta">{meta}</table>{removed}</section>'
+        )
 
     def removed_list(self, removed: list[EntryChange]) -> str:
         """The codes an insert withdraws: strike them out of the printed FAQ."""
         if not removed:
             return ""
-        items = "".join(f'<li><span class="entry-code">{inline_html(c.code)}</span> {inline_html(c.title["zh"])} '
-                        f'<span class="hr-en" lang="en">{inline_html(c.title["en"])}</span></li>' for c in removed)
-        return (f'<div class="cover-removed" data-block="removed"><p class="hr-label">已删除的条目 · '
-                f'<span lang="en">Removed entries</span>（{len(removed)}）</p><ul>{items}</ul></div>')
+        items = "".join(
+            f'<li><span class="entry-code">{inline_html(c.code)}</span> {inline_html(c.title["zh"])} '
+            f'<span class="hr-en" lang="en">{inline_html(c.title["en"])}</span></li>'
+            for c in removed
+        )
+        return (
+            f'<div class="cover-removed" data-block="removed"><p class="hr-label">已删除的条目 · '
+            f'<span lang="en">Removed entries</span>（{len(removed)}）</p><ul>{items}</ul></div>'
+        )
 
     def front_html(self, parts: list[tuple[Game, list[Group]]]) -> str:
         """The cover and contents of several games (their pages follow, from each game's own document)."""
@@ -118,18 +143,24 @@ class FrontMatter:
         printed = [self.kb.entries[r] for _, groups in parts for _, _, refs in groups for r in refs]
         games = [game for game, _ in parts]
         made: list[Callable[[int], str]] = [
-            lambda first_page: document(title_of(games), [self.cover(games, printed), self.toc(chunks[0], FRONT_LINK)])]
+            lambda first_page: document(title_of(games), [self.cover(games, printed), self.toc(chunks[0], FRONT_LINK)])
+        ]
         for chunk in chunks[1:]:
-            made.append(lambda first_page, chunk=chunk: document(
-                title_of(games), [self.toc(chunk, FRONT_LINK, title=False)], first_page))
+            made.append(
+                lambda first_page, chunk=chunk: document(
+                    title_of(games), [self.toc(chunk, FRONT_LINK, title=False)], first_page
+                )
+            )
         return made
 
 
 def document(title: str, body: list[str], first_page: int = 1) -> str:
     """A print document; ``first_page`` numbers its first page (a continuation of another document)."""
     style = f"<style>@page :first {{ counter-reset: page {first_page}; }}</style>" if first_page != 1 else ""
-    return (f'<!DOCTYPE html><html lang="zh"><head><meta charset="utf-8"><title>{inline_html(title)}</title>{style}'
-            f'</head><body>{"".join(body)}</body></html>')
+    return (
+        f'<!DOCTYPE html><html lang="zh"><head><meta charset="utf-8"><title>{inline_html(title)}</title>{style}'
+        f"</head><body>{''.join(body)}</body></html>"
+    )
 
 
 def title_of(games: list[Game]) -> str:
@@ -139,5 +170,5 @@ def title_of(games: list[Game]) -> str:
 def print_date() -> str:
     """Today, or the date of ``SOURCE_DATE_EPOCH`` for reproducible builds."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    day = datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc).date() if epoch else datetime.date.today()
+    day = datetime.datetime.fromtimestamp(int(epoch), datetime.UTC).date() if epoch else datetime.date.today()
     return day.isoformat()

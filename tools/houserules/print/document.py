@@ -29,8 +29,22 @@ LAYOUTS = ("qa", "full")
 #: The blocks each layout prints, in order (the site shows all of them).
 PRINT_BLOCKS: dict[str, tuple[str, ...]] = {
     "qa": ("meta", "answer", "uncertain", "stale", "stub", "questions"),
-    "full": ("meta", "answer", "uncertain", "stale", "stub", "questions", "body", "completion", "facts", "errata",
-             "applies-to", "rulings", "see-also", "sources"),
+    "full": (
+        "meta",
+        "answer",
+        "uncertain",
+        "stale",
+        "stub",
+        "questions",
+        "body",
+        "completion",
+        "facts",
+        "errata",
+        "applies-to",
+        "rulings",
+        "see-also",
+        "sources",
+    ),
 }
 _TOKENS = itertools.count()
 
@@ -38,8 +52,14 @@ _TOKENS = itertools.count()
 class PrintLinker(Linker):
     """References to entries in this PDF: the title, then the code and page number; others by code (and web link)."""
 
-    def __init__(self, kb: KnowledgeBase, printed: set[str], site_url: str | None = None,
-                 pages: dict[str, int] | None = None, placeholder: int = 0):
+    def __init__(
+        self,
+        kb: KnowledgeBase,
+        printed: set[str],
+        site_url: str | None = None,
+        pages: dict[str, int] | None = None,
+        placeholder: int = 0,
+    ):
         super().__init__(kb)
         self.printed = printed
         #: Page number of each entry's anchor, from the previous layout pass.
@@ -89,15 +109,18 @@ class PrintLinker(Linker):
         link = super().link_html(target, label_html)
         if target.ref not in self.printed:
             return link
-        return (f'{link}<span class="hr-pref">（<a class="hr-page" href="#{anchor(target)}">'
-                f"第 {self.page_of(target)} 页</a>）</span>")
-
+        return (
+            f'{link}<span class="hr-pref">（<a class="hr-page" href="#{anchor(target)}">'
+            f"第 {self.page_of(target)} 页</a>）</span>"
+        )
 
 
 class PrintDocument:
     """Print HTML for a set of printed entries, with one linker (and so one set of page numbers)."""
 
-    def __init__(self, kb: KnowledgeBase, linker: PrintLinker, options: PrintOptions, blocks: B.EntryBlocks | None = None):
+    def __init__(
+        self, kb: KnowledgeBase, linker: PrintLinker, options: PrintOptions, blocks: B.EntryBlocks | None = None
+    ):
         self.kb, self.linker, self.options = kb, linker, options
         self.h = Html(kb, linker)
         self.blocks = blocks or B.EntryBlocks(kb)
@@ -107,14 +130,18 @@ class PrintDocument:
     def entry_html(self, entry: Entry) -> str:
         profile = self.options.profile
         house = entry.origin == ORIGIN
-        out = [f'<article class="entry{" entry--house" if house else ""}" id="{anchor(entry)}">',
-               f'<h3 class="entry-title">{self.qr(entry)}<span class="entry-code">{inline_html(entry.code)}</span> · '
-               f'{inline_html(entry.title["zh"])}</h3>',
-               f'<p class="entry-en" lang="en">{inline_html(entry.title["en"])}</p>']
+        out = [
+            f'<article class="entry{" entry--house" if house else ""}" id="{anchor(entry)}">',
+            f'<h3 class="entry-title">{self.qr(entry)}<span class="entry-code">{inline_html(entry.code)}</span> · '
+            f"{inline_html(entry.title['zh'])}</h3>",
+            f'<p class="entry-en" lang="en">{inline_html(entry.title["en"])}</p>',
+        ]
         if house and profile is not None:
-            out.append(f'<p class="house-mark">本组房规 · {inline_html(profile.name["zh"])}：非官方规则，仅本组使用。'
-                       f'<span lang="en">House rule of {inline_html(profile.name.get("en", profile.name["zh"]))}, '
-                       f'not an official rule.</span></p>')
+            out.append(
+                f'<p class="house-mark">本组房规 · {inline_html(profile.name["zh"])}：非官方规则，仅本组使用。'
+                f'<span lang="en">House rule of {inline_html(profile.name.get("en", profile.name["zh"]))}, '
+                f"not an official rule.</span></p>"
+            )
         if self.options.since is not None and entry.ref in self.options.since.changes:
             out.append(self.change_mark(self.options.since.changes[entry.ref]))
         found = {block.kind: block for block in self.blocks.blocks(entry)}
@@ -126,8 +153,12 @@ class PrintDocument:
         """What an insert says of an entry: new, or what changed in it."""
         label = vocab.CHANGE_STATUSES[change.status]
         names = aspect_names(change)
-        what = (f'：{inline_html("、".join(n["zh"] for n in names))} · '
-                f'<span lang="en">{inline_html(", ".join(n["en"] for n in names))}</span>' if names else "")
+        what = (
+            f"：{inline_html('、'.join(n['zh'] for n in names))} · "
+            f'<span lang="en">{inline_html(", ".join(n["en"] for n in names))}</span>'
+            if names
+            else ""
+        )
         return f'<p class="entry-change entry-change--{change.status}">{bilingual_label(label)}{what}</p>'
 
     def qr(self, entry: Entry) -> str:
@@ -145,8 +176,10 @@ class PrintDocument:
         return f'<p class="entry-meta" data-block="meta">{" · ".join(inline_html(n) for n in dict.fromkeys(names))}</p>'
 
     def boxed(self, block: B.Block, css: str, inner: str) -> str:
-        return (f'<div class="{css}" data-block="{block.kind}"><p class="hr-answer-label">{bilingual_label(block.label)}</p>'
-                f"{inner}</div>")
+        return (
+            f'<div class="{css}" data-block="{block.kind}"><p class="hr-answer-label">{bilingual_label(block.label)}</p>'
+            f"{inner}</div>"
+        )
 
     def answer(self, entry: Entry, block: B.Block) -> str:
         return self.boxed(block, "hr-answer", self.h.bilingual(block.data))
@@ -156,18 +189,22 @@ class PrintDocument:
 
     def notice(self, entry: Entry, block: B.Block) -> str:
         text = B.NOTICES[block.kind]
-        return (f'<div class="hr-warning" data-block="{block.kind}"><p>{inline_html(text["zh"])}'
-                f'<span lang="en">{inline_html(text["en"])}</span></p></div>')
+        return (
+            f'<div class="hr-warning" data-block="{block.kind}"><p>{inline_html(text["zh"])}'
+            f'<span lang="en">{inline_html(text["en"])}</span></p></div>'
+        )
 
     def questions(self, entry: Entry, block: B.Block) -> str:
         items = []
         for question in block.data:
             flag = '<span class="hr-flag">存疑 · uncertain</span> ' if question.get("confidence") == "uncertain" else ""
-            items.append(f'<div class="hr-q" id="{anchor(entry)}--{question["id"]}">'
-                         f'<p class="hr-q-text"><span class="hr-q-mark">问</span>{inline_html(question["q"]["zh"])} '
-                         f'<span class="hr-en" lang="en">{inline_html(question["q"]["en"])}</span></p>'
-                         f'<div class="hr-q-answer">{self.h.bilingual(question["a"])}</div>'
-                         f'<p class="hr-q-cite">{flag}{inline_html(question_code(entry, question["id"]))}</p></div>')
+            items.append(
+                f'<div class="hr-q" id="{anchor(entry)}--{question["id"]}">'
+                f'<p class="hr-q-text"><span class="hr-q-mark">问</span>{inline_html(question["q"]["zh"])} '
+                f'<span class="hr-en" lang="en">{inline_html(question["q"]["en"])}</span></p>'
+                f'<div class="hr-q-answer">{self.h.bilingual(question["a"])}</div>'
+                f'<p class="hr-q-cite">{flag}{inline_html(question_code(entry, question["id"]))}</p></div>'
+            )
         return f'<div class="hr-questions" data-block="questions">{"".join(items)}</div>'
 
     def body(self, entry: Entry, block: B.Block) -> str:
@@ -177,9 +214,11 @@ class PrintDocument:
         game = self.kb.games[entry.game]
         sources = "; ".join(self.h.source_label(game, s) for s in block.data["sources"])
         note = B.NOTICES["completion"]
-        return (f'<div class="hr-completion" data-block="completion"><p class="hr-answer-label">{inline_html(note["zh"])} · '
-                f'<span lang="en">{inline_html(note["en"])}</span></p>{self.h.bilingual(block.data["text"])}'
-                f'<p class="hr-cite">{sources}</p></div>')
+        return (
+            f'<div class="hr-completion" data-block="completion"><p class="hr-answer-label">{inline_html(note["zh"])} · '
+            f'<span lang="en">{inline_html(note["en"])}</span></p>{self.h.bilingual(block.data["text"])}'
+            f'<p class="hr-cite">{sources}</p></div>'
+        )
 
     def facts(self, entry: Entry, block: B.Block) -> str:
         return f'<div data-block="facts">{self.h.facts_table(self.kb.games[entry.game], block.data)}</div>'
@@ -189,32 +228,45 @@ class PrintDocument:
         records = [r for r in block.data if r.relation != "applied"]
         if not records:
             return ""
-        return (f'<div data-block="errata"><p class="hr-label">{bilingual_label(block.label)}</p>'
-                f"{self.h.errata_table(records, via_page=False)}</div>")
+        return (
+            f'<div data-block="errata"><p class="hr-label">{bilingual_label(block.label)}</p>'
+            f"{self.h.errata_table(records, via_page=False)}</div>"
+        )
 
     def refs(self, entry: Entry, block: B.Block) -> str:
         refs = block.data if block.kind != "rulings" else [r for r in block.data if r in self.linker.printed]
         links = [self.h.link(ref) for ref in refs]
         if not links:
             return ""
-        return (f'<p class="hr-refs" data-block="{block.kind}"><span class="hr-label">{bilingual_label(block.label)}：</span>'
-                + "；".join(links) + "</p>")
+        return (
+            f'<p class="hr-refs" data-block="{block.kind}"><span class="hr-label">{bilingual_label(block.label)}：</span>'
+            + "；".join(links)
+            + "</p>"
+        )
 
     def sources(self, entry: Entry, block: B.Block) -> str:
         game = self.kb.games[entry.game]
-        return ('<p class="hr-cite entry-sources" data-block="sources">出处 · Sources：'
-                + "；".join(self.h.source_label(game, s) for s in block.data) + "</p>")
+        return (
+            '<p class="hr-cite entry-sources" data-block="sources">出处 · Sources：'
+            + "；".join(self.h.source_label(game, s) for s in block.data)
+            + "</p>"
+        )
 
     # -- the document ---------------------------------------------------------------------------
     def game_html(self, game: Game, groups: list[Group]) -> str:
         """One game's print document: cover, contents, then its entries group by group."""
         printed = [self.kb.entries[r] for _, _, refs in groups for r in refs]
-        body = [self.front.cover([game], printed), self.front.toc([(game, groups)]),
-                f'<section class="game" id="g-{game.id}"><h1 class="game-title">{inline_html(game.name["zh"])} '
-                f'<span class="hr-en" lang="en">{inline_html(game.name["en"])}</span></h1>' + self.h.licence_box(game)]
+        body = [
+            self.front.cover([game], printed),
+            self.front.toc([(game, groups)]),
+            f'<section class="game" id="g-{game.id}"><h1 class="game-title">{inline_html(game.name["zh"])} '
+            f'<span class="hr-en" lang="en">{inline_html(game.name["en"])}</span></h1>' + self.h.licence_box(game),
+        ]
         for key, title, refs in groups:
-            body.append(f'<section class="group group--{inline_html(key)}"><h2 class="group-title">'
-                        f'{inline_html(title["zh"])} · <span lang="en">{inline_html(title["en"])}</span></h2>')
+            body.append(
+                f'<section class="group group--{inline_html(key)}"><h2 class="group-title">'
+                f'{inline_html(title["zh"])} · <span lang="en">{inline_html(title["en"])}</span></h2>'
+            )
             body += [self.entry_html(self.kb.entries[r]) for r in refs]
             body.append("</section>")
         body.append("</section>")
@@ -231,11 +283,19 @@ class PrintDocument:
 
 
 LAYOUT: dict[str, Callable[[PrintDocument, Entry, B.Block], str]] = {
-    "meta": PrintDocument.meta, "answer": PrintDocument.answer, "uncertain": PrintDocument.uncertain,
-    "stale": PrintDocument.notice, "stub": PrintDocument.notice, "questions": PrintDocument.questions,
-    "body": PrintDocument.body, "completion": PrintDocument.completion, "facts": PrintDocument.facts,
-    "errata": PrintDocument.errata, "applies-to": PrintDocument.refs, "rulings": PrintDocument.refs,
-    "see-also": PrintDocument.refs, "sources": PrintDocument.sources,
+    "meta": PrintDocument.meta,
+    "answer": PrintDocument.answer,
+    "uncertain": PrintDocument.uncertain,
+    "stale": PrintDocument.notice,
+    "stub": PrintDocument.notice,
+    "questions": PrintDocument.questions,
+    "body": PrintDocument.body,
+    "completion": PrintDocument.completion,
+    "facts": PrintDocument.facts,
+    "errata": PrintDocument.errata,
+    "applies-to": PrintDocument.refs,
+    "rulings": PrintDocument.refs,
+    "see-also": PrintDocument.refs,
+    "sources": PrintDocument.sources,
 }
 assert all(set(kinds) <= set(LAYOUT) for kinds in PRINT_BLOCKS.values()), "every printed block needs a print layout"
-

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import HouserulesError
 from ..data.model import KnowledgeBase
+from ..errors import HouserulesError
 from ..render.urls import PRINT_DIR, pdf_name
-from .document import LAYOUTS
-from .plan import PrintOptions, Since
 from .cache import PdfCache
+from .document import LAYOUTS
 from .pdf import copy_pdf, require_cjk_font
+from .plan import PrintOptions, Since
 
 
 def build_pdfs(kb: KnowledgeBase, site_dir: Path, site_url: str | None) -> list[str]:
@@ -39,14 +39,22 @@ def since_options(kb: KnowledgeBase, wanted: str, game: str | None) -> Since:
     changed = {c.ref: c for c in entries if c.status != "removed" and c.ref in kb.entries}
     removed = [c for c in entries if c.status == "removed"]
     if not changed and not removed:
-        raise HouserulesError(f"no entry{' of ' + game if game else ''} changed since {version.version}; "
-                              "nothing to print")
+        raise HouserulesError(
+            f"no entry{' of ' + game if game else ''} changed since {version.version}; nothing to print"
+        )
     return Since(str(version.version), changed, removed)
 
 
-def make_faq(kb: KnowledgeBase, output: Path | None = None, game: str | None = None, profile_file: Path | None = None,
-             paper: str = "a4", site_url: str | None = None, layout: str = "qa",
-             changes_since: str | None = None) -> tuple[Path, int, int]:
+def make_faq(
+    kb: KnowledgeBase,
+    output: Path | None = None,
+    game: str | None = None,
+    profile_file: Path | None = None,
+    paper: str = "a4",
+    site_url: str | None = None,
+    layout: str = "qa",
+    changes_since: str | None = None,
+) -> tuple[Path, int, int]:
     """``houserules pdf`` on a checked knowledge base, with a group's house rules or only the changes since a
     data version; returns (path, entries, pages)."""
     from ..check.profile import load_profile
@@ -54,8 +62,10 @@ def make_faq(kb: KnowledgeBase, output: Path | None = None, game: str | None = N
     if layout not in LAYOUTS:
         raise HouserulesError(f"unknown layout '{layout}' — use one of: {', '.join(LAYOUTS)}")
     if changes_since is not None and profile_file is not None:
-        raise HouserulesError("--changes-since prints what changed in the shared data; print a group's house rules "
-                              "with --profile on its own")
+        raise HouserulesError(
+            "--changes-since prints what changed in the shared data; print a group's house rules "
+            "with --profile on its own"
+        )
     if game is not None and game not in kb.games:
         raise HouserulesError(f"unknown game '{game}' — use one of: {', '.join(kb.games)}")
     since = since_options(kb, changes_since, game) if changes_since is not None else None

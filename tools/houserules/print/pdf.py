@@ -16,8 +16,8 @@ import subprocess
 from importlib import resources
 from pathlib import Path
 
-from ..errors import HouserulesError
 from ..data.model import Entry, Game, KnowledgeBase
+from ..errors import HouserulesError
 from ..render.blocks import EntryBlocks
 from .document import PrintDocument, PrintLinker
 from .plan import PrintOptions, anchor, print_groups
@@ -30,13 +30,16 @@ PAPER_SIZES = {"a4": "A4", "letter": "letter"}
 def require_cjk_font() -> None:
     """Fail unless fontconfig finds the CJK font the print stylesheet names."""
     try:
-        found = subprocess.run(["fc-list", f":family={FONT_FAMILY}", "family"],
-                               capture_output=True, text=True, check=False).stdout
+        found = subprocess.run(
+            ["fc-list", f":family={FONT_FAMILY}", "family"], capture_output=True, text=True, check=False
+        ).stdout
     except FileNotFoundError:
         found = ""
     if FONT_FAMILY not in found:
-        raise HouserulesError(f"the CJK font '{FONT_FAMILY}' is not installed, so Chinese text would print as empty "
-                              f"boxes — install the Debian package {FONT_PACKAGE} (tools/setup-debian.sh does)")
+        raise HouserulesError(
+            f"the CJK font '{FONT_FAMILY}' is not installed, so Chinese text would print as empty "
+            f"boxes — install the Debian package {FONT_PACKAGE} (tools/setup-debian.sh does)"
+        )
 
 
 def stylesheet(paper: str = "a4") -> str:
@@ -82,8 +85,9 @@ class PrintedGame:
 
     MAX_PASSES = 4
 
-    def __init__(self, kb: KnowledgeBase, game: Game, options: PrintOptions, paper: str,
-                 blocks: EntryBlocks | None = None):
+    def __init__(
+        self, kb: KnowledgeBase, game: Game, options: PrintOptions, paper: str, blocks: EntryBlocks | None = None
+    ):
         self.game = game
         only = set(options.since.changes) if options.since is not None else None
         self.groups = print_groups(kb, game, options.profile, only)
@@ -101,7 +105,8 @@ class PrintedGame:
     def lay_out(self):
         """The laid-out document; :attr:`pages` then holds where each anchor starts."""
         pages: dict[str, int] | None = None
-        for self.passes in range(1, self.MAX_PASSES + 1):
+        for passes in range(1, self.MAX_PASSES + 1):
+            self.passes = passes
             document = render(self.html(pages), self._paper)
             found = _anchor_pages(document)
             if pages is not None and all(found.get(anchor(e)) == pages.get(anchor(e)) for e in self.entries):
@@ -123,7 +128,9 @@ def copy_pdf(source: Path, target: Path) -> int:
         partial.replace(target)
     except OSError as exc:
         partial.unlink(missing_ok=True)
-        raise HouserulesError(f"cannot write {target}: {exc.strerror or exc} — free some space or choose another -o") from None
+        raise HouserulesError(
+            f"cannot write {target}: {exc.strerror or exc} — free some space or choose another -o"
+        ) from None
     except BaseException:
         partial.unlink(missing_ok=True)
         raise

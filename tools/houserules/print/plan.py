@@ -49,11 +49,21 @@ def print_groups(kb: KnowledgeBase, game: Game, profile: Profile | None, only: s
         own = sorted((e for e in kb.game_entries(game.id) if e.origin == ORIGIN), key=lambda e: e.code)
         if own:
             name = profile.name
-            groups.append(("house-rules", {"zh": f"本组房规：{name['zh']}", "en": f"House rules of {name.get('en', name['zh'])}"},
-                           [e.ref for e in own]))
+            groups.append(
+                (
+                    "house-rules",
+                    {"zh": f"本组房规：{name['zh']}", "en": f"House rules of {name.get('en', name['zh'])}"},
+                    [e.ref for e in own],
+                )
+            )
     for key, title, refs in game_sections(kb, game):
-        kept = [r for r in refs if kb.entries[r].origin == "shared" and (profile is None or profile.includes(kb.entries[r]))
-                and (only is None or r in only)]
+        kept = [
+            r
+            for r in refs
+            if kb.entries[r].origin == "shared"
+            and (profile is None or profile.includes(kb.entries[r]))
+            and (only is None or r in only)
+        ]
         if kept:
             groups.append((key, title, kept))
     return groups

@@ -18,8 +18,24 @@ from ..data.model import Entry, KnowledgeBase
 
 #: Every block an entry can have, in the order outputs show them.
 ORDER = (
-    "answer", "questions", "aliases", "uncertain", "stale", "stub", "body", "completion", "facts", "errata",
-    "applies-to", "rulings", "see-also", "referenced-by", "translator-notes", "sources", "meta", "history",
+    "answer",
+    "questions",
+    "aliases",
+    "uncertain",
+    "stale",
+    "stub",
+    "body",
+    "completion",
+    "facts",
+    "errata",
+    "applies-to",
+    "rulings",
+    "see-also",
+    "referenced-by",
+    "translator-notes",
+    "sources",
+    "meta",
+    "history",
 )
 #: Labels of the blocks that are not sections of the page (those are in vocab.SECTIONS).
 LABELS: dict[str, dict[str, str]] = {
@@ -33,12 +49,18 @@ LABELS: dict[str, dict[str, str]] = {
 }
 #: Fixed sentences of the warning blocks.
 NOTICES: dict[str, dict[str, str]] = {
-    "stale": {"zh": "译文可能已过时：原文在翻译之后有改动。",
-              "en": "The translation may be out of date: the source text changed after it was translated."},
-    "stub": {"zh": "待补充：现有资料尚未涵盖此条目的完整内容。",
-             "en": "Stub: the sources do not cover this entry in full yet."},
-    "completion": {"zh": "以下内容不在原始资料中，由其他来源补全。",
-                   "en": "Not in the source document: completed from another source."},
+    "stale": {
+        "zh": "译文可能已过时：原文在翻译之后有改动。",
+        "en": "The translation may be out of date: the source text changed after it was translated.",
+    },
+    "stub": {
+        "zh": "待补充：现有资料尚未涵盖此条目的完整内容。",
+        "en": "Stub: the sources do not cover this entry in full yet.",
+    },
+    "completion": {
+        "zh": "以下内容不在原始资料中，由其他来源补全。",
+        "en": "Not in the source document: completed from another source.",
+    },
 }
 
 
@@ -88,7 +110,9 @@ class EntryBlocks:
         """The errata an entry shows: its own, those about it, those about what it applies to."""
         records = [Erratum(entry, e, "own") for e in entry.errata]
         for relation, ref in (("about", entry.ref), *(("applied", r) for r in entry.applies_to)):
-            records += [Erratum(holder, e, relation) for holder, e in self.errata_for.get(ref, []) if holder is not entry]
+            records += [
+                Erratum(holder, e, relation) for holder, e in self.errata_for.get(ref, []) if holder is not entry
+            ]
         return records
 
     def blocks(self, entry: Entry) -> list[Block]:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 import shutil
 import unicodedata
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ..data import vocab
 from .blocks import EntryBlocks
@@ -115,7 +116,7 @@ def indented(text: str, columns: int, indent: str = "    ") -> list[str]:
         marker = _LIST_ITEM.match(paragraph)
         lead = marker.group(1) if marker else ""
         hang = indent + " " * width(lead)
-        body = wrap(paragraph[len(lead):], columns - width(hang))
+        body = wrap(paragraph[len(lead) :], columns - width(hang))
         lines += [(indent + lead if i == 0 else hang) + line for i, line in enumerate(body)]
     return lines
 
@@ -127,6 +128,7 @@ def bilingual(names: dict[str, str]) -> str:
 
 
 # -- search hits ----------------------------------------------------------------
+
 
 def format_hits(hits: Iterable[Any], columns: int) -> str:
     """Readable search results: code, titles, the one-line answer and the page path.
@@ -159,6 +161,7 @@ def _texts(texts: dict[str, str], columns: int) -> list[str]:
 
 
 # -- one entry ------------------------------------------------------------------
+
 
 def _label(names: dict[str, str]) -> str:
     return f"{names['zh']} {names['en']}"
@@ -249,15 +252,23 @@ def format_entry(entry: Any, kb: Any, url: str, columns: int) -> str:
         elif block.kind == "stub":
             section(block.label, [f"{block.data['zh']} {block.data['en']}"])
         elif block.kind == "questions":
-            section(block.label, [f"问 {clean(q['q']['zh'])} / {clean(q['q']['en'])}\n"
-                                  + "\n".join(clean(t) for _, t in _distinct(q["a"])) for q in block.data])
+            section(
+                block.label,
+                [
+                    f"问 {clean(q['q']['zh'])} / {clean(q['q']['en'])}\n"
+                    + "\n".join(clean(t) for _, t in _distinct(q["a"]))
+                    for q in block.data
+                ],
+            )
         elif block.kind == "body":
             section(block.label, [markdown_text(t, linker, lang) for lang, t in _distinct(block.data)])
         elif block.kind in {"applies-to", "see-also"}:
             section(block.label, refs(block.data))
         elif block.kind == "sources":
-            section(block.label, ["\n".join(f"{clean(s['doc'])} {clean(str(s.get('ref', '')))}".strip()
-                                             for s in block.data)])
+            section(
+                block.label,
+                ["\n".join(f"{clean(s['doc'])} {clean(str(s.get('ref', '')))}".strip() for s in block.data)],
+            )
     return "\n".join(line.rstrip() for line in lines)
 
 

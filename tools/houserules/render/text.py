@@ -31,8 +31,32 @@ if TYPE_CHECKING:
     from ..data.model import Entry, KnowledgeBase
 
 ALLOWED_TAGS = {
-    "p", "br", "em", "strong", "code", "pre", "blockquote", "ul", "ol", "li", "a", "hr",
-    "table", "thead", "tbody", "tr", "th", "td", "h3", "h4", "h5", "h6", "del", "sup", "sub", "span",
+    "p",
+    "br",
+    "em",
+    "strong",
+    "code",
+    "pre",
+    "blockquote",
+    "ul",
+    "ol",
+    "li",
+    "a",
+    "hr",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "del",
+    "sup",
+    "sub",
+    "span",
 }
 ALLOWED_ATTRIBUTES = {"a": {"href", "title", "class"}, "th": {"align"}, "td": {"align"}, "span": {"class"}}
 URL_SCHEMES = {"http", "https", "mailto"}
@@ -162,8 +186,9 @@ def escape_md(text: str) -> str:
 
 def clean(html_text: str) -> str:
     """Sanitize HTML with the project's allow-list."""
-    return nh3.clean(html_text, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRIBUTES,
-                     url_schemes=URL_SCHEMES, link_rel=None)
+    return nh3.clean(
+        html_text, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRIBUTES, url_schemes=URL_SCHEMES, link_rel=None
+    )
 
 
 #: One line with no Markdown syntax at all: its HTML is a paragraph of the escaped text.
@@ -224,6 +249,7 @@ def inline_html(text: str) -> str:
 
 def plain_text(text: str, linker: Linker, lang: str = "zh") -> str:
     """Data text for a terminal: ``[[game:id]]`` named by ``linker``, everything else as written."""
+
     def name(match: re.Match[str]) -> str:
         target = linker.kb.entries.get(match.group(1).strip())
         return linker.text(target, lang) if target else match.group(0)

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from functools import lru_cache
-from typing import Iterator
 
 from hanziconv.charmap import simplified_charmap, traditional_charmap
 from whoosh.analysis import Composable, Filter, StopFilter, Token, Tokenizer
@@ -37,8 +37,10 @@ _QUESTION_WORDS = re.compile(r"\b(?:what|whats|how|why|where|which|who|do|does|d
 
 
 #: A query that asks something (rather than naming a thing) wants the ruling that answers it.
-_ASKS = re.compile(r"[?？]|为什么|怎么|怎样|什么|如何|是否|能否|能不能|可以|可不可以|会不会|吗|呢|几次|多少"
-                   r"|\b(?:what|how|when|why|can|does|do|is|are|should|may)\b")
+_ASKS = re.compile(
+    r"[?？]|为什么|怎么|怎样|什么|如何|是否|能否|能不能|可以|可不可以|会不会|吗|呢|几次|多少"
+    r"|\b(?:what|how|when|why|can|does|do|is|are|should|may)\b"
+)
 
 
 def is_question(text: str) -> bool:
@@ -89,10 +91,19 @@ class MixedTokenizer(Tokenizer):
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self)
 
-    def __call__(self, value: str, positions: bool = False, chars: bool = False,
-                 keeporiginal: bool = False, removestops: bool = True, start_pos: int = 0,
-                 start_char: int = 0, tokenize: bool = True, mode: str = "",
-                 **kwargs: object) -> Iterator[Token]:
+    def __call__(
+        self,
+        value: str,
+        positions: bool = False,
+        chars: bool = False,
+        keeporiginal: bool = False,
+        removestops: bool = True,
+        start_pos: int = 0,
+        start_char: int = 0,
+        tokenize: bool = True,
+        mode: str = "",
+        **kwargs: object,
+    ) -> Iterator[Token]:
         token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
         text = fold(value)
         if mode == "query":
@@ -114,7 +125,7 @@ def _pieces(run: str, index: bool) -> list[str]:
         return [run]
     if len(run) == 1:
         return [run]
-    bigrams = [run[i:i + 2] for i in range(len(run) - 1)]
+    bigrams = [run[i : i + 2] for i in range(len(run) - 1)]
     # Unigrams in the index let a one-character query find longer words.
     return list(run) + bigrams if index else bigrams
 

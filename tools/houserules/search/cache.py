@@ -35,6 +35,7 @@ INDEXED_GAME_FILES = ("game.yaml", "glossary.yaml")
 
 # -- where the index lives ----------------------------------------------------
 
+
 def cache_root() -> Path:
     """The folder holding every index: ``$HOUSERULES_CACHE``, else the XDG cache."""
     if os.environ.get("HOUSERULES_CACHE"):
@@ -87,8 +88,8 @@ def fingerprint(data_dir: Path) -> str:
 
 # -- building -------------------------------------------------------------------
 
-def write_index(target: Path, docs: Iterable[dict[str, Any]], meta: dict[str, Any],
-                analyzer: Any = None) -> Path:
+
+def write_index(target: Path, docs: Iterable[dict[str, Any]], meta: dict[str, Any], analyzer: Any = None) -> Path:
     """Write a complete index into ``target`` atomically (temp folder, then rename).
 
     If another process already wrote ``target``, its index is kept and ours dropped.
@@ -123,8 +124,11 @@ def build_for(data_dir: Path, target: Path) -> Path:
 
     result = load(data_dir)
     kb = result.kb
-    meta = {"entries": len(kb.entries), "games": sorted(kb.games),
-            "problems": [str(p) for p in result.problems if p.severity == "error"]}
+    meta = {
+        "entries": len(kb.entries),
+        "games": sorted(kb.games),
+        "problems": [str(p) for p in result.problems if p.severity == "error"],
+    }
     return write_index(target, documents(kb), meta)
 
 
@@ -150,8 +154,11 @@ def intact(folder: Path) -> bool:
     try:
         meta = json.loads((folder / META_FILE).read_text(encoding="utf-8"))
         files = meta["files"]
-        return meta.get("version") == INDEX_VERSION and bool(files) and all(
-            (folder / name).stat().st_size == size for name, size in files.items())
+        return (
+            meta.get("version") == INDEX_VERSION
+            and bool(files)
+            and all((folder / name).stat().st_size == size for name, size in files.items())
+        )
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return False
 
@@ -163,17 +170,23 @@ def _cache_problem(home: Path, exc: OSError) -> HouserulesError:
         where, fix = "XDG_CACHE_HOME", "set XDG_CACHE_HOME to a folder you can write, or set HOUSERULES_CACHE"
     else:
         where, fix = "default", "set HOUSERULES_CACHE to a folder you can write"
-    reason = "not a folder" if isinstance(exc, (FileExistsError, NotADirectoryError)) else \
-        (exc.strerror or str(exc)).lower()
+    reason = (
+        "not a folder" if isinstance(exc, (FileExistsError, NotADirectoryError)) else (exc.strerror or str(exc)).lower()
+    )
     return HouserulesError(f"cannot keep the search index in {cache_root()} ({where}): {reason} — {fix}")
 
 
 def ensure_index(data_dir: Path, rebuild: bool = False) -> Path:
     """The up-to-date index folder of ``data_dir``, rebuilt first if the data changed or it is damaged."""
     if not data_dir.is_dir():
-        raise HouserulesError(f"data folder not found: {data_dir} — pass --data DIR pointing at rules_data/",
-                              [Problem(str(data_dir), 1, "-", "data folder not found",
-                                       "pass --data DIR pointing at the rules_data folder")])
+        raise HouserulesError(
+            f"data folder not found: {data_dir} — pass --data DIR pointing at rules_data/",
+            [
+                Problem(
+                    str(data_dir), 1, "-", "data folder not found", "pass --data DIR pointing at the rules_data folder"
+                )
+            ],
+        )
     home = index_home(data_dir)
     try:
         home.mkdir(parents=True, exist_ok=True)
@@ -192,5 +205,6 @@ def ensure_index(data_dir: Path, rebuild: bool = False) -> Path:
 
 def _is_location_problem(home: Path, exc: OSError) -> bool:
     # Anything that stops us writing into the cache folder itself (not a data file we could not read).
-    return isinstance(exc, (FileExistsError, NotADirectoryError, PermissionError)) or \
-        (exc.filename is not None and str(exc.filename).startswith(str(cache_root())))
+    return isinstance(exc, (FileExistsError, NotADirectoryError, PermissionError)) or (
+        exc.filename is not None and str(exc.filename).startswith(str(cache_root()))
+    )

@@ -62,10 +62,21 @@ def documents(kb: Any) -> Iterable[dict[str, Any]]:
             "summary": "\n".join(entry.summary.values()),
             "body": "\n".join(entry.body.values()),
         }
-        record = {"id": entry.ref, "code": entry.code, "game": entry.game, "kind": entry.kind,
-                  "title": entry.title, "summary": entry.summary, "url": entry_url(entry)}
+        record = {
+            "id": entry.ref,
+            "code": entry.code,
+            "game": entry.game,
+            "kind": entry.kind,
+            "title": entry.title,
+            "summary": entry.summary,
+            "url": entry_url(entry),
+        }
         yield {
-            "ref": entry.ref, "entry": entry.ref, "type": "entry", "game": entry.game, "kind": entry.kind,
+            "ref": entry.ref,
+            "entry": entry.ref,
+            "type": "entry",
+            "game": entry.game,
+            "kind": entry.kind,
             "record": record,
             "exact": "\n".join(searchtext.exact_key(t) for t in [entry.code, *titles]),
             "exact_alias": "\n".join(searchtext.exact_key(a) for a in entry.aliases),
@@ -74,15 +85,24 @@ def documents(kb: Any) -> Iterable[dict[str, Any]]:
         }
         for question in entry.questions:
             asked = [question["q"]["zh"], question["q"]["en"], *question.get("variants", [])]
-            qtexts = {"title": "\n".join(asked[:2]), "aliases": "\n".join(asked[2:]),
-                      "summary": "\n".join(question["a"].values()), "body": "\n".join(titles)}
+            qtexts = {
+                "title": "\n".join(asked[:2]),
+                "aliases": "\n".join(asked[2:]),
+                "summary": "\n".join(question["a"].values()),
+                "body": "\n".join(titles),
+            }
             url = f"{record['url']}#{question['id']}"
             yield {
-                "ref": f"{entry.ref}#{question['id']}", "entry": entry.ref, "type": "question",
-                "game": entry.game, "kind": entry.kind,
-                "record": {**record, "url": url,
-                           "question": {"id": question["id"], "question": question["q"],
-                                        "answer": question["a"], "url": url}},
+                "ref": f"{entry.ref}#{question['id']}",
+                "entry": entry.ref,
+                "type": "question",
+                "game": entry.game,
+                "kind": entry.kind,
+                "record": {
+                    **record,
+                    "url": url,
+                    "question": {"id": question["id"], "question": question["q"], "answer": question["a"], "url": url},
+                },
                 "exact_alias": "\n".join(searchtext.exact_key(a) for a in asked),
                 "words": _words(qtexts.values()),
                 **qtexts,

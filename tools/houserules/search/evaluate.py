@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..data.yamlload import YamlError
+from ..data.yamlload import load as load_yaml
 from ..errors import HouserulesError, Problem, display_path
 from .index import SearchIndex
-from ..data.yamlload import YamlError, load as load_yaml
 
 DEPTH = 10
 
@@ -49,22 +50,38 @@ def read_judgements(path: Path) -> list[Judgement]:
     try:
         doc = load_yaml(path)
     except YamlError as exc:
-        raise HouserulesError("cannot read the judgements", [Problem(where, exc.line, "-", exc.problem, exc.fix)])
+        raise HouserulesError(
+            "cannot read the judgements", [Problem(where, exc.line, "-", exc.problem, exc.fix)]
+        ) from None
     except OSError as exc:
-        raise HouserulesError(f"cannot read {where}: {exc.strerror} — pass --judgements FILE")
+        raise HouserulesError(f"cannot read {where}: {exc.strerror} — pass --judgements FILE") from None
     items = doc.data.get("queries") if isinstance(doc.data, dict) else None
     if not isinstance(items, list):
-        raise HouserulesError("no judged queries", [Problem(where, 1, "-", "no 'queries:' list",
-                                                            "write 'queries:' followed by items")])
+        raise HouserulesError(
+            "no judged queries", [Problem(where, 1, "-", "no 'queries:' list", "write 'queries:' followed by items")]
+        )
     result, problems = [], []
     for index, item in enumerate(items):
         line = doc.line(("queries", index))
         expect = item.get("expect") if isinstance(item, dict) else None
         expect = [expect] if isinstance(expect, str) else expect
-        if not (isinstance(item, dict) and isinstance(item.get("q"), str) and isinstance(item.get("group"), str)
-                and isinstance(expect, list) and expect and all(isinstance(e, str) for e in expect)):
-            problems.append(Problem(where, line, "-", "a judgement needs 'group', 'q' and 'expect'",
-                                    "write {group: G, q: QUERY, expect: game:id}"))
+        if not (
+            isinstance(item, dict)
+            and isinstance(item.get("q"), str)
+            and isinstance(item.get("group"), str)
+            and isinstance(expect, list)
+            and expect
+            and all(isinstance(e, str) for e in expect)
+        ):
+            problems.append(
+                Problem(
+                    where,
+                    line,
+                    "-",
+                    "a judgement needs 'group', 'q' and 'expect'",
+                    "write {group: G, q: QUERY, expect: game:id}",
+                )
+            )
             continue
         result.append(Judgement(item["group"], item["q"], tuple(expect), item.get("game"), line))
     if problems:
@@ -74,9 +91,14 @@ def read_judgements(path: Path) -> list[Judgement]:
 
 def check_refs(judgements: list[Judgement], known: set[str], path: Path) -> None:
     """Fail on judgements that expect entries the data does not have."""
-    problems = [Problem(display_path(path), j.line, ref, f"expected entry '{ref}' is not in the data",
-                        "use a game:id that exists")
-                for j in judgements for ref in j.expect if ref not in known]
+    problems = [
+        Problem(
+            display_path(path), j.line, ref, f"expected entry '{ref}' is not in the data", "use a game:id that exists"
+        )
+        for j in judgements
+        for ref in j.expect
+        if ref not in known
+    ]
     if problems:
         raise HouserulesError("judgements refer to unknown entries", problems)
 
@@ -100,10 +122,12 @@ def scores(outcomes: list[Outcome]) -> dict[str, dict[str, Any]]:
 
     def summary(items: list[Outcome]) -> dict[str, Any]:
         n = len(items)
-        return {"queries": n,
-                "hit@1": sum(o.hit(1) for o in items) / n,
-                "hit@3": sum(o.hit(3) for o in items) / n,
-                "mrr": sum(1 / o.rank for o in items if o.rank) / n}
+        return {
+            "queries": n,
+            "hit@1": sum(o.hit(1) for o in items) / n,
+            "hit@3": sum(o.hit(3) for o in items) / n,
+            "mrr": sum(1 / o.rank for o in items if o.rank) / n,
+        }
 
     return {name: summary(items) for name, items in groups.items() if items}
 
@@ -117,7 +141,9 @@ def report(table: dict[str, dict[str, Any]], misses: list[Outcome]) -> str:
         lines.append("\nnot first:")
         for o in misses:
             where = "not found" if o.rank is None else f"rank {o.rank}"
-            lines.append(f"  [{o.judgement.group}] {o.judgement.query!r}: {where} (expected {', '.join(o.judgement.expect)})")
+            lines.append(
+                f"  [{o.judgement.group}] {o.judgement.query!r}: {where} (expected {', '.join(o.judgement.expect)})"
+            )
     return "\n".join(lines)
 
 
@@ -125,8 +151,15 @@ def report(table: dict[str, dict[str, Any]], misses: list[Outcome]) -> str:
 
 #: Where Playwright finds Chromium (Debian's package; Playwright downloads no browser here).
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 #: The result list once the box shows results (or says there are none); the box is
 #: emptied before each query, so whatever shows is the answer to the query typed.
 _READ_RESULTS = """() => {
@@ -147,10 +180,12 @@ def evaluate_site(site: Path, judgements: list[Judgement], refs: set[str]) -> li
     A judgement's ``game`` keeps only that game's results (the box has no filter).
     """
     try:
-        from playwright.sync_api import Error as PlaywrightError, sync_playwright
+        from playwright.sync_api import Error as PlaywrightError
+        from playwright.sync_api import sync_playwright
     except ImportError:
-        raise HouserulesError("search-eval --site needs Playwright — install the test extras: "
-                              ".venv/bin/pip install -e '.[test]'") from None
+        raise HouserulesError(
+            "search-eval --site needs Playwright — install the test extras: .venv/bin/pip install -e '.[test]'"
+        ) from None
     if not (site / "index.html").is_file():
         raise HouserulesError(f"no site in {site} — build it first: houserules build -o {site}")
     if not Path(CHROMIUM).is_file():
@@ -161,8 +196,9 @@ def evaluate_site(site: Path, judgements: list[Judgement], refs: set[str]) -> li
         try:
             page = browser.new_page()
             page.goto(f"{base}/index.html")
-            page.evaluate("() => { window.__hrText = JSON.parse(document.getElementById('__config')"
-                          ".textContent).translations; }")
+            page.evaluate(
+                "() => { window.__hrText = JSON.parse(document.getElementById('__config').textContent).translations; }"
+            )
             box = page.locator("input.md-search__input")
             box.click()
             for j in judgements:
@@ -177,7 +213,9 @@ def evaluate_site(site: Path, judgements: list[Judgement], refs: set[str]) -> li
                 rank = next((i + 1 for i, ref in enumerate(ids[:DEPTH]) if ref in j.expect), None)
                 outcomes.append(Outcome(j, rank))
         except PlaywrightError as exc:
-            raise HouserulesError(f"the site search did not answer in Chromium: {exc.message.splitlines()[0]}") from None
+            raise HouserulesError(
+                f"the site search did not answer in Chromium: {exc.message.splitlines()[0]}"
+            ) from None
         finally:
             browser.close()
     return outcomes
@@ -219,10 +257,14 @@ def _serve(site: Path) -> Any:
 
 def report_both(cli: dict[str, dict[str, Any]], site: dict[str, dict[str, Any]]) -> str:
     """The CLI's and the site's scores side by side."""
-    lines = [f"{'':<12} {'':>7}  {'command line':^20}  {'site search box':^20}",
-             f"{'group':<12} {'queries':>7}  {'hit@1':>6} {'hit@3':>6} {'MRR':>6}  {'hit@1':>6} {'hit@3':>6} {'MRR':>6}"]
+    lines = [
+        f"{'':<12} {'':>7}  {'command line':^20}  {'site search box':^20}",
+        f"{'group':<12} {'queries':>7}  {'hit@1':>6} {'hit@3':>6} {'MRR':>6}  {'hit@1':>6} {'hit@3':>6} {'MRR':>6}",
+    ]
     for name, row in cli.items():
         other = site.get(name, {"hit@1": 0.0, "hit@3": 0.0, "mrr": 0.0})
-        lines.append(f"{name:<12} {row['queries']:>7}  {row['hit@1']:>6.3f} {row['hit@3']:>6.3f} {row['mrr']:>6.3f}"
-                     f"  {other['hit@1']:>6.3f} {other['hit@3']:>6.3f} {other['mrr']:>6.3f}")
+        lines.append(
+            f"{name:<12} {row['queries']:>7}  {row['hit@1']:>6.3f} {row['hit@3']:>6.3f} {row['mrr']:>6.3f}"
+            f"  {other['hit@1']:>6.3f} {other['hit@3']:>6.3f} {other['mrr']:>6.3f}"
+        )
     return "\n".join(lines)

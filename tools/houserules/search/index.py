@@ -84,7 +84,7 @@ class SearchIndex:
         self._answers: set[int] | None = None
         self._questions: set[int] = set()
 
-    def __enter__(self) -> "SearchIndex":
+    def __enter__(self) -> SearchIndex:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -150,8 +150,12 @@ class SearchIndex:
         key = searchtext.exact_key(text)
         if not terms and not key:
             return None
-        parts: list[Query] = [Term(f, t, boost=b) for t in terms for f, b in FIELD_BOOSTS.items()
-                              if f not in COMMON_SKIPPED or not self._common(f, t)]
+        parts: list[Query] = [
+            Term(f, t, boost=b)
+            for t in terms
+            for f, b in FIELD_BOOSTS.items()
+            if f not in COMMON_SKIPPED or not self._common(f, t)
+        ]
         if key:
             parts += [Term("exact", key, boost=EXACT_BOOST), Term("exact_alias", key, boost=EXACT_ALIAS_BOOST)]
         query = Or(parts)
@@ -190,15 +194,17 @@ class SearchIndex:
     def bonus(self, docnum: int) -> float:
         """What a question adds to a document: answers (rulings, rules) and questions come first."""
         if self._answers is None:
-            ids = lambda field, text: set(self._reader.postings(field, text).all_ids()) \
-                if (field, text) in self._reader else set()  # noqa: E731
+
+            def ids(field: str, text: str) -> set[int]:
+                return set(self._reader.postings(field, text).all_ids()) if (field, text) in self._reader else set()
+
             self._answers = set().union(*(ids("kind", k) for k in QUESTION_KINDS))
             self._questions = ids("type", "question")
-        return (QUESTION_BOOST if docnum in self._answers else 0.0) + \
-            (QUESTION_DOC_BOOST if docnum in self._questions else 0.0)
+        return (QUESTION_BOOST if docnum in self._answers else 0.0) + (
+            QUESTION_DOC_BOOST if docnum in self._questions else 0.0
+        )
 
-    def search(self, text: str, game: str | None = None, kind: str | None = None,
-               limit: int = 10) -> list[Hit]:
+    def search(self, text: str, game: str | None = None, kind: str | None = None, limit: int = 10) -> list[Hit]:
         """Ranked hits for ``text``, optionally limited to one game and/or kind.
 
         One hit per entry: the entry's best document, so several matching questions
@@ -216,7 +222,6 @@ class SearchIndex:
             if len(hits) >= limit or len(found) < fetch:
                 return hits
             fetch *= 4
-
 
 
 class _Collector(collectors.TopCollector):

@@ -148,11 +148,29 @@ def _records(index: search.SearchIndex) -> list[list[Any]]:
         record = index._reader.stored_fields(docnum)["record"]
         question = record.get("question")
         if question is None:
-            groups.append([[record["code"], record["title"]["zh"], record["title"]["en"],
-                            record["summary"]["zh"], record["summary"]["en"], record["url"], record["id"]]])
+            groups.append(
+                [
+                    [
+                        record["code"],
+                        record["title"]["zh"],
+                        record["title"]["en"],
+                        record["summary"]["zh"],
+                        record["summary"]["en"],
+                        record["url"],
+                        record["id"],
+                    ]
+                ]
+            )
         else:
-            groups[-1].append([question["id"], question["question"]["zh"], question["question"]["en"],
-                               question["answer"]["zh"], question["answer"]["en"]])
+            groups[-1].append(
+                [
+                    question["id"],
+                    question["question"]["zh"],
+                    question["question"]["en"],
+                    question["answer"]["zh"],
+                    question["answer"]["en"],
+                ]
+            )
     return groups
 
 
@@ -173,16 +191,20 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
     scores sit in the same shards under ``§term``, their records in ``g/N.js``.
     """
     terms = {term: _flat(scores) for term, scores in postings(index).items() if scores}
-    extra = {GLOSSARY + term: _flat(scores) for term, scores in postings(glossary).items() if scores} \
-        if glossary is not None else {}
-    size = sum(len(json.dumps(t, ensure_ascii=False).encode()) + len(json.dumps(p)) + 1
-               for t, p in {**terms, **extra}.items())
+    extra = (
+        {GLOSSARY + term: _flat(scores) for term, scores in postings(glossary).items() if scores}
+        if glossary is not None
+        else {}
+    )
+    size = sum(
+        len(json.dumps(t, ensure_ascii=False).encode()) + len(json.dumps(p)) + 1 for t, p in {**terms, **extra}.items()
+    )
     shards = max(1, math.ceil(size / SHARD_BYTES))
     buckets: list[dict[str, list[int]]] = [{} for _ in range(shards)]
     for term in sorted(terms):
         buckets[fnv1a(term) % shards][term] = terms[term]
     for term in sorted(extra):
-        buckets[fnv1a(term[len(GLOSSARY):]) % shards][term] = extra[term]
+        buckets[fnv1a(term[len(GLOSSARY) :]) % shards][term] = extra[term]
     groups = _records(index)
     reader = index._reader
     kinds = [reader.stored_fields(d)["record"]["kind"] for d in range(reader.doc_count_all())]
@@ -198,22 +220,34 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         files[f"w/{letter}"] = _script(f"w/{letter}", words)
     for n in range(0, len(groups), RECORDS_PER_CHUNK):
         name = f"r/{n // RECORDS_PER_CHUNK}"
-        files[name] = _script(name, groups[n:n + RECORDS_PER_CHUNK])
+        files[name] = _script(name, groups[n : n + RECORDS_PER_CHUNK])
     terms_shown = []
     if glossary is not None:
         terms_shown = [glossary._reader.stored_fields(d)["record"] for d in range(glossary._reader.doc_count_all())]
     for n in range(0, len(terms_shown), GLOSSARY_PER_CHUNK):
         name = f"g/{n // GLOSSARY_PER_CHUNK}"
-        files[name] = _script(name, [[r["zh"], r["en"], *r["note"], r["url"]]
-                                     for r in terms_shown[n:n + GLOSSARY_PER_CHUNK]])
+        files[name] = _script(
+            name, [[r["zh"], r["en"], *r["note"], r["url"]] for r in terms_shown[n : n + GLOSSARY_PER_CHUNK]]
+        )
     version = hashlib.blake2b("".join(files[k] for k in sorted(files)).encode(), digest_size=8).hexdigest()
     head = {
-        "version": version, "docs": reader.doc_count_all(), "shards": shards, "chunk": RECORDS_PER_CHUNK,
-        "groups": sizes, "answers": answers, "letters": sorted(_words(index)),
-        "scale": SCALE, "questionBoost": round(search.QUESTION_BOOST * SCALE),
+        "version": version,
+        "docs": reader.doc_count_all(),
+        "shards": shards,
+        "chunk": RECORDS_PER_CHUNK,
+        "groups": sizes,
+        "answers": answers,
+        "letters": sorted(_words(index)),
+        "scale": SCALE,
+        "questionBoost": round(search.QUESTION_BOOST * SCALE),
         "questionDocBoost": round(search.QUESTION_DOC_BOOST * SCALE),
-        "exact": EXACT, "exactAlias": EXACT_ALIAS, "glossary": GLOSSARY, "glossaryDocs": len(terms_shown),
-        "glossaryChunk": GLOSSARY_PER_CHUNK, "glossaryShown": GLOSSARY_SHOWN, **analysis_tables(),
+        "exact": EXACT,
+        "exactAlias": EXACT_ALIAS,
+        "glossary": GLOSSARY,
+        "glossaryDocs": len(terms_shown),
+        "glossaryChunk": GLOSSARY_PER_CHUNK,
+        "glossaryShown": GLOSSARY_SHOWN,
+        **analysis_tables(),
     }
     files["head"] = _script("head", head)
     if out.exists():

@@ -37,14 +37,26 @@ def glossary_documents(kb: Any) -> Iterable[dict[str, Any]]:
             names = [term["zh"], term["en"]]
             others = [*term.get("variants", []), *term.get("deprecated", [])]
             note = term.get("note", {})
-            record = {"id": f"{game.id}:glossary:{term['id']}", "zh": term["zh"], "en": term["en"],
-                      "note": [note.get("zh", ""), note.get("en", "")],
-                      "url": f"{game.id}/glossary.html#term-{term['id']}"}
-            yield {"ref": record["id"], "entry": record["id"], "type": "term", "game": game.id, "kind": "glossary",
-                   "record": record, "title": "\n".join(names), "aliases": "\n".join(others),
-                   "summary": "\n".join(v for v in note.values() if v),
-                   "exact": "\n".join(searchtext.exact_key(t) for t in names),
-                   "exact_alias": "\n".join(searchtext.exact_key(t) for t in others)}
+            record = {
+                "id": f"{game.id}:glossary:{term['id']}",
+                "zh": term["zh"],
+                "en": term["en"],
+                "note": [note.get("zh", ""), note.get("en", "")],
+                "url": f"{game.id}/glossary.html#term-{term['id']}",
+            }
+            yield {
+                "ref": record["id"],
+                "entry": record["id"],
+                "type": "term",
+                "game": game.id,
+                "kind": "glossary",
+                "record": record,
+                "title": "\n".join(names),
+                "aliases": "\n".join(others),
+                "summary": "\n".join(v for v in note.values() if v),
+                "exact": "\n".join(searchtext.exact_key(t) for t in names),
+                "exact_alias": "\n".join(searchtext.exact_key(t) for t in others),
+            }
 
 
 def write_site_index(kb: Any, site_dir: Path, prepared: Prepared | None = None) -> dict[str, Any]:
@@ -90,9 +102,12 @@ class Prepared:
         self.data_dir = Path(data_dir).resolve()
         self.fingerprint = fingerprint(self.data_dir)
         self.staging = Path(tempfile.mkdtemp(prefix="houserules-siteindex-"))
-        self.process = subprocess.Popen([sys.executable, "-m", "houserules.search.site", str(self.data_dir),
-                                         str(self.staging)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL)  # a failure is redone in process, with its messages
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "houserules.search.site", str(self.data_dir), str(self.staging)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # a failure is redone in process, with its messages
 
     def take(self, target: Path) -> dict[str, Any] | None:
         """The finished index moved to ``target`` and its head, or None when it cannot be used."""
