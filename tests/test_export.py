@@ -239,7 +239,7 @@ def test_a_failed_export_leaves_the_previous_file_whole(tmp_path, monkeypatch, c
     def disk_full(*args):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(export.tables.os, "replace", disk_full)
+    monkeypatch.setattr(export.files.os, "replace", disk_full)
     assert main(["export", "--data", str(TRANSLATORS), "--format", "csv", "-o", str(out)]) == 1
     assert capsys.readouterr().err == (
         f"houserules export: cannot write {out}: No space left on device; choose another path with -o FILE\n"

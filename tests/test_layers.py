@@ -61,7 +61,7 @@ def test_no_modules_import_each_other_in_a_circle():
 def test_the_check_finds_a_circle_when_there_is_one():
     GRAPH.add_import(importer="houserules.data.model", imported="houserules.data.load")
     try:
-        assert ["houserules.data.load", "houserules.data.model"] in _cycles()
+        assert any({"houserules.data.load", "houserules.data.model"} <= set(group) for group in _cycles())
     finally:
         GRAPH.remove_import(importer="houserules.data.model", imported="houserules.data.load")
 

@@ -15,9 +15,9 @@ import pytest
 
 from conftest import FIXTURES
 from houserules.check import run as run_check
-from houserules.data import load as load_module
+from houserules.data import readfile as readfile_module
 from houserules.data.changes import diff
-from houserules.data.load import ReadCache
+from houserules.data.readfile import ReadCache
 from houserules.site.context import SiteContext
 from houserules.site.incremental import SiteState, plan
 from houserules.site.pages import site_pages
@@ -115,8 +115,10 @@ def test_a_second_check_reads_only_the_changed_file(data, monkeypatch):
     cache = ReadCache()
     first = _kb(data, cache)
     read: list[str] = []
-    real = load_module._read
-    monkeypatch.setattr(load_module, "_read", lambda path, *args: read.append(path.name) or real(path, *args))
+    real = readfile_module.read_document
+    monkeypatch.setattr(
+        readfile_module, "read_document", lambda path, *args: read.append(path.name) or real(path, *args)
+    )
     CHANGES["body"](data)
     second = _kb(data, cache)
     assert read == ["floor-ruling.yaml"]

@@ -11,8 +11,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..data.load import ReadCache, load
+from ..data.load import load
 from ..data.model import KnowledgeBase
+from ..data.readfile import ReadCache
 from ..errors import Problem
 from . import freshness, glossary, links, placeholders, questions, rules
 

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..data.files import _children
-from ..data.load import LoadResult, _read, load_entries
+from ..data.load import LoadResult, load_entries
 from ..data.model import Entry, Game, KnowledgeBase, Record
+from ..data.readfile import read_document
 from ..data.yamlload import Document
 from ..errors import HouserulesError, Problem, display_path
 from . import check_kb
@@ -157,7 +158,7 @@ def load_profile(path: Path, shared: KnowledgeBase) -> tuple[Profile, KnowledgeB
     Raises :class:`HouserulesError` listing every problem (located, with a fix).
     """
     label = f"profile:{path.stem}"
-    doc, problems = _read(path, "profile", label)
+    doc, problems = read_document(path, "profile", label)
     if doc is None:
         raise HouserulesError(f"the profile {display_path(path)} is not valid", problems)
     profile = Profile(path, doc)

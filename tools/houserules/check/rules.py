@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from ..data import vocab
 from ..data.model import Entry, KnowledgeBase
-from ..data.schema import REF
+from ..data.schemaparts import REF
 from ..errors import Problem, display_path
 
 _REF = re.compile(REF)

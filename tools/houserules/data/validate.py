@@ -18,17 +18,21 @@ import jsonschema
 
 from ..errors import Problem, display_path
 from . import schema as schemas
+from . import schemaparts as patterns
 from .yamlload import Document
 
 #: What the patterns of the schema mean, for messages people can act on.
 FORMS = {
-    schemas.SLUG: ("an id", "use lowercase letters, digits and single hyphens, e.g. mystic-elevator"),
-    schemas.REF: ("a reference game:id", "write game:id in lowercase letters, digits and hyphens, e.g. betrayal:vault"),
-    schemas.CODE: ("a code", "write the game's prefix, a hyphen and capital letters or digits, e.g. BH-A13"),
-    schemas.CODE_PREFIX: ("a code prefix", "write 2 to 4 capital letters, e.g. BH"),
-    schemas.DATE: ("a date", "write the date as YYYY-MM-DD, e.g. 2026-11-30"),
-    schemas.HASH: ("a source hash", "run 'houserules stamp game:id' to write it"),
-    schemas.DOC_ID: ("a document id", "use letters, digits, '.', '_' and '-', e.g. rulebook-2e.pdf"),
+    patterns.SLUG: ("an id", "use lowercase letters, digits and single hyphens, e.g. mystic-elevator"),
+    patterns.REF: (
+        "a reference game:id",
+        "write game:id in lowercase letters, digits and hyphens, e.g. betrayal:vault",
+    ),
+    patterns.CODE: ("a code", "write the game's prefix, a hyphen and capital letters or digits, e.g. BH-A13"),
+    patterns.CODE_PREFIX: ("a code prefix", "write 2 to 4 capital letters, e.g. BH"),
+    patterns.DATE: ("a date", "write the date as YYYY-MM-DD, e.g. 2026-11-30"),
+    patterns.HASH: ("a source hash", "run 'houserules stamp game:id' to write it"),
+    patterns.DOC_ID: ("a document id", "use letters, digits, '.', '_' and '-', e.g. rulebook-2e.pdf"),
 }
 
 

@@ -1,7 +1,8 @@
 """Machine exports: the JSON API of the site and ``houserules export`` (CSV and JSON tables)."""
 
 from .api import EXPORT_VERSION, entries_json, entry_record
-from .tables import FORMATS, TABLES, check_format, export, rows, spreadsheet_safe, to_csv, write_output
+from .files import spreadsheet_safe, to_csv, write_output
+from .tables import FORMATS, TABLES, check_format, export, rows
 
 __all__ = [
     "EXPORT_VERSION",

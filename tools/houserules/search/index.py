@@ -108,10 +108,8 @@ class SearchIndex:
 
     def correct(self, text: str) -> str:
         """The folded query with unknown English words replaced by the closest indexed word,
-        and an unknown last word by the words it begins.
-
-        >>> index.correct("Elevatr crash"), index.correct("mystic eleva")  # doctest: +SKIP
-        ('elevator crash', 'mystic elevator elevators')
+        and an unknown last word by the words it begins: against the seeds' index, "Elevatr crash"
+        becomes "elevator crash" and "mystic eleva" becomes "mystic elevator elevators".
         """
         folded = searchtext.fold(text)
 
