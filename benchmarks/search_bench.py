@@ -1,6 +1,6 @@
 """Benchmark of the command-line search (a command, not a test).
 
-    .venv/bin/python benchmarks/search_bench.py [--data rules_data] [--entries 5000] [--compare]
+    .venv/bin/python -m benchmarks.search_bench [--data rules_data] [--entries 5000] [--compare]
 
 Measures, on this machine:
 
@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from benchmarks.measure import percentile
 from houserules.data.load import load
 from houserules.search import analysis as searchtext
 from houserules.search import evaluate as searcheval
@@ -54,11 +55,6 @@ QUERIES = [
     "崩塌的房间掉下去落到哪里",
     "minion ambush",
 ]
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 def timed_run(args: list[str], env: dict[str, str]) -> float:

@@ -33,32 +33,12 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from benchmarks.measure import percentile
+from benchmarks.search_bench import QUERIES as CLI_QUERIES
+from houserules.search.evaluate import CHROMIUM, CHROMIUM_ARGS, serve_static
 
-FIRST_QUERY = "魔梯"
-QUERIES = [
-    "电梯坠毁会怎样",
-    "mystic elevator",
-    "elevater",
-    "BH-A13",
-    "塔樓",
-    "豁免",
-    "how do I open the vault",
-    "捕鼠夹",
-    "opposed saves",
-    "崩塌的房间掉下去落到哪里",
-    "minion ambush",
-    "eleva",
-]
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+#: The command-line benchmark's queries: the first typed on a freshly opened page, the rest warm, and a prefix.
+FIRST_QUERY = CLI_QUERIES[0]
+QUERIES = [*CLI_QUERIES[1:], "eleva"]
 THROTTLE = 4
 
 #: Put ``query`` in the box with one keyup and resolve with the ms until results (or "none") show.
@@ -83,19 +63,13 @@ _ASK = """async ([query, expectItems]) => {
 }"""
 
 
-def _serve(site: Path) -> Any:
-    from houserules.search.evaluate import _serve as serve
-
-    return serve(site)
-
-
 def measure(site: Path, mode: str, rounds: int = 2, first_query: str = FIRST_QUERY) -> dict[str, Any]:
     """First results, bytes before them and warm queries for one built site."""
     from playwright.sync_api import sync_playwright
 
-    with _serve(site) as base, sync_playwright() as playwright:
+    with serve_static(site) as base, sync_playwright() as playwright:
         root = base if mode == "http" else site.resolve().as_uri()
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True)
             page = context.new_page()

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import http.server
-import threading
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+from houserules.search.evaluate import CHROMIUM, CHROMIUM_ARGS, serve_static
+
+#: Serve a built site on 127.0.0.1 at a free port while the block runs (yields its base URL).
+serve = serve_static
 
 
 class PageLinks(HTMLParser):
@@ -73,20 +76,13 @@ def external_resources(site: Path) -> list[str]:
 
 
 @contextlib.contextmanager
-def serve(site: Path):
-    """Serve ``site`` on 127.0.0.1 at a free port for the duration of the block."""
-    handler = functools.partial(_QuietHandler, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+def chromium():
+    """Debian's Chromium, headless, with the flags every browser test and ``search-eval --site`` use."""
+    from playwright.sync_api import sync_playwright
 
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
-        pass
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

@@ -5,21 +5,11 @@ from __future__ import annotations
 from urllib.parse import quote, urlsplit
 
 import pytest
-from playwright.sync_api import sync_playwright
 
-from sitecheck import serve
+from sitecheck import chromium, serve
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 # query, the entry whose page must come first — one group per way of asking
 SEARCHES = [
@@ -45,10 +35,8 @@ SEARCHES = [
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium() as instance:
         yield instance
-        instance.close()
 
 
 @pytest.fixture(scope="module", params=["http", "file"])

@@ -9,9 +9,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_browser import ARGS, CHROMIUM
 
-from sitecheck import serve
+from sitecheck import CHROMIUM, CHROMIUM_ARGS, serve
 
 CSP = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
 
@@ -38,7 +37,7 @@ def test_the_policy_allows_the_site_and_blocks_injected_script(built_fixture_sit
 
     with serve(built_fixture_site) as url, sync_playwright() as playwright:
         base = (built_fixture_site.as_uri() if scheme == "file" else url.rstrip("/")) + "/"
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         tab = browser.new_context().new_page()
         violations: list[str] = []
         tab.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)

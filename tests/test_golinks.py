@@ -6,20 +6,10 @@ import json
 import re
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from conftest import DATA, load_kb
-from sitecheck import parse, serve
+from sitecheck import chromium, parse, serve
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 KB = load_kb(DATA)
 ENTRY_TARGETS = {e.code: f"{e.game}/{e.id}.html" for e in KB.entries.values()}
 QUESTION_TARGETS = {
@@ -59,10 +49,8 @@ def test_no_page_but_the_go_page_carries_the_prefixes_and_none_carries_the_codes
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium() as instance:
         yield instance
-        instance.close()
 
 
 @pytest.fixture(scope="module", params=["file", "http"])

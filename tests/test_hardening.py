@@ -172,9 +172,8 @@ def test_page_titles_and_descriptions_are_escaped(hostile_site):
 def test_no_script_from_data_runs_in_chromium(hostile_site, scheme):
     """Every page and a few searches, from disk and from a local server: no script, no dialog, no request out."""
     from playwright.sync_api import sync_playwright
-    from test_browser import ARGS, CHROMIUM
 
-    from sitecheck import serve
+    from sitecheck import CHROMIUM, CHROMIUM_ARGS, serve
 
     dialogs: list[str] = []
     messages: list[str] = []
@@ -184,7 +183,7 @@ def test_no_script_from_data_runs_in_chromium(hostile_site, scheme):
     pwned = []
     with contextlib.ExitStack() as stack, sync_playwright() as playwright:
         base = hostile_site.as_uri() if scheme == "file" else stack.enter_context(serve(hostile_site)).rstrip("/")
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         context = browser.new_context()
         context.on("request", lambda request: requests.append(request.url))
         tab = context.new_page()

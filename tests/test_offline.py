@@ -18,19 +18,10 @@ from playwright.sync_api import sync_playwright
 
 from conftest import DATA, GOOD, HOUSERULES, ROOT, run_cli
 from houserules.data.version import tree_hash
-from sitecheck import serve
+from sitecheck import CHROMIUM, CHROMIUM_ARGS, serve
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 #: Resolves once a service worker controls the page (the pages' policy forbids eval, so no wait_for_function).
 CONTROLLED = """() => new Promise(resolve => navigator.serviceWorker.controller ? resolve(true)
     : navigator.serviceWorker.addEventListener('controllerchange', () => resolve(true)))"""
@@ -45,7 +36,7 @@ def playwright():
 
 @pytest.fixture(scope="module")
 def browser(playwright):
-    instance = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    instance = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
     yield instance
     instance.close()
 
@@ -169,7 +160,7 @@ def test_chromium_reports_the_app_installable(playwright, built_site, tmp_path):
     with serve(built_site) as url:
         # Installability is not checked in an incognito context: a profile folder makes a normal one.
         context = playwright.chromium.launch_persistent_context(
-            tmp_path / "profile", executable_path=CHROMIUM, args=ARGS
+            tmp_path / "profile", executable_path=CHROMIUM, args=CHROMIUM_ARGS
         )
         tab = context.new_page()
         tab.goto(f"{url}/betrayal/vault.html")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import threading
 import time
 import urllib.request
 
@@ -90,3 +91,45 @@ def test_port_zero_serves_on_the_port_it_prints_and_rebuilds_from_the_data_it_wa
         _, err = process.communicate(timeout=30)
     assert "demo/entries/tower.yaml:2: demo:tower: malformed YAML" in err
     assert "Traceback" not in err
+
+
+def test_reading_the_data_starts_no_rebuild_and_a_save_does(tmp_path):
+    """A build reads every data file (the site's search index is made from them): file reads are not changes,
+    or the preview would rebuild for ever."""
+    data = tmp_path / "my-data"
+    shutil.copytree(GOOD, data)
+    process = subprocess.Popen(
+        [str(HOUSERULES), "serve", "--port", "0", "--data", str(data)],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    log: list[str] = []
+    reader = threading.Thread(target=lambda: log.extend(iter(process.stderr.readline, "")), daemon=True)
+    reader.start()
+
+    def builds() -> int:
+        return sum("Documentation built in" in line for line in list(log))
+
+    try:
+        url = re.search(r"http://\S+/", process.stdout.readline()).group(0)
+        deadline = time.monotonic() + 120
+        _wait_for(url + "demo/tower.html", "有障碍的房间", deadline)
+        while not any("Watching paths for changes" in line for line in list(log)):
+            assert time.monotonic() < deadline, "".join(log)
+            time.sleep(0.2)
+        time.sleep(3)  # a rebuild set off by the first build's own reads would have started by now
+        before = builds()
+        for path in sorted(data.rglob("*.yaml")):
+            path.read_bytes()
+        time.sleep(3)
+        assert builds() == before, "".join(log)
+        entry = data / "demo/entries/tower.yaml"
+        entry.write_text(entry.read_text(encoding="utf-8").replace("有障碍的房间", "改过的房间"), encoding="utf-8")
+        _wait_for(url + "demo/tower.html", "改过的房间", deadline)
+        assert builds() > before
+    finally:
+        process.terminate()
+        process.communicate(timeout=30)
+        reader.join(timeout=5)

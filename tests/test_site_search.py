@@ -14,8 +14,6 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 import pytest
-from playwright.sync_api import sync_playwright
-from test_browser import ARGS, CHROMIUM
 
 from conftest import DATA, ROOT, build_once, run_cli
 from houserules.data.load import load
@@ -23,7 +21,7 @@ from houserules.search import analysis as searchtext
 from houserules.search import index as search
 from houserules.search import shards
 from houserules.search import site as siteindex
-from sitecheck import serve
+from sitecheck import chromium, serve
 
 pytestmark = pytest.mark.browser
 
@@ -57,10 +55,8 @@ def question_site(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium() as instance:
         yield instance
-        instance.close()
 
 
 def eval_site(site: Path, judgements: Path, cache: Path) -> dict:

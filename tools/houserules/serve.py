@@ -26,6 +26,23 @@ from .errors import HouserulesError
 log = logging.getLogger("mkdocs.houserules")
 
 
+def _changes() -> list[type]:
+    """The file events that are changes (watchdog also reports files opened and closed unwritten)."""
+    from watchdog import events
+
+    return [
+        events.FileCreatedEvent,
+        events.FileDeletedEvent,
+        events.FileModifiedEvent,
+        events.FileMovedEvent,
+        events.FileClosedEvent,
+        events.FileAttribEvent,
+        events.DirCreatedEvent,
+        events.DirDeletedEvent,
+        events.DirMovedEvent,
+    ]
+
+
 def _server(builder, host: str, port: int, root: Path):
     """MkDocs' live-reload server, bound before the first build: a taken port fails at once, port 0 gets a real one.
 
@@ -48,8 +65,21 @@ def _server(builder, host: str, port: int, root: Path):
                 super().server_activate()
                 self._active = True
 
+    class ChangesOnly(watchdog.observers.Observer):
+        """Reports writes, creations, removals, renames and permission changes, not a file being read:
+        a build reads the data (the site index is built from every file), which must not start another."""
+
+        def schedule(self, event_handler, path, *, recursive=False, event_filter=None, follow_symlink=False):
+            return super().schedule(
+                event_handler,
+                path,
+                recursive=recursive,
+                event_filter=event_filter or _changes(),
+                follow_symlink=follow_symlink,
+            )
+
     server = Server(builder=builder, host=host, port=port, root=str(root))
-    server.observer = watchdog.observers.Observer()  # nothing is watched yet
+    server.observer = ChangesOnly()  # nothing is watched yet
     server.server_bind()
     server.server_activate()
     return server

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..data.model import KnowledgeBase, text_fields
+from ..data.model import KnowledgeBase
 from ..data.textpolicy import allowed_link
 from ..errors import Problem
 from .rules import entry_problem
@@ -35,7 +35,7 @@ def link_targets(text: str) -> Iterator[tuple[int, str, bool]]:
 
 def check_links(kb: KnowledgeBase) -> Iterator[Problem]:
     for entry in kb.entries.values():
-        for path, text in text_fields(entry.data):
+        for path, text in entry.texts:
             if "](" not in text and "<" not in text and "]:" not in text:
                 continue
             for offset, target, image in link_targets(text):

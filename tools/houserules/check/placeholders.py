@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..data.model import Entry, KnowledgeBase, text_fields
+from ..data.model import Entry, KnowledgeBase
 from ..data.vocab import PLACEHOLDER, is_placeholder
 from ..errors import Problem
 from .rules import entry_problem
@@ -34,8 +34,8 @@ def _fix(entry: Entry, kb: KnowledgeBase, path: tuple) -> str:
 
 def check_placeholders(kb: KnowledgeBase) -> Iterator[Problem]:
     for entry in kb.entries.values():
-        for path, text in text_fields(entry.data):
-            if is_placeholder(text):
+        for path, text in entry.texts:
+            if PLACEHOLDER in text and is_placeholder(text):
                 name = ".".join(map(str, path))
                 yield entry_problem(
                     entry, path, f"field '{name}' is still a placeholder ({PLACEHOLDER}…)", _fix(entry, kb, path)

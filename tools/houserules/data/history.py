@@ -149,11 +149,14 @@ def today() -> str:
     return day.isoformat()
 
 
-def load_history(kb: KnowledgeBase) -> History:
-    """Every version of the folder ``kb`` was loaded from, newest (the current files) first."""
+def load_history(kb: KnowledgeBase, current: DataVersion | None = None) -> History:
+    """Every version of the folder ``kb`` was loaded from, newest (the current files) first.
+
+    ``current`` is the folder's version when the caller has computed it already.
+    """
     assert kb.root is not None, "a knowledge base loaded from a folder"
     data_dir = Path(kb.root)
-    current = DataVersion(tree_hash(data_dir), newest_date(kb))
+    current = current or DataVersion(tree_hash(data_dir), newest_date(kb))
     alone = Version(current, None, today())
     try:
         top, prefix = _checkout(data_dir)

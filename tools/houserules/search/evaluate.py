@@ -13,7 +13,12 @@ or three hits) and the mean reciprocal rank (1/rank of the first expected hit,
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import http.server
+import threading
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -191,7 +196,7 @@ def evaluate_site(site: Path, judgements: list[Judgement], refs: set[str]) -> li
     if not Path(CHROMIUM).is_file():
         raise HouserulesError(f"Chromium not found at {CHROMIUM} — install it: apt-get install chromium")
     outcomes = []
-    with _serve(site) as base, sync_playwright() as playwright:
+    with serve_static(site) as base, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page()
@@ -230,29 +235,23 @@ def _ref_of(link: str) -> str:
     return f"{game.rpartition('/')[2]}:{slug}"
 
 
-def _serve(site: Path) -> Any:
-    import contextlib
-    import functools
-    import http.server
-    import threading
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+        pass
 
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
-            pass
 
-    @contextlib.contextmanager
-    def serving() -> Any:
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
-        try:
-            yield f"http://127.0.0.1:{server.server_address[1]}"
-        finally:
-            server.shutdown()
-            server.server_close()
-            thread.join()
-
-    return serving()
+@contextlib.contextmanager
+def serve_static(site: Path) -> Iterator[str]:
+    """Serve the folder ``site`` on 127.0.0.1 at a free port while the block runs; yields its base URL."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
 
 
 def report_both(cli: dict[str, dict[str, Any]], site: dict[str, dict[str, Any]]) -> str:

@@ -109,6 +109,12 @@ class Prepared:
             stderr=subprocess.DEVNULL,
         )  # a failure is redone in process, with its messages
 
+    def finished(self) -> str:
+        """Wait for the process: ``"ready"``, ``"failed"``, or ``"changed"`` when the data changed meanwhile."""
+        if self.process.wait() != 0:
+            return "failed"
+        return "ready" if fingerprint(self.data_dir) == self.fingerprint else "changed"
+
     def take(self, target: Path) -> dict[str, Any] | None:
         """The finished index moved to ``target`` and its head, or None when it cannot be used."""
         try:

@@ -40,12 +40,16 @@ def _item(kb: KnowledgeBase, change: EntryChange, href) -> str:
     title = inline_html(change.title["zh"])
     if entry is not None and change.status != "removed":
         title = f'<a href="{inline_html(href(entry_url(entry)))}">{title}</a>'
-    english = f' <span class="hr-en" lang="en">{inline_html(change.title["en"])}</span>' if change.title.get("en") else ""
+    english = (
+        f' <span class="hr-en" lang="en">{inline_html(change.title["en"])}</span>' if change.title.get("en") else ""
+    )
     what = ""
     if change.status == "changed" and change.aspects:
         names = aspect_names(change)
-        what = (f'<br><span class="hr-changed">{inline_html("、".join(n["zh"] for n in names))}'
-                f' · <span lang="en">{inline_html(", ".join(n["en"] for n in names))}</span></span>')
+        what = (
+            f'<br><span class="hr-changed">{inline_html("、".join(n["zh"] for n in names))}'
+            f' · <span lang="en">{inline_html(", ".join(n["en"] for n in names))}</span></span>'
+        )
     return f'<li><code class="hr-code">{inline_html(change.code)}</code> {title}{english}{what}</li>'
 
 
@@ -59,11 +63,16 @@ def version_html(kb: KnowledgeBase, version: Version, href) -> str:
         items = "".join(_item(kb, c, href) for c in changes[:ITEMS])
         if len(changes) > ITEMS:
             items += f'<li class="hr-cite">……另 {len(changes) - ITEMS} 条 · <span lang="en">and {len(changes) - ITEMS} more</span></li>'
-        out.append(f'<p class="hr-change-kind hr-change-kind--{status}">{bilingual_label(label)}（{len(changes)}）</p>'
-                   f'<ul class="hr-changes hr-changes--{status}" data-status="{status}">{items}</ul>')
+        out.append(
+            f'<p class="hr-change-kind hr-change-kind--{status}">{bilingual_label(label)}（{len(changes)}）</p>'
+            f'<ul class="hr-changes hr-changes--{status}" data-status="{status}">{items}</ul>'
+        )
     if version.others:
-        names = "；".join(f'{inline_html(kb.games[g].name["zh"] if g in kb.games else g)} '
-                         f'{bilingual_label(vocab.CHANGED_FILES[kind])}' for g, kind in version.others)
+        names = "；".join(
+            f"{inline_html(kb.games[g].name['zh'] if g in kb.games else g)} "
+            f"{bilingual_label(vocab.CHANGED_FILES[kind])}"
+            for g, kind in version.others
+        )
         out.append(f'<p class="hr-cite hr-changed-files">另有更改 · <span lang="en">Also changed</span>：{names}</p>')
     if not out:
         out.append('<p class="hr-cite">没有条目变化。<span lang="en">No entry changed.</span></p>')
@@ -86,36 +95,52 @@ def _cite(version: Version) -> str:
 
 def changes_page(kb: KnowledgeBase, history: History | None) -> str:
     """The Markdown of ``changes.md``."""
+
     def href(path: str) -> str:
         return path  # the page is at the site root
 
-    out = [front_matter("更新记录 What changed", "每个数据版本新增、更改和删除的条目", search={"exclude": True}),
-           "# 更新记录 · What changed\n"]
+    out = [
+        front_matter("更新记录 What changed", "每个数据版本新增、更改和删除的条目", search={"exclude": True}),
+        "# 更新记录 · What changed\n",
+    ]
     if history is None:
         out.append(html_block('<p class="hr-cite">没有数据版本。<span lang="en">No data version.</span></p>'))
         return "\n".join(out)
     current = history.versions[0]
-    out.append(html_block(
-        f'<div class="hr-answer" data-block="data-version"><p class="hr-answer-label">当前数据版本 · '
-        f'<span lang="en">Current data version</span></p><p><code class="hr-code">{inline_html(str(current.version))}'
-        f'</code></p><p class="hr-cite">打印版封面印有同样的版本；<code>houserules pdf --changes-since 版本</code> '
-        f'只打印此后的更改。<span lang="en">The printed FAQ\'s cover names its version; <code>houserules pdf '
-        f'--changes-since VERSION</code> prints only what changed since.</span> '
-        f'<a href="{CHANGES_FEED}" type="application/atom+xml">订阅 · Atom feed</a></p></div>'))
+    out.append(
+        html_block(
+            f'<div class="hr-answer" data-block="data-version"><p class="hr-answer-label">当前数据版本 · '
+            f'<span lang="en">Current data version</span></p><p><code class="hr-code">{inline_html(str(current.version))}'
+            f'</code></p><p class="hr-cite">打印版封面印有同样的版本；<code>houserules pdf --changes-since 版本</code> '
+            f'只打印此后的更改。<span lang="en">The printed FAQ\'s cover names its version; <code>houserules pdf '
+            f"--changes-since VERSION</code> prints only what changed since.</span> "
+            f'<a href="{CHANGES_FEED}" type="application/atom+xml">订阅 · Atom feed</a></p></div>'
+        )
+    )
     if not history.from_git:
-        out.append(html_block(
-            f'<div class="hr-warning" data-block="no-history"><p>此站点构建时没有数据的 git 历史，只显示当前版本。'
-            f'<span lang="en">This site was built without the git history of the data ({inline_html(history.note)}), '
-            f'so only the current version is shown.</span></p></div>'))
+        out.append(
+            html_block(
+                f'<div class="hr-warning" data-block="no-history"><p>此站点构建时没有数据的 git 历史，只显示当前版本。'
+                f'<span lang="en">This site was built without the git history of the data ({inline_html(history.note)}), '
+                f"so only the current version is shown.</span></p></div>"
+            )
+        )
         return "\n".join(out)
     for version in history.versions[:PAGE_VERSIONS]:
         out.append(f"\n## {inline_html(_heading(version, version is current))} {{ #{anchor(version)} }}\n")
-        out.append(html_block(f'<div class="hr-version" data-block="version">{_cite(version)}'
-                              f'{version_html(kb, version, href)}</div>'))
+        out.append(
+            html_block(
+                f'<div class="hr-version" data-block="version">{_cite(version)}{version_html(kb, version, href)}</div>'
+            )
+        )
     if len(history.versions) > PAGE_VERSIONS:
         older = len(history.versions) - PAGE_VERSIONS
-        out.append(html_block(f'<p class="hr-cite">更早的 {older} 个版本见 git 历史。'
-                              f'<span lang="en">{older} older versions: see the git history.</span></p>'))
+        out.append(
+            html_block(
+                f'<p class="hr-cite">更早的 {older} 个版本见 git 历史。'
+                f'<span lang="en">{older} older versions: see the git history.</span></p>'
+            )
+        )
     return "\n".join(out)
 
 
@@ -131,8 +156,11 @@ def _sub(parent: etree.Element, tag: str, text: str | None = None, **attributes:
 
 
 def _summary(version: Version) -> str:
-    counts = [f"{label['zh']} {len(version.of(status))}" for status, label in vocab.CHANGE_STATUSES.items()
-              if version.of(status)]
+    counts = [
+        f"{label['zh']} {len(version.of(status))}"
+        for status, label in vocab.CHANGE_STATUSES.items()
+        if version.of(status)
+    ]
     return "，".join(counts) or "没有条目变化"
 
 
@@ -148,7 +176,9 @@ def changes_feed(kb: KnowledgeBase, history: History | None, site_name: str, sit
     if site_url:
         feed.set(XML_BASE, site_url.rstrip("/") + "/")
     _sub(feed, "title", f"{site_name} · 更新记录 What changed")
-    _sub(feed, "subtitle", "每个数据版本新增、更改和删除的条目 · Entries added, changed and removed in each data version")
+    _sub(
+        feed, "subtitle", "每个数据版本新增、更改和删除的条目 · Entries added, changed and removed in each data version"
+    )
     _sub(feed, "id", _uuid(f"feed:{site_url or site_name}"))
     _sub(feed, "updated", f"{versions[0].date}T00:00:00Z" if versions else "1970-01-01T00:00:00Z")
     _sub(feed, "link", rel="alternate", type="text/html", href=page_url(CHANGES_PAGE))
@@ -163,8 +193,13 @@ def changes_feed(kb: KnowledgeBase, history: History | None, site_name: str, sit
             _sub(entry, "id", _uuid(f"data:{version.version.tree}"))
             _sub(entry, "updated", f"{version.date}T00:00:00Z")
             _sub(entry, "link", rel="alternate", type="text/html", href=page_url(CHANGES_PAGE))
-            _sub(entry, "content", f"<p>没有数据的 git 历史，无法列出更改。No git history of the data "
-                                   f"({inline_html(history.note)}): the changes are not listed.</p>", type="html")
+            _sub(
+                entry,
+                "content",
+                f"<p>没有数据的 git 历史，无法列出更改。No git history of the data "
+                f"({inline_html(history.note)}): the changes are not listed.</p>",
+                type="html",
+            )
             continue
         _sub(entry, "title", f"数据版本 {version.version}：{_summary(version)}")
         _sub(entry, "id", _uuid(f"data:{version.version.tree}"))

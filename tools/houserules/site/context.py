@@ -43,9 +43,7 @@ class SiteContext:
         """The versions of the data folder from git, newest first (None for a knowledge base made in memory)."""
         if self.kb.root is None:
             return None
-        history = load_history(self.kb)
-        assert self.version is None or history.versions[0].version.tree == self.version.tree
-        return history
+        return load_history(self.kb, self.version)
 
     @cached_property
     def by_game(self) -> dict[str, list[Entry]]:
@@ -75,8 +73,12 @@ class SiteContext:
     def tag_names(self) -> dict[str, dict[str, str]]:
         """Every tag slug with its bilingual name."""
         names: dict[str, dict[str, str]] = {f"game-{g.id}": g.name for g in self.kb.games.values()}
-        for prefix, table in (("kind", vocab.KINDS), ("authority", vocab.AUTHORITIES),
-                              ("status", vocab.STATUSES), ("confidence", vocab.CONFIDENCES)):
+        for prefix, table in (
+            ("kind", vocab.KINDS),
+            ("authority", vocab.AUTHORITIES),
+            ("status", vocab.STATUSES),
+            ("confidence", vocab.CONFIDENCES),
+        ):
             names.update({f"{prefix}-{key}": value for key, value in table.items()})
         return names
 

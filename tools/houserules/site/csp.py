@@ -19,22 +19,28 @@ _HEAD = re.compile(r"<head[^>]*>", re.I)
 
 def policy(html: str) -> str:
     """The policy of one page: its inline scripts by hash, everything else from the site itself."""
-    hashes = sorted({"'sha256-" + base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode() + "'"
-                     for body in _INLINE_SCRIPT.findall(html)})
-    return "; ".join([
-        "default-src 'self'",
-        "script-src 'self' " + " ".join(hashes) if hashes else "script-src 'self'",
-        # Material sets style attributes from its scripts (palette, scroll positions).
-        "style-src 'self' 'unsafe-inline'",
-        "img-src 'self' data:",
-        "font-src 'self' data:",
-        "connect-src 'self'",
-        "worker-src 'self' blob:",
-        "frame-src 'self' blob:",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'none'",
-    ])
+    hashes = sorted(
+        {
+            "'sha256-" + base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode() + "'"
+            for body in _INLINE_SCRIPT.findall(html)
+        }
+    )
+    return "; ".join(
+        [
+            "default-src 'self'",
+            "script-src 'self' " + " ".join(hashes) if hashes else "script-src 'self'",
+            # Material sets style attributes from its scripts (palette, scroll positions).
+            "style-src 'self' 'unsafe-inline'",
+            "img-src 'self' data:",
+            "font-src 'self' data:",
+            "connect-src 'self'",
+            "worker-src 'self' blob:",
+            "frame-src 'self' blob:",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'none'",
+        ]
+    )
 
 
 def add_policy(html: str) -> str:

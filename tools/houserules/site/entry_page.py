@@ -16,9 +16,11 @@ from .markup import SiteLinker, front_matter, heading, html_block
 SITE_BLOCKS = B.ORDER
 COPY_LABEL = "复制链接 · Copy link"
 #: The "link" icon of Material Design Icons (Apache 2.0, shipped with Material for MkDocs).
-LINK_ICON = ('<svg viewBox="0 0 24 24" width="1em" height="1em" aria-hidden="true" fill="currentColor"><path d="M3.9 12c0-1.71 '
-             '1.39-3.1 3.1-3.1h4V7H7a5 5 0 0 0 0 10h4v-1.9H7c-1.71 0-3.1-1.39-3.1-3.1M8 13h8v-2H8v2m9-6h-4v1.9h4c1.71 0 '
-             '3.1 1.39 3.1 3.1s-1.39 3.1-3.1 3.1h-4V17h4a5 5 0 0 0 0-10"/></svg>')
+LINK_ICON = (
+    '<svg viewBox="0 0 24 24" width="1em" height="1em" aria-hidden="true" fill="currentColor"><path d="M3.9 12c0-1.71 '
+    "1.39-3.1 3.1-3.1h4V7H7a5 5 0 0 0 0 10h4v-1.9H7c-1.71 0-3.1-1.39-3.1-3.1M8 13h8v-2H8v2m9-6h-4v1.9h4c1.71 0 "
+    '3.1 1.39 3.1 3.1s-1.39 3.1-3.1 3.1h-4V17h4a5 5 0 0 0 0-10"/></svg>'
+)
 
 
 def copy_button(code: str, anchor: str = "") -> str:
@@ -28,8 +30,10 @@ def copy_button(code: str, anchor: str = "") -> str:
     ``go.html#<code>``, which lands on the page and the anchor; ``anchor`` is kept for
     the page's own address should the script not know the site's root.
     """
-    return (f'<button type="button" class="hr-copy" data-go="{inline_html(code)}" data-anchor="{inline_html(anchor)}" '
-            f'title="{COPY_LABEL}" aria-label="{COPY_LABEL}">{LINK_ICON}</button>')
+    return (
+        f'<button type="button" class="hr-copy" data-go="{inline_html(code)}" data-anchor="{inline_html(anchor)}" '
+        f'title="{COPY_LABEL}" aria-label="{COPY_LABEL}">{LINK_ICON}</button>'
+    )
 
 
 class EntryPage:
@@ -46,10 +50,12 @@ class EntryPage:
         entry = self.entry
         # A component's page gathers every ruling about it: the best landing page for its name.
         boost = {"search": {"boost": 2}} if entry.kind in {"component", "term"} else {}
-        out = [front_matter(f"{entry.code} {entry.title['zh']}", entry.summary["zh"], **boost),
-               f"# {escape_md(entry.code)} · {escape_md(entry.title['zh'])} "
-               f'<small class="hr-title-en" lang="en">{escape_md(entry.title["en"])}</small>\n',
-               html_block(f'<p class="hr-badges">{self.badges()} {copy_button(entry.code)}</p>')]
+        out = [
+            front_matter(f"{entry.code} {entry.title['zh']}", entry.summary["zh"], **boost),
+            f"# {escape_md(entry.code)} · {escape_md(entry.title['zh'])} "
+            f'<small class="hr-title-en" lang="en">{escape_md(entry.title["en"])}</small>\n',
+            html_block(f'<p class="hr-badges">{self.badges()} {copy_button(entry.code)}</p>'),
+        ]
         found = {block.kind: block for block in self.ctx.blocks.blocks(entry)}
         out += [LAYOUT[kind](self, found[kind]) for kind in SITE_BLOCKS if kind in found]
         out.append(self.edit_links())
@@ -60,12 +66,19 @@ class EntryPage:
         repo = self.ctx.repo
         if repo is None:
             return ""
-        links = [(url, label) for url, label in ((repo.edit_url(self.entry), ("编辑此条目", "Edit this entry")),
-                                                 (repo.issue_url(self.entry), ("报告错误", "Suggest a correction")))
-                 if url]
+        links = [
+            (url, label)
+            for url, label in (
+                (repo.edit_url(self.entry), ("编辑此条目", "Edit this entry")),
+                (repo.issue_url(self.entry), ("报告错误", "Suggest a correction")),
+            )
+            if url
+        ]
         if not links:
             return ""
-        items = " · ".join(f'<a href="{inline_html(url)}">{zh} <span lang="en">{en}</span></a>' for url, (zh, en) in links)
+        items = " · ".join(
+            f'<a href="{inline_html(url)}">{zh} <span lang="en">{en}</span></a>' for url, (zh, en) in links
+        )
         return html_block(f'<p class="hr-edit" data-block="edit">{items}</p>')
 
     # -- helpers ------------------------------------------------------------------------------
@@ -73,13 +86,17 @@ class EntryPage:
         spans = []
         for tag in entry_tags(self.entry):
             name = self.ctx.tag_names[tag]
-            spans.append(f'<a class="hr-badge hr-badge--{inline_html(tag)}" href="{inline_html(self.linker.url(f"tags/{tag}.html"))}">'
-                         f'{inline_html(name["zh"])}</a>')
+            spans.append(
+                f'<a class="hr-badge hr-badge--{inline_html(tag)}" href="{inline_html(self.linker.url(f"tags/{tag}.html"))}">'
+                f"{inline_html(name['zh'])}</a>"
+            )
         return " ".join(spans)
 
     def boxed(self, block: B.Block, css: str, inner: str) -> str:
-        return html_block(f'<div class="{css}" data-block="{block.kind}"><p class="hr-answer-label">'
-                          f'{bilingual_label(block.label)}</p>{inner}</div>')
+        return html_block(
+            f'<div class="{css}" data-block="{block.kind}"><p class="hr-answer-label">'
+            f"{bilingual_label(block.label)}</p>{inner}</div>"
+        )
 
     def section(self, block: B.Block, inner: str) -> str:
         anchor = "details" if block.kind == "body" else block.kind
@@ -92,20 +109,28 @@ class EntryPage:
     def questions(self, block: B.Block) -> str:
         out = [self.section(block, "")]
         for question in block.data:
-            flag = '<span class="hr-flag">存疑 · <span lang="en">uncertain</span></span> ' \
-                if question.get("confidence") == "uncertain" else ""
+            flag = (
+                '<span class="hr-flag">存疑 · <span lang="en">uncertain</span></span> '
+                if question.get("confidence") == "uncertain"
+                else ""
+            )
             out.append(f"\n### {escape_md(question['q']['zh'])} {{ #{question['id']} .hr-question }}\n")
-            out.append(html_block(
-                f'<div class="hr-qa"><p class="hr-q-en" lang="en">{inline_html(question["q"]["en"])}</p>'
-                f'<div class="hr-qa-answer">{self.h.bilingual(question["a"])}</div>'
-                f'<p class="hr-cite">{flag}出处 · Source: {self.h.question_source(self.entry, question)} '
-                f'{copy_button(question_code(self.entry, question["id"]), question["id"])}</p></div>'))
+            out.append(
+                html_block(
+                    f'<div class="hr-qa"><p class="hr-q-en" lang="en">{inline_html(question["q"]["en"])}</p>'
+                    f'<div class="hr-qa-answer">{self.h.bilingual(question["a"])}</div>'
+                    f'<p class="hr-cite">{flag}出处 · Source: {self.h.question_source(self.entry, question)} '
+                    f"{copy_button(question_code(self.entry, question['id']), question['id'])}</p></div>"
+                )
+            )
         return "".join(out)
 
     def aliases(self, block: B.Block) -> str:
         names = " · ".join(f"<span>{inline_html(a)}</span>" for a in block.data)
-        return html_block(f'<p class="hr-aliases" data-block="aliases"><span class="hr-answer-label">'
-                          f'{bilingual_label(block.label)}</span> {names}</p>')
+        return html_block(
+            f'<p class="hr-aliases" data-block="aliases"><span class="hr-answer-label">'
+            f"{bilingual_label(block.label)}</span> {names}</p>"
+        )
 
     def uncertain(self, block: B.Block) -> str:
         return self.boxed(block, "hr-warning", self.h.bilingual(block.data))
@@ -118,8 +143,10 @@ class EntryPage:
 
     def notice(self, block: B.Block, css: str) -> str:
         text = B.NOTICES[block.kind]
-        return html_block(f'<div class="{css}" data-block="{block.kind}"><p>{inline_html(text["zh"])}'
-                          f'<span lang="en">{inline_html(text["en"])}</span></p></div>')
+        return html_block(
+            f'<div class="{css}" data-block="{block.kind}"><p>{inline_html(text["zh"])}'
+            f'<span lang="en">{inline_html(text["en"])}</span></p></div>'
+        )
 
     def body(self, block: B.Block) -> str:
         return self.section(block, self.h.bilingual(block.data, "hr-body"))
@@ -127,9 +154,12 @@ class EntryPage:
     def completion(self, block: B.Block) -> str:
         sources = "; ".join(self.h.source_label(self.game, s) for s in block.data["sources"])
         note = B.NOTICES["completion"]
-        return self.section(block, f'<div class="hr-completion"><p class="hr-answer-label">{inline_html(note["zh"])} · '
-                            f'<span lang="en">{inline_html(note["en"])}</span></p>'
-                            f'{self.h.bilingual(block.data["text"])}<p class="hr-cite">{sources}</p></div>')
+        return self.section(
+            block,
+            f'<div class="hr-completion"><p class="hr-answer-label">{inline_html(note["zh"])} · '
+            f'<span lang="en">{inline_html(note["en"])}</span></p>'
+            f'{self.h.bilingual(block.data["text"])}<p class="hr-cite">{sources}</p></div>',
+        )
 
     def facts(self, block: B.Block) -> str:
         return self.section(block, self.h.facts_table(self.game, block.data))
@@ -149,27 +179,43 @@ class EntryPage:
 
     def meta(self, block: B.Block) -> str:
         data = block.data
-        rows = [("引用代码 · Code", f'<code class="hr-code">{inline_html(data["code"])}</code>'),
-                ("类型 · Kind", inline_html(data["kind"]["zh"])),
-                ("权威性 · Authority", inline_html(data["authority"]["zh"])),
-                ("可信度 · Confidence", inline_html(data["confidence"]["zh"]))]
+        rows = [
+            ("引用代码 · Code", f'<code class="hr-code">{inline_html(data["code"])}</code>'),
+            ("类型 · Kind", inline_html(data["kind"]["zh"])),
+            ("权威性 · Authority", inline_html(data["authority"]["zh"])),
+            ("可信度 · Confidence", inline_html(data["confidence"]["zh"])),
+        ]
         if data["scope"]:
             rows.append(("适用范围 · Scope", inline_html(" / ".join(name["zh"] for name in data["scope"]))))
         cells = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
         return html_block(f'<table class="hr-meta" data-block="meta">{cells}</table>')
 
     def history(self, block: B.Block) -> str:
-        items = "".join(f"<li><time>{inline_html(h['date'])}</time> {inline_html(h['change'])}</li>" for h in block.data)
+        items = "".join(
+            f"<li><time>{inline_html(h['date'])}</time> {inline_html(h['change'])}</li>" for h in block.data
+        )
         return self.section(block, f'<ul class="hr-history">{items}</ul>')
 
 
 LAYOUT: dict[str, Callable[[EntryPage, B.Block], str]] = {
-    "answer": EntryPage.answer, "questions": EntryPage.questions, "aliases": EntryPage.aliases,
-    "uncertain": EntryPage.uncertain, "stale": EntryPage.stale, "stub": EntryPage.stub, "body": EntryPage.body,
-    "completion": EntryPage.completion, "facts": EntryPage.facts, "errata": EntryPage.errata,
-    "applies-to": EntryPage.links, "rulings": EntryPage.links, "see-also": EntryPage.links,
-    "referenced-by": EntryPage.links, "translator-notes": EntryPage.translator_notes,
-    "sources": EntryPage.sources, "meta": EntryPage.meta, "history": EntryPage.history,
+    "answer": EntryPage.answer,
+    "questions": EntryPage.questions,
+    "aliases": EntryPage.aliases,
+    "uncertain": EntryPage.uncertain,
+    "stale": EntryPage.stale,
+    "stub": EntryPage.stub,
+    "body": EntryPage.body,
+    "completion": EntryPage.completion,
+    "facts": EntryPage.facts,
+    "errata": EntryPage.errata,
+    "applies-to": EntryPage.links,
+    "rulings": EntryPage.links,
+    "see-also": EntryPage.links,
+    "referenced-by": EntryPage.links,
+    "translator-notes": EntryPage.translator_notes,
+    "sources": EntryPage.sources,
+    "meta": EntryPage.meta,
+    "history": EntryPage.history,
 }
 assert set(LAYOUT) == set(B.ORDER), "every block needs a site layout"
 
@@ -177,5 +223,3 @@ assert set(LAYOUT) == set(B.ORDER), "every block needs a site layout"
 def entry_page(ctx: SiteContext, entry: Entry) -> str:
     """The Markdown of an entry's page."""
     return EntryPage(ctx, entry).markdown()
-
-

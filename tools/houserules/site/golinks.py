@@ -30,8 +30,13 @@ def script_json(value: Any) -> str:
     '{"t":"\\\\u003c/script\\\\u003e\\\\u003cb\\\\u003e\\\\u0026"}'
     """
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"),
-                         ("\u2029", "\\u2029")):
+    for char, escape in (
+        ("<", "\\u003c"),
+        (">", "\\u003e"),
+        ("&", "\\u0026"),
+        ("\u2028", "\\u2028"),
+        ("\u2029", "\\u2029"),
+    ):
         text = text.replace(char, escape)
     return text
 
@@ -58,10 +63,12 @@ def shards(kb: KnowledgeBase) -> dict[str, dict[str, list[Any]]]:
 
 def shard_files(kb: KnowledgeBase) -> dict[str, str]:
     """Site path → the script of one prefix's codes."""
-    return {go_shard(prefix): f"/* houserules: the codes {prefix}-… for go.html (generated) */\n"
-                              f"window.{SHARD_CALLBACK}&&window.{SHARD_CALLBACK}({script_json(prefix)},"
-                              f"{script_json(codes)});\n"
-            for prefix, codes in sorted(shards(kb).items())}
+    return {
+        go_shard(prefix): f"/* houserules: the codes {prefix}-… for go.html (generated) */\n"
+        f"window.{SHARD_CALLBACK}&&window.{SHARD_CALLBACK}({script_json(prefix)},"
+        f"{script_json(codes)});\n"
+        for prefix, codes in sorted(shards(kb).items())
+    }
 
 
 def prefixes(kb: KnowledgeBase) -> dict[str, list[Any]]:
@@ -83,22 +90,30 @@ def go_page(kb: KnowledgeBase) -> str:
     games = "".join(
         f'<li data-prefix="{inline_html(prefix)}" data-shard="{inline_html(go_shard(prefix))}">'
         f'<code class="hr-code">{inline_html(prefix)}-…</code> '
-        + " · ".join(f'<a href="{inline_html(page_url(game_src(g.id)))}">{inline_html(g.name["zh"])} '
-                     f'<span lang="en">{inline_html(g.name["en"])}</span></a>' for g in found) + "</li>"
-        for prefix, found in sorted(prefixes(kb).items()))
-    return (front_matter("按代码打开 Open by code", search={"exclude": True}) +
-            "# 按代码打开 · Open by code\n" +
-            html_block(
-                f'<div id="hr-go" class="hr-go" data-block="go" data-search="{page_url("index.md")}">'
-                '<p class="hr-go-status" aria-live="polite">输入条目代码，如 '
-                f'<code>{sample}</code>，或问题代码，如 <code>{sample}/问题</code>。'
-                f'<span lang="en">Type an entry code such as <code>{sample}</code>, or a question code.</span></p>'
-                '<form class="hr-go-form"><label>代码 · Code <input type="text" name="code" autocomplete="off" '
-                'autocapitalize="characters" spellcheck="false" placeholder="BH-A13"></label> '
-                '<button type="submit" class="md-button">打开 · Open</button></form>'
-                '<div class="hr-go-result"></div>'
-                '<noscript><p>此页需要 JavaScript；请从首页的游戏列表查找。'
-                '<span lang="en">This page needs JavaScript; find the entry from the games on the home page.</span></p>'
-                '</noscript>'
-                '<p class="hr-answer-label">代码前缀 · <span lang="en">Code prefixes</span></p>'
-                f'<ul class="hr-go-prefixes">{games}</ul></div>'))
+        + " · ".join(
+            f'<a href="{inline_html(page_url(game_src(g.id)))}">{inline_html(g.name["zh"])} '
+            f'<span lang="en">{inline_html(g.name["en"])}</span></a>'
+            for g in found
+        )
+        + "</li>"
+        for prefix, found in sorted(prefixes(kb).items())
+    )
+    return (
+        front_matter("按代码打开 Open by code", search={"exclude": True})
+        + "# 按代码打开 · Open by code\n"
+        + html_block(
+            f'<div id="hr-go" class="hr-go" data-block="go" data-search="{page_url("index.md")}">'
+            '<p class="hr-go-status" aria-live="polite">输入条目代码，如 '
+            f"<code>{sample}</code>，或问题代码，如 <code>{sample}/问题</code>。"
+            f'<span lang="en">Type an entry code such as <code>{sample}</code>, or a question code.</span></p>'
+            '<form class="hr-go-form"><label>代码 · Code <input type="text" name="code" autocomplete="off" '
+            'autocapitalize="characters" spellcheck="false" placeholder="BH-A13"></label> '
+            '<button type="submit" class="md-button">打开 · Open</button></form>'
+            '<div class="hr-go-result"></div>'
+            "<noscript><p>此页需要 JavaScript；请从首页的游戏列表查找。"
+            '<span lang="en">This page needs JavaScript; find the entry from the games on the home page.</span></p>'
+            "</noscript>"
+            '<p class="hr-answer-label">代码前缀 · <span lang="en">Code prefixes</span></p>'
+            f'<ul class="hr-go-prefixes">{games}</ul></div>'
+        )
+    )

@@ -23,7 +23,16 @@ from dataclasses import dataclass, field
 from ..data.changes import Changes, diff
 from ..data.model import INLINE_REF, KnowledgeBase
 from ..render.urls import (
-    CHANGES_PAGE, GO_PAGE, PRINT_PAGE, entry_src, errata_src, faq_src, game_src, glossary_src, notes_src, tag_src,
+    CHANGES_PAGE,
+    GO_PAGE,
+    PRINT_PAGE,
+    entry_src,
+    errata_src,
+    faq_src,
+    game_src,
+    glossary_src,
+    notes_src,
+    tag_src,
 )
 from .context import SiteContext, entry_tags
 from .pages import page_makers
@@ -64,8 +73,10 @@ def _row(kb: KnowledgeBase, ref: str) -> tuple | None:
     entry = kb.entries.get(ref)
     if entry is None:
         return None
-    named = tuple((m.group(1).strip(), kb.entries[m.group(1).strip()].title["zh"] if m.group(1).strip() in kb.entries
-                   else None) for m in INLINE_REF.finditer(entry.summary["zh"]))
+    named = tuple(
+        (m.group(1).strip(), kb.entries[m.group(1).strip()].title["zh"] if m.group(1).strip() in kb.entries else None)
+        for m in INLINE_REF.finditer(entry.summary["zh"])
+    )
     return entry.code, entry.title, entry.summary["zh"], named, tuple(entry_tags(entry))
 
 

@@ -30,5 +30,9 @@ def site_nav(kb: KnowledgeBase, configured: list[Any]) -> list[Any]:
 
 def _escaped(nav: list[Any]) -> list[Any]:
     """Nav titles made from data, HTML-escaped: Material prints nav titles as HTML."""
-    return [{inline_html(title): _escaped(value) if isinstance(value, list) else value
-             for title, value in item.items()} if isinstance(item, dict) else item for item in nav]
+    return [
+        {inline_html(title): _escaped(value) if isinstance(value, list) else value for title, value in item.items()}
+        if isinstance(item, dict)
+        else item
+        for item in nav
+    ]

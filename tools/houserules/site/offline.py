@@ -62,8 +62,13 @@ def kept(path: str) -> bool:
     [True, True, False, False, False]
     """
     parts = path.split("/")
-    return not (parts[0] in SKIPPED_FOLDERS or path in SKIPPED_NAMES or path.endswith(SKIPPED_SUFFIXES)
-                or any(part.startswith(".") for part in parts) or (parts[0] == PRINT_DIR and path.endswith(".pdf")))
+    return not (
+        parts[0] in SKIPPED_FOLDERS
+        or path in SKIPPED_NAMES
+        or path.endswith(SKIPPED_SUFFIXES)
+        or any(part.startswith(".") for part in parts)
+        or (parts[0] == PRINT_DIR and path.endswith(".pdf"))
+    )
 
 
 def precache_files(site_dir: Path) -> dict[str, str]:
@@ -107,17 +112,26 @@ self.addEventListener("activate", function (event) {
 """
 
 
-def write_offline(site_dir: Path, data_version: str, data_label: str, name: str, short_name: str,
-                  description: str, enabled: bool = True) -> dict[str, str] | None:
+def write_offline(
+    site_dir: Path,
+    data_version: str,
+    data_label: str,
+    name: str,
+    short_name: str,
+    description: str,
+    enabled: bool = True,
+) -> dict[str, str] | None:
     """The manifest, the worker and its list of files, into a built site; returns the version (None when off)."""
-    (site_dir / MANIFEST).write_text(json.dumps(manifest(name, short_name, description), ensure_ascii=False, indent=1)
-                                     + "\n", encoding="utf-8")
+    (site_dir / MANIFEST).write_text(
+        json.dumps(manifest(name, short_name, description), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+    )
     if not enabled:
         (site_dir / WORKER).write_text(RETIRED_WORKER, encoding="utf-8")
         return None
     files = precache_files(site_dir)
     version = {"data": data_version, "build": build_id(files), "label": data_label}
-    (site_dir / LIST).write_text(json.dumps({"build": version["build"], "files": files}, separators=(",", ":")) + "\n",
-                                 encoding="utf-8")
+    (site_dir / LIST).write_text(
+        json.dumps({"build": version["build"], "files": files}, separators=(",", ":")) + "\n", encoding="utf-8"
+    )
     (site_dir / WORKER).write_text(worker_script(version), encoding="utf-8")
     return version

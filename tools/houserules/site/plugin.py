@@ -60,6 +60,7 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         self.preview: Preview | None = None
         self._given: KnowledgeBase | None = None
         self._data_dir: Path | None = None
+        self._data: Path | None = None  # the data folder of the build at hand
         #: The site's search index, built in another process while MkDocs renders the pages.
         self._search: Prepared | None = None
         self._files: Files | None = None
@@ -89,13 +90,23 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         data = self._data_dir or Path(config.config_file_path).parent / self.config.data_dir
-        self._search = Prepared(data) if data.is_dir() else None
+        self._data = data if data.is_dir() else None
+        # A full build indexes on the other core while MkDocs renders; a live preview's dirty build
+        # starts indexing only once its pages are written (Outputs), so a save's page comes first.
+        self._search = Prepared(data) if self._data and not self._dirty else None
+        if self._dirty and self.preview:
+            self.preview.outputs.search.supersede()
         kb = self._given or self._load(data)
         self.ctx = SiteContext(kb)
         version = self.ctx.version
-        self.ctx.repo = RepoLinks.from_config(config.repo_url, config.edit_uri, config.docs_dir,
-                                              Path(config.config_file_path).parent, config.site_url,
-                                              str(version) if version else "")
+        self.ctx.repo = RepoLinks.from_config(
+            config.repo_url,
+            config.edit_uri,
+            config.docs_dir,
+            Path(config.config_file_path).parent,
+            config.site_url,
+            str(version) if version else "",
+        )
         config.nav = self._nav = site_nav(kb, config.nav or [])
         config.extra["houserules_offline"] = self.config.offline  # main.html names the worker only then
         config.markdown_extensions.append(VerbatimBlocks())  # type: ignore[arg-type]
@@ -141,7 +152,9 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         return markdown
 
     @event_priority(100)  # before Material's search plugin indexes the page
-    def on_page_context(self, context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:
+    def on_page_context(
+        self, context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation
+    ) -> dict[str, Any]:
         # The site searches with its own index (houserules.search.site); Material's stays empty,
         # so a browser loads one index and the build skips a jieba pass over every page.
         page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
@@ -160,10 +173,15 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
     def on_post_build(self, config: MkDocsConfig) -> None:
         assert self.ctx is not None and self.plan is not None
         site_dir = Path(config.site_dir)
-        info = SiteInfo(config.site_name, config.site_url, config.site_description or "", self.config.short_name,
-                        self.config.offline)
+        info = SiteInfo(
+            config.site_name,
+            config.site_url,
+            config.site_description or "",
+            self.config.short_name,
+            self.config.offline,
+        )
         outputs = self.preview.outputs if self.preview else Outputs()
-        outputs.write(self.ctx, site_dir, info, self.plan.changes, self._search)
+        outputs.write(self.ctx, site_dir, info, self.plan.changes, self._search, self._data)
         self._search = None
         if self.preview is None:
             return

@@ -35,16 +35,41 @@ class SiteInfo:
     offline: bool
 
 
+@dataclass
+class _Rebuild:
+    """One background rebuild of the site's search index: its indexing process and its thread."""
+
+    prepared: Prepared
+    thread: threading.Thread | None = None
+    superseded: bool = False
+
+
 class SearchWriter:
-    """The site's search index: whole in a full build; after a change, rebuilt in the background."""
+    """The site's search index: whole in a full build; after a change, rebuilt in the background.
+
+    The indexing runs in another process (:class:`~houserules.search.site.Prepared`); a thread
+    waits for it and moves the result into the site. A save that comes while an earlier rebuild
+    is still indexing never waits for it: the earlier process is stopped and its result dropped,
+    since the new one indexes the newer data. The lock keeps a move into the site and the
+    dropping of that rebuild apart.
+    """
 
     def __init__(self) -> None:
         self.version = ""
-        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._current: _Rebuild | None = None
 
-    def write(self, ctx: SiteContext, site_dir: Path, changes: Changes | None, prepared: Prepared | None) -> None:
+    def write(
+        self,
+        ctx: SiteContext,
+        site_dir: Path,
+        changes: Changes | None,
+        prepared: Prepared | None,
+        data_dir: Path | None = None,
+    ) -> None:
+        """Write the index (``changes`` None) or start its rebuild from ``data_dir`` after a change."""
         if changes is None:
-            self.wait()
+            self.supersede()
             self.version = write_site_index(ctx.kb, site_dir, prepared)["version"]
             return
         point_material_index(site_dir, self.version)  # Material wrote its (empty) index again: point it at ours
@@ -52,19 +77,48 @@ class SearchWriter:
             if prepared is not None:
                 prepared.discard()
             return
-        self.wait()
+        self.supersede()
+        if prepared is None and data_dir is not None:
+            prepared = Prepared(data_dir)
+        if prepared is None:  # no data folder to index from in another process: index here
+            self.version = write_site_index(ctx.kb, site_dir)["version"]
+            return
+        rebuild = self._current = _Rebuild(prepared)
+        rebuild.thread = threading.Thread(
+            target=self._finish, args=(rebuild, ctx, site_dir), name="houserules-search-index", daemon=True
+        )
+        rebuild.thread.start()
 
-        def rebuild() -> None:
-            self.version = write_site_index(ctx.kb, site_dir, prepared)["version"]
+    def _finish(self, rebuild: _Rebuild, ctx: SiteContext, site_dir: Path) -> None:
+        state = rebuild.prepared.finished()  # waits for the process, outside the lock
+        with self._lock:
+            if rebuild.superseded or state == "changed":  # newer data: its own rebuild follows
+                rebuild.prepared.discard()
+                return
+            # "ready": moved into place; "failed": indexed here, with its messages
+            self.version = write_site_index(ctx.kb, site_dir, rebuild.prepared)["version"]
 
-        self._thread = threading.Thread(target=rebuild, name="houserules-search-index", daemon=True)
-        self._thread.start()
+    def supersede(self) -> None:
+        """Drop the rebuild in progress, if any: its process is stopped, its result never moved in.
+
+        A live preview calls it as a new build starts, so the old indexing leaves the cores to the
+        new pages; the new build starts its own (a build that fails leaves the index as it was).
+        """
+        rebuild = self._current
+        if rebuild is None:
+            return
+        with self._lock:
+            rebuild.superseded = True
+            rebuild.prepared.discard()
+        if rebuild.thread is not None:
+            rebuild.thread.join()
+        self._current = None
 
     def wait(self) -> None:
-        """Let a background rebuild finish (before the next one, and before a test compares sites)."""
-        if self._thread is not None:
-            self._thread.join()
-            self._thread = None
+        """Let a background rebuild finish (a test compares the site with a full build's)."""
+        rebuild = self._current
+        if rebuild is not None and rebuild.thread is not None:
+            rebuild.thread.join()
 
 
 class Outputs:
@@ -74,8 +128,15 @@ class Outputs:
         self.api = EntriesDocument()
         self.search = SearchWriter()
 
-    def write(self, ctx: SiteContext, site_dir: Path, info: SiteInfo, changes: Changes | None = None,
-              prepared: Prepared | None = None) -> None:
+    def write(
+        self,
+        ctx: SiteContext,
+        site_dir: Path,
+        info: SiteInfo,
+        changes: Changes | None = None,
+        prepared: Prepared | None = None,
+        data_dir: Path | None = None,
+    ) -> None:
         api = site_dir / "api"
         api.mkdir(parents=True, exist_ok=True)
         (api / "entries.json").write_text(self.api.text(ctx.kb, changes), encoding="utf-8")
@@ -83,9 +144,16 @@ class Outputs:
             target = site_dir / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
-        self.search.write(ctx, site_dir, changes, prepared)
+        self.search.write(ctx, site_dir, changes, prepared, data_dir)
         (site_dir / CHANGES_FEED).write_text(changes_feed(ctx.kb, ctx.history, info.name, info.url), encoding="utf-8")
         version = ctx.version
         # Last: the offline app lists every file the site has.
-        write_offline(site_dir, version.tree if version else "none", str(version or ""), info.name, info.short_name,
-                      info.description, info.offline)
+        write_offline(
+            site_dir,
+            version.tree if version else "none",
+            str(version or ""),
+            info.name,
+            info.short_name,
+            info.description,
+            info.offline,
+        )

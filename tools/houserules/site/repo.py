@@ -36,8 +36,15 @@ class RepoLinks:
     version: str = ""
 
     @classmethod
-    def from_config(cls, repo_url: str | None, edit_uri: str | None, docs_dir: str, root: Path,
-                    site_url: str | None = None, version: str = "") -> "RepoLinks | None":
+    def from_config(
+        cls,
+        repo_url: str | None,
+        edit_uri: str | None,
+        docs_dir: str,
+        root: Path,
+        site_url: str | None = None,
+        version: str = "",
+    ) -> RepoLinks | None:
         """The links of a site configured with ``repo_url`` (None without it).
 
         >>> RepoLinks.from_config("https://github.com/o/hr", "edit/main/content/", "/x/content", Path("/x")).edit_base
@@ -52,7 +59,9 @@ class RepoLinks:
         if edit_uri:
             uri = edit_uri if edit_uri.endswith("/") else edit_uri + "/"
             docs = Path(docs_dir)
-            docs_part = (docs.relative_to(root) if docs.is_absolute() and docs.is_relative_to(root) else docs).as_posix()
+            docs_part = (
+                docs.relative_to(root) if docs.is_absolute() and docs.is_relative_to(root) else docs
+            ).as_posix()
             for suffix in (docs_part + "/", "docs/"):  # "docs/": MkDocs' guess when edit_uri is not set
                 if uri.endswith("/" + suffix) or uri == suffix:
                     uri = uri[: -len(suffix)]
@@ -83,12 +92,22 @@ class RepoLinks:
             lines.append(f"文件 · File: {path}")
         if self.version:
             lines.append(f"数据版本 · Data version: {self.version}")
-        lines += ["", "哪里不对 · What is wrong:", "", "", "建议的更正 · Suggested correction:", "", "",
-                  "出处 · Source (rulebook page, official FAQ…):", ""]
+        lines += [
+            "",
+            "哪里不对 · What is wrong:",
+            "",
+            "",
+            "建议的更正 · Suggested correction:",
+            "",
+            "",
+            "出处 · Source (rulebook page, official FAQ…):",
+            "",
+        ]
         body = "\n".join(lines)
         if "github" in host:
             return f"{self.repo_url}/issues/new?" + urlencode({"title": title, "body": body}, quote_via=_quote)
         if "gitlab" in host:
-            return f"{self.repo_url}/-/issues/new?" + urlencode({"issue[title]": title, "issue[description]": body},
-                                                                 quote_via=_quote)
+            return f"{self.repo_url}/-/issues/new?" + urlencode(
+                {"issue[title]": title, "issue[description]": body}, quote_via=_quote
+            )
         return None

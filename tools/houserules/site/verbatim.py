@@ -58,8 +58,11 @@ class _Verbatim(Preprocessor):
         out = []
         last = len(lines) - 1
         for i, line in enumerate(lines):
-            if ((i == 0 or not lines[i - 1].strip()) and (i == last or not lines[i + 1].strip())
-                    and one_element(line, self.md.is_block_level)):
+            if (
+                (i == 0 or not lines[i - 1].strip())
+                and (i == last or not lines[i + 1].strip())
+                and one_element(line, self.md.is_block_level)
+            ):
                 line = self.md.htmlStash.store(line + "\n")  # as Python-Markdown keeps the line's end
             out.append(line)
         return out
