@@ -230,7 +230,7 @@ class PrintDocument:
             return ""
         return (
             f'<div data-block="errata"><p class="hr-label">{bilingual_label(block.label)}</p>'
-            f"{self.h.errata_table(records, via_page=False)}</div>"
+            f"{self.h.errata_table(records)}</div>"
         )
 
     def refs(self, entry: Entry, block: B.Block) -> str:

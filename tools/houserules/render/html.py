@@ -93,15 +93,16 @@ class Html:
             )
         return f'<table class="hr-facts">{"".join(rows)}</table>'
 
-    def errata_table(self, records: list[Erratum], via_page: bool = True) -> str:
-        """Errata records: component, printed and corrected text (diffed), English source, status."""
+    def errata_table(self, records: list[Erratum]) -> str:
+        """Errata records: component (and the entry holding the erratum, when another), printed and
+        corrected text (diffed), English source, status."""
         rows = []
         for record in records:
             erratum, holder = record.data, record.holder
             component = self.kb.entries.get(erratum["component"])
             name = self.link(component.ref) if component else inline_html(erratum["component"])
             via = ""
-            if via_page and holder.ref != erratum["component"]:
+            if holder.ref != erratum["component"]:
                 href = self.linker.href(holder)
                 code = inline_html(holder.code)
                 via = f'<div class="hr-cite">见 {f"<a href={chr(34)}{inline_html(href)}{chr(34)}>{code}</a>" if href else code}</div>'
