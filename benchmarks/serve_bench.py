@@ -7,7 +7,8 @@ itself), waits for the first build, then saves a changed one-line answer into an
 entry several times, each time timing from the save to the moment the entry's
 page, fetched from the server, shows the new text. The server holds requests
 while it rebuilds, so the time includes the whole rebuild (check, pages, the
-JSON API and the search index). Prints the median and the worst, in seconds.
+JSON API; the site search index follows in the background). Prints the median
+and the worst, in seconds.
 """
 
 from __future__ import annotations
