@@ -26,25 +26,11 @@ from .cover import FrontMatter, document, title_of
 from .plan import Group, PrintOptions, anchor
 
 LAYOUTS = ("qa", "full")
-#: The blocks each layout prints, in order (the site shows all of them).
+_QA = ("meta", "answer", "uncertain", "stale", "stub", "questions")
+#: The blocks each layout prints, in order (the site shows all of them): the full layout adds the details.
 PRINT_BLOCKS: dict[str, tuple[str, ...]] = {
-    "qa": ("meta", "answer", "uncertain", "stale", "stub", "questions"),
-    "full": (
-        "meta",
-        "answer",
-        "uncertain",
-        "stale",
-        "stub",
-        "questions",
-        "body",
-        "completion",
-        "facts",
-        "errata",
-        "applies-to",
-        "rulings",
-        "see-also",
-        "sources",
-    ),
+    "qa": _QA,
+    "full": (*_QA, "body", "completion", "facts", "errata", "applies-to", "rulings", "see-also", "sources"),
 }
 _TOKENS = itertools.count()
 

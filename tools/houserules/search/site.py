@@ -102,6 +102,7 @@ class Prepared:
         self.data_dir = Path(data_dir).resolve()
         self.fingerprint = fingerprint(self.data_dir)
         self.staging = Path(tempfile.mkdtemp(prefix="houserules-siteindex-"))
+        self._state: str | None = None
         self.process = subprocess.Popen(
             [sys.executable, "-m", "houserules.search.site", str(self.data_dir), str(self.staging)],
             stdin=subprocess.DEVNULL,
@@ -110,15 +111,19 @@ class Prepared:
         )  # a failure is redone in process, with its messages
 
     def finished(self) -> str:
-        """Wait for the process: ``"ready"``, ``"failed"``, or ``"changed"`` when the data changed meanwhile."""
-        if self.process.wait() != 0:
-            return "failed"
-        return "ready" if fingerprint(self.data_dir) == self.fingerprint else "changed"
+        """Wait for the process: ``"ready"``, ``"failed"``, or ``"changed"`` when the data changed meanwhile
+        (found once: the data folder is fingerprinted again only the first time)."""
+        if self._state is None:
+            if self.process.wait() != 0:
+                self._state = "failed"
+            else:
+                self._state = "ready" if fingerprint(self.data_dir) == self.fingerprint else "changed"
+        return self._state
 
     def take(self, target: Path) -> dict[str, Any] | None:
         """The finished index moved to ``target`` and its head, or None when it cannot be used."""
         try:
-            if self.process.wait() != 0 or fingerprint(self.data_dir) != self.fingerprint:
+            if self.finished() != "ready":
                 return None
             head = json.loads((self.staging / "head.json").read_text(encoding="utf-8"))
             if target.exists():
