@@ -8,10 +8,12 @@ import subprocess
 import threading
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
 from conftest import GOOD, HOUSERULES, run_cli
+from houserules.site.csp import add_policy
 
 pytestmark = pytest.mark.slow
 
@@ -60,7 +62,8 @@ def _wait_for(url: str, text: str, deadline: float) -> str:
     raise AssertionError(f"{url} never showed {text!r}")
 
 
-def test_port_zero_serves_on_the_port_it_prints_and_rebuilds_from_the_data_it_was_given(tmp_path):
+def _serve_a_copy(tmp_path: Path) -> tuple[Path, subprocess.Popen]:
+    """``houserules serve --port 0`` on a copy of the good fixture (``my-data``), its output piped."""
     data = tmp_path / "my-data"
     shutil.copytree(GOOD, data)
     process = subprocess.Popen(
@@ -70,6 +73,11 @@ def test_port_zero_serves_on_the_port_it_prints_and_rebuilds_from_the_data_it_wa
         stderr=subprocess.PIPE,
         text=True,
     )
+    return data, process
+
+
+def test_port_zero_serves_on_the_port_it_prints_and_rebuilds_from_the_data_it_was_given(tmp_path):
+    data, process = _serve_a_copy(tmp_path)
     try:
         line = process.stdout.readline()
         match = re.fullmatch(
@@ -78,7 +86,8 @@ def test_port_zero_serves_on_the_port_it_prints_and_rebuilds_from_the_data_it_wa
         assert match and match.group(2) != "0", line
         url = match.group(1)
         deadline = time.monotonic() + 120
-        _wait_for(url + "demo/tower.html", "有障碍的房间", deadline)
+        page = _wait_for(url + "demo/tower.html", "有障碍的房间", deadline)
+        assert "livereload" in page and add_policy(page) == page  # the policy allows the reload script
         entry = data / "demo/entries/tower.yaml"
         entry.write_text(entry.read_text(encoding="utf-8").replace("有障碍的房间", "改过的房间"), encoding="utf-8")
         _wait_for(url + "demo/tower.html", "改过的房间", deadline)
@@ -96,15 +105,7 @@ def test_port_zero_serves_on_the_port_it_prints_and_rebuilds_from_the_data_it_wa
 def test_reading_the_data_starts_no_rebuild_and_a_save_does(tmp_path):
     """A build reads every data file (the site's search index is made from them): file reads are not changes,
     or the preview would rebuild for ever."""
-    data = tmp_path / "my-data"
-    shutil.copytree(GOOD, data)
-    process = subprocess.Popen(
-        [str(HOUSERULES), "serve", "--port", "0", "--data", str(data)],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    data, process = _serve_a_copy(tmp_path)
     log: list[str] = []
     reader = threading.Thread(target=lambda: log.extend(iter(process.stderr.readline, "")), daemon=True)
     reader.start()

@@ -15,7 +15,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 
-from conftest import DATA, ROOT, build_once, run_cli
+from conftest import DATA, ROOT, build_once, load_kb, run_cli
 from houserules.data.load import load
 from houserules.search import analysis as searchtext
 from houserules.search import index as search
@@ -98,6 +98,15 @@ def test_every_index_file_is_a_script_that_registers_itself(built_site):
         prefix = f"hrSearch.put({json.dumps(name)},"
         assert text.startswith(prefix) and text.endswith(");\n")
         json.loads(text[len(prefix) : -3])
+
+
+def test_result_texts_name_their_references(built_site):
+    """Answers in the results read as text: a reference shows its target's title and code, not ``[[game:id]]``."""
+    chunks = "".join(p.read_text(encoding="utf-8") for p in sorted((built_site / "search/hr/r").glob("*.js")))
+    assert re.findall(r"\[\[[a-z0-9-]+:[a-z0-9-]+\]\]", chunks) == []
+    sealed = load_kb(DATA).entries["betrayal:sealed-floor"]
+    for lang in ("zh", "en"):
+        assert json.dumps(f"{sealed.title[lang]} ({sealed.code})", ensure_ascii=False)[1:-1] in chunks
 
 
 def test_exported_scores_add_up_to_the_cli_scores(index):

@@ -65,6 +65,12 @@ def _server(builder, host: str, port: int, root: Path):
                 super().server_activate()
                 self._active = True
 
+        def _inject_js_into_html(self, content: bytes, epoch: int) -> bytes:
+            # The reload script MkDocs adds to each page it serves is allowed by the page's policy too.
+            from .site.csp import add_policy
+
+            return add_policy(super()._inject_js_into_html(content, epoch).decode("utf-8")).encode("utf-8")
+
     class ChangesOnly(watchdog.observers.Observer):
         """Reports writes, creations, removals, renames and permission changes, not a file being read:
         a build reads the data (the site index is built from every file), which must not start another."""

@@ -33,6 +33,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..data.model import INLINE_REF
 from . import analysis as searchtext
 from . import index as search
 from .documents import FIELD_BOOSTS
@@ -142,34 +143,41 @@ def analysis_tables() -> dict[str, Any]:
 
 
 def _records(index: search.SearchIndex) -> list[list[Any]]:
-    """One list per entry: the entry's display record, then one per question."""
+    """One list per entry: the entry's display record, then one per question; texts as a reader sees them."""
+    records = [index._reader.stored_fields(d)["record"] for d in range(index._reader.doc_count_all())]
+    names = {r["id"]: r for r in records if "question" not in r}
+
+    def shown(text: str, lang: str) -> str:
+        """``[[game:id]]`` as the target's title and code, as the terminal names it: ``塔楼 (DM-R01)``."""
+
+        def name(match: re.Match[str]) -> str:
+            target = names.get(match.group(1).strip())
+            return f"{target['title'][lang]} ({target['code']})" if target else match.group(1)
+
+        return INLINE_REF.sub(name, text)
+
     groups: list[list[Any]] = []
-    for docnum in range(index._reader.doc_count_all()):
-        record = index._reader.stored_fields(docnum)["record"]
+    for record in records:
         question = record.get("question")
         if question is None:
+            title, summary = record["title"], record["summary"]
             groups.append(
                 [
                     [
                         record["code"],
-                        record["title"]["zh"],
-                        record["title"]["en"],
-                        record["summary"]["zh"],
-                        record["summary"]["en"],
+                        title["zh"],
+                        title["en"],
+                        shown(summary["zh"], "zh"),
+                        shown(summary["en"], "en"),
                         record["url"],
                         record["id"],
                     ]
                 ]
             )
         else:
+            asked, answer = question["question"], question["answer"]
             groups[-1].append(
-                [
-                    question["id"],
-                    question["question"]["zh"],
-                    question["question"]["en"],
-                    question["answer"]["zh"],
-                    question["answer"]["en"],
-                ]
+                [question["id"], asked["zh"], asked["en"], shown(answer["zh"], "zh"), shown(answer["en"], "en")]
             )
     return groups
 

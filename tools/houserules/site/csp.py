@@ -15,6 +15,7 @@ import re
 #: Inline scripts (not ``src=``, not JSON data blocks, which never run).
 _INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*type=\"application/json\")[^>]*>(.*?)</script>", re.S)
 _HEAD = re.compile(r"<head[^>]*>", re.I)
+_META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="[^"]*">')
 
 
 def policy(html: str) -> str:
@@ -44,13 +45,17 @@ def policy(html: str) -> str:
 
 
 def add_policy(html: str) -> str:
-    """``html`` with its policy as the first element of ``<head>``.
+    """``html`` with the policy of the scripts it holds now as the first element of ``<head>``, in place of
+    an earlier one (the live preview adds its reload script to pages already built with a policy).
 
     >>> page = add_policy('<html><head><title>x</title><script>var a=1</script></head></html>')
     >>> page.startswith('<html><head><meta http-equiv="Content-Security-Policy" content="default-src')
     True
     >>> "script-src 'self' 'sha256-" in page
     True
+    >>> add_policy(page) == page, add_policy(page.replace("a=1", "a=2")) == page.replace("a=1", "a=2")
+    (True, False)
     """
+    html = _META.sub("", html, count=1)
     meta = f'<meta http-equiv="Content-Security-Policy" content="{policy(html)}">'
     return _HEAD.sub(lambda m: m.group(0) + meta, html, count=1)
