@@ -25,7 +25,7 @@ from typing import Any
 
 from whoosh import index as whoosh_index
 
-from ..errors import HouserulesError, Problem
+from ..errors import HouserulesError
 from .documents import INDEX_VERSION, documents, schema
 
 META_FILE = "houserules-meta.json"
@@ -179,14 +179,7 @@ def _cache_problem(home: Path, exc: OSError) -> HouserulesError:
 def ensure_index(data_dir: Path, rebuild: bool = False) -> Path:
     """The up-to-date index folder of ``data_dir``, rebuilt first if the data changed or it is damaged."""
     if not data_dir.is_dir():
-        raise HouserulesError(
-            f"data folder not found: {data_dir} — pass --data DIR pointing at rules_data/",
-            [
-                Problem(
-                    str(data_dir), 1, "-", "data folder not found", "pass --data DIR pointing at the rules_data folder"
-                )
-            ],
-        )
+        raise HouserulesError(f"data folder not found: {data_dir} — pass --data DIR pointing at rules_data/")
     home = index_home(data_dir)
     try:
         home.mkdir(parents=True, exist_ok=True)
