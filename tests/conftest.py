@@ -109,3 +109,19 @@ def built_site(tmp_path_factory) -> Path:
 def built_fixture_site(tmp_path_factory) -> Path:
     """The small known-good fixture data built once."""
     return build_once(tmp_path_factory, GOOD, "fixture-site")
+
+
+def git(repo: Path, *args: str) -> str:
+    """Run git in ``repo`` as a fixed author at a fixed time; its output."""
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.org",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.org",
+        "GIT_COMMITTER_DATE": "2026-12-01T10:00:00+00:00",
+        "GIT_AUTHOR_DATE": "2026-12-01T10:00:00+00:00",
+    }
+    return subprocess.run(
+        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, env=env
+    ).stdout.strip()

@@ -6,7 +6,6 @@ game (v1); a new ruling, a changed answer and a changed question (v2); a ruling 
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -15,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GOOD, HOUSERULES, load_kb, run_cli
+from conftest import GOOD, HOUSERULES, git, load_kb, run_cli
 from houserules.data import git as git_module
 from houserules.data.history import load_history
 from houserules.data.version import tree_hash
@@ -34,21 +33,6 @@ sources:
 history:
   - {date: 2026-12-01, change: created}
 """
-
-
-def git(repo: Path, *args: str) -> str:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@example.org",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@example.org",
-        "GIT_COMMITTER_DATE": "2026-12-01T10:00:00+00:00",
-        "GIT_AUTHOR_DATE": "2026-12-01T10:00:00+00:00",
-    }
-    return subprocess.run(
-        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, env=env
-    ).stdout.strip()
 
 
 def edit(path: Path, old: str, new: str) -> None:

@@ -2,26 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
-from pathlib import Path
 
-from conftest import DATA, GOOD, load_kb
+from conftest import DATA, GOOD, git, load_kb
 from houserules.data.version import DataVersion, data_version, tree_hash
-
-
-def git(repo: Path, *args: str) -> str:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@example.org",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@example.org",
-    }
-    return subprocess.run(
-        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, env=env
-    ).stdout.strip()
 
 
 def test_tree_hash_is_gits_for_awkward_names_modes_links_and_empty_folders(tmp_path):
