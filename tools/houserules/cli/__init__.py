@@ -262,6 +262,12 @@ def _cmd_new(parser: argparse.ArgumentParser) -> Runner:
     return run
 
 
+def _cmd_l10n(parser: argparse.ArgumentParser) -> Runner:
+    from .l10n import add
+
+    return add(parser)
+
+
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], Runner]]] = {
     "check": ("validate schema, ids, references, sources and contents", _cmd_check),
     "build": ("check, then build the site, search index, export and printed FAQ into site/", _cmd_build),
@@ -270,6 +276,7 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], Runner]]] = {
     "export": ("write entries, errata, the glossary or the review list as CSV or JSON", _cmd_export),
     "pdf": ("print the FAQ as a PDF (one game or all), optionally with a group's house rules", _cmd_pdf),
     "new": ("write a new entry file with the next free id and code, and list it in its game's contents", _cmd_new),
+    "l10n": ("export the texts for translators (XLIFF, PO) and import their translations", _cmd_l10n),
     "stamp": ("record that an entry's translation matches its current source text", _cmd_stamp),
     "search": ("ranked entries for words, titles, aliases, questions or codes", search_command),
     "show": ("one entry in the terminal, by game:id or code", show_command),

@@ -28,6 +28,16 @@ def stamp(entry: Entry, langs: list[str] | None = None, source: str = "zh") -> d
     gets one, appended at the end of the file, for every language other than
     ``source`` (or for ``langs``).
     """
+    text = entry.path.read_bytes().decode("utf-8")
+    new_text, stamped = stamp_text(entry, text, langs, source)
+    _write(entry, new_text)
+    return stamped
+
+
+def stamp_text(
+    entry: Entry, text: str, langs: list[str] | None = None, source: str = "zh"
+) -> tuple[str, dict[str, str]]:
+    """The entry file's ``text`` (as ``entry`` was read from it) with its translations stamped, verified."""
     records = entry.data.get("translations", {})
     if records:
         wanted = langs or list(records)
@@ -40,7 +50,6 @@ def stamp(entry: Entry, langs: list[str] | None = None, source: str = "zh") -> d
             )
     else:
         wanted = langs or [lang for lang in ("zh", "en") if lang != source]
-    text = entry.path.read_bytes().decode("utf-8")
     lines = text.splitlines(keepends=True)
     new_data = {**entry.data, "translations": {k: dict(v) for k, v in records.items()}}
     stamped: dict[str, str] = {}
@@ -69,8 +78,7 @@ def stamp(entry: Entry, langs: list[str] | None = None, source: str = "zh") -> d
         lines += [f"  {lang}: {{from: {source}, source_hash: {_scalar(stamped[lang])}}}{newline}" for lang in added]
     new_text = "".join(lines)
     _verify(entry, new_text, new_data)
-    _write(entry, new_text)
-    return stamped
+    return new_text, stamped
 
 
 #: Hashes YAML reads as something other than text: all digits (an integer), digits with an

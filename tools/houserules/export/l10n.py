@@ -1,0 +1,384 @@
+"""Every translatable text of the data as translation units, for CAT tools and translation platforms.
+
+``houserules l10n export`` writes the units as XLIFF 2.0 or gettext PO;
+``houserules l10n import`` (:mod:`.l10n_import`) puts the translated targets back into the
+YAML files. A unit is one text in one place of one file:
+
+- its **id** is ``game:id/field-path`` (``betrayal:gallery-ruling/questions/must-move/a``;
+  list items with an id are named by it, others by their index; glossary terms are
+  ``game:glossary/<term>`` and ``.../note``), stable while the entry and its questions keep
+  their ids;
+- its **source** is the text in the source language, its **target** the text in the other
+  one (empty when not written yet). Lists of names (aliases, a question's variants) are one
+  unit each, one name a line: the names of the source language, and those of the target
+  language to write;
+- errata: the corrected text of a card is the target of an English → Chinese file, with the
+  English card text as its source;
+- its **state**: ``new`` (no target), ``needs-review`` (the entry's translation stamp, see
+  :mod:`houserules.data.freshness`, says its source changed since the translation was
+  stamped; title, summary and body) or ``translated``;
+- its **note**: the entry's code and titles, the page, the file and line, and the
+  glossary terms the source holds with their translations.
+
+``[[game:id]]`` references are inline codes: XLIFF ``<ph>`` elements whose original data
+is the reference, so a CAT tool moves them as a whole; in PO they stay as text and the
+import checks that every reference of the source is in the target.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..data.freshness import HASHED_FIELDS, stale_translations
+from ..data.model import INLINE_REF, Entry, Game, KnowledgeBase
+from ..errors import HouserulesError, display_path
+from ..render.urls import entry_url, glossary_src, page_url, question_url
+from .tbx import language_of
+
+LANGS = ("zh", "en")
+L10N_FORMATS = ("xliff", "po")
+XLIFF_NS = "urn:oasis:names:tc:xliff:document:2.0"
+#: Our prefix for XLIFF 2.0 ``subState`` values (the standard requires ``prefix:value``).
+SUBSTATE_REVIEW = "houserules:needs-review"
+#: Texts not to translate: the translation stamps themselves.
+_SKIPPED = {"translations"}
+
+
+@dataclass
+class Unit:
+    """One translatable text: where it lives, its source and target, and what a translator needs to know."""
+
+    id: str
+    path: Path
+    #: Where the target text lives in the file's data (a list for names: aliases, variants).
+    target_path: tuple[str | int, ...]
+    source: str
+    target: str
+    is_list: bool = False
+    state: str = "translated"
+    entry: Entry | None = None
+    line: int = 1
+    notes: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def refs(self) -> Counter[str]:
+        return Counter(match.group(0) for match in INLINE_REF.finditer(self.source))
+
+
+def other(lang: str) -> str:
+    return "en" if lang == "zh" else "zh"
+
+
+def _segment(item: Any, index: int) -> str:
+    return str(item["id"]) if isinstance(item, dict) and isinstance(item.get("id"), str) else str(index)
+
+
+def _bilingual(data: Any, path: tuple = (), names: tuple = ()) -> Iterator[tuple[tuple, tuple, dict[str, str]]]:
+    """Every ``{zh, en}`` text of ``data``: (data path, id path, the mapping)."""
+    if isinstance(data, dict):
+        if data and set(data) <= set(LANGS) and all(isinstance(v, str) for v in data.values()):
+            yield path, names, data
+            return
+        for key, value in data.items():
+            if key not in _SKIPPED:
+                yield from _bilingual(value, path + (key,), names + (key,))
+    elif isinstance(data, list):
+        for index, item in enumerate(data):
+            yield from _bilingual(item, path + (index,), names + (_segment(item, index),))
+
+
+def _names(items: list[str], lang: str) -> list[str]:
+    return [item for item in items if language_of(item) == lang]
+
+
+class _Terms:
+    """The glossary terms a source text holds, as ``source = target`` pairs."""
+
+    def __init__(self, game: Game | None, src: str):
+        self.pairs: list[tuple[re.Pattern[str], str]] = []
+        for term in game.glossary.terms if game and game.glossary else []:
+            forms = [term[src]] + [v for v in term.get("variants", []) if language_of(v) == src]
+            label = f"{term[src]} = {term[other(src)]}"
+            for form in forms:
+                pattern = re.escape(form) if src == "zh" else rf"(?<![\w-]){re.escape(form)}(?![\w-])"
+                self.pairs.append((re.compile(pattern, re.IGNORECASE), label))
+
+    def found(self, text: str) -> list[str]:
+        seen: dict[str, None] = {}
+        for pattern, label in self.pairs:
+            if pattern.search(text):
+                seen.setdefault(label, None)
+        return list(seen)
+
+
+def _url(site_url: str, url: str) -> str:
+    return site_url.rstrip("/") + "/" + url if site_url else url
+
+
+def entry_units(kb: KnowledgeBase, entry: Entry, src: str, site_url: str = "") -> Iterator[Unit]:
+    """The units of one entry, in file order."""
+    tgt = other(src)
+    data = entry.data
+    terms = _Terms(kb.games.get(entry.game), src)
+    stale = tgt in stale_translations(entry) and data["translations"][tgt]["from"] == src
+    where = display_path(entry.path)
+    head = f"{entry.code} · {entry.title['zh']} · {entry.title['en']}"
+
+    def unit(names: tuple, path: tuple, source: str, target: str, is_list: bool = False, url: str = "") -> Unit:
+        line = entry.line(*path)
+        state = "new" if not target.strip() else "translated"
+        if state == "translated" and stale and path[0] in HASHED_FIELDS:
+            state = "needs-review"
+        notes = {"entry": head, "url": _url(site_url, url or entry_url(entry)), "location": f"{where}:{line}"}
+        found = terms.found(source)
+        if found:
+            notes["terms"] = "术语 Terms: " + "; ".join(found)
+        if is_list:
+            notes["hint"] = "每行一个名称 One name a line: what players type to find this entry."
+        elif INLINE_REF.search(source):
+            notes["hint"] = "[[…]] 是条目引用，保持原样 [[…]] are references to entries: keep each one."
+        return Unit(
+            f"{entry.ref}/{'/'.join(map(str, names))}",
+            entry.path,
+            path,
+            source,
+            target,
+            is_list,
+            state,
+            entry,
+            line,
+            notes,
+        )
+
+    texts = {path: (names, text) for path, names, text in _bilingual(data)}
+    aliases = data.get("aliases", [])
+    for path, (names, text) in texts.items():
+        if not text.get(src, "").strip():
+            continue
+        url = question_url(entry, names[1]) if path[0] == "questions" else ""
+        yield unit(names, path + (tgt,), text[src], text.get(tgt, ""), url=url)
+        if path[0] == "title" and _names(aliases, src):
+            yield unit(
+                ("aliases",), ("aliases",), "\n".join(_names(aliases, src)), "\n".join(_names(aliases, tgt)), True
+            )
+        if path[0] == "questions" and path[-1] == "q":
+            variants = data["questions"][path[1]].get("variants", [])
+            if _names(variants, src):
+                yield unit(
+                    names[:-1] + ("variants",),
+                    ("questions", path[1], "variants"),
+                    "\n".join(_names(variants, src)),
+                    "\n".join(_names(variants, tgt)),
+                    True,
+                    url,
+                )
+    for index, erratum in enumerate(entry.errata):
+        if src == "en" and erratum["lang"].split("-")[0] == tgt and erratum.get("source_en", "").strip():
+            yield unit(
+                ("errata", index, "corrected"),
+                ("errata", index, "corrected"),
+                erratum["source_en"],
+                erratum["corrected"],
+            )
+
+
+def glossary_units(game: Game, src: str, site_url: str = "") -> Iterator[Unit]:
+    """A unit per glossary term (its form in each language) and per term note."""
+    if game.glossary is None:
+        return
+    tgt = other(src)
+    glossary = game.glossary
+    where = display_path(glossary.path)
+    for index, term in enumerate(glossary.terms):
+        url = _url(site_url, page_url(glossary_src(game.id)) + f"#term-{term['id']}")
+        base = f"{game.id}:glossary/{term['id']}"
+        head = f"术语 Term · {game.name['zh']} · {game.name['en']}"
+        forms = "; ".join(term.get("variants", []))
+        line = glossary.line("terms", index)
+        notes = {"entry": head, "url": url, "location": f"{where}:{line}"}
+        if forms:
+            notes["terms"] = f"其他写法 Variants: {forms}"
+        if term.get("deprecated"):
+            notes["hint"] = f"弃用 Deprecated (do not use): {'; '.join(term['deprecated'])}"
+        yield Unit(base, glossary.path, ("terms", index, tgt), term[src], term.get(tgt, ""), line=line, notes=notes)
+        note = term.get("note") or {}
+        if note.get(src, "").strip():
+            line = glossary.line("terms", index, "note")
+            yield Unit(
+                f"{base}/note",
+                glossary.path,
+                ("terms", index, "note", tgt),
+                note[src],
+                note.get(tgt, ""),
+                state="translated" if note.get(tgt, "").strip() else "new",
+                line=line,
+                notes={"entry": head, "url": url, "location": f"{where}:{line}"},
+            )
+
+
+def units(kb: KnowledgeBase, src: str = "zh", game: str | None = None, site_url: str = "") -> list[Unit]:
+    """Every unit of the data (or of one game), game by game: entries in load order, then the glossary."""
+    if src not in LANGS:
+        raise HouserulesError(f"unknown source language '{src}' — use one of: {', '.join(LANGS)}")
+    if game is not None and game not in kb.games:
+        raise HouserulesError(f"no game '{game}' in the data — use one of: {', '.join(kb.games)}")
+    result: list[Unit] = []
+    for each in kb.games.values():
+        if game is None or each.id == game:
+            for entry in kb.game_entries(each.id):
+                result.extend(entry_units(kb, entry, src, site_url))
+            result.extend(glossary_units(each, src, site_url))
+    return result
+
+
+# -- XLIFF 2.0 ---------------------------------------------------------------------------------------
+_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _clean(text: str) -> str:
+    return _NOT_XML.sub("", text)
+
+
+def unit_xml_id(unit_id: str) -> str:
+    """The unit id as an XLIFF ``id`` (an NMTOKEN: no ``/``); the exact id is the unit's ``name``.
+
+    >>> unit_xml_id("betrayal:vault/questions/must-move/a")
+    'betrayal:vault.questions.must-move.a'
+    """
+    return unit_id.replace("/", ".")
+
+
+def _inline(parent: Any, text: str, codes: dict[str, str], sub: Any, target: bool) -> None:
+    """``text`` into ``parent``, each ``[[ref]]`` as a ``<ph>`` pointing at its original data."""
+    last = None
+    position = 0
+    used: Counter[str] = Counter()
+    for match in INLINE_REF.finditer(text):
+        chunk = _clean(text[position : match.start()])
+        if last is None:
+            parent.text = (parent.text or "") + chunk
+        else:
+            last.tail = (last.tail or "") + chunk
+        ref = match.group(0)
+        ids = [pid for pid, value in codes.items() if value == ref]
+        if target and used[ref] >= len(ids):  # a reference the source does not have: plain text
+            chunk = ref
+            if last is None:
+                parent.text = (parent.text or "") + chunk
+            else:
+                last.tail = (last.tail or "") + chunk
+        else:
+            pid = ids[used[ref]] if target else f"{len(codes) + 1}"
+            if not target:
+                codes[pid] = ref
+            used[ref] += 1
+            last = sub(parent, "ph", {"id": pid, "dataRef": f"d{pid}", "equiv": ref, "disp": ref})
+        position = match.end()
+    chunk = _clean(text[position:])
+    if last is None:
+        parent.text = (parent.text or "") + chunk
+    else:
+        last.tail = (last.tail or "") + chunk
+
+
+def _indent(element: Any, level: int) -> None:
+    """Indent the document one space a level, leaving sources and targets (``xml:space="preserve"``) as they are."""
+    if element.tag.endswith(("}source", "}target")) or not len(element):
+        return
+    element.text = "\n" + " " * (level + 1)
+    for child in element:
+        _indent(child, level + 1)
+        child.tail = "\n" + " " * (level + 1)
+    child.tail = "\n" + " " * level
+
+
+def to_xliff(items: list[Unit], src: str, version: str = "") -> bytes:
+    """The units as one XLIFF 2.0 document (one ``<file>``, a ``<unit>`` per text)."""
+    import xml.etree.ElementTree as etree
+
+    def sub(parent: Any, tag: str, attributes: dict[str, str] | None = None, text: str | None = None) -> Any:
+        element = etree.SubElement(parent, f"{{{XLIFF_NS}}}{tag}", attributes or {})
+        if text is not None:
+            element.text = _clean(text)
+        return element
+
+    etree.register_namespace("", XLIFF_NS)
+    root = etree.Element(f"{{{XLIFF_NS}}}xliff", {"version": "2.0", "srcLang": src, "trgLang": other(src)})
+    file = sub(root, "file", {"id": "houserules", "original": "rules_data"})
+    notes = sub(file, "notes")
+    sub(
+        notes,
+        "note",
+        {"category": "source"},
+        "houserules l10n export" + (f"; data version {version}" if version else ""),
+    )
+    for unit in items:
+        element = sub(file, "unit", {"id": unit_xml_id(unit.id), "name": unit.id})
+        unit_notes = sub(element, "notes")
+        for category, text in unit.notes.items():
+            sub(unit_notes, "note", {"category": category}, text)
+        codes: dict[str, str] = {}
+        original = sub(element, "originalData")
+        segment = sub(element, "segment", {"state": "translated" if unit.state == "translated" else "initial"})
+        if unit.state == "needs-review":
+            segment.set("subState", SUBSTATE_REVIEW)
+        source = sub(segment, "source")
+        source.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")
+        _inline(source, unit.source, codes, sub, False)
+        if unit.target:
+            target = sub(segment, "target")
+            target.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")
+            _inline(target, unit.target, codes, sub, True)
+        for pid, ref in codes.items():
+            sub(original, "data", {"id": f"d{pid}"}, ref)
+        if not codes:
+            element.remove(original)
+    _indent(root, 0)
+    return etree.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+
+
+# -- PO ------------------------------------------------------------------------------------------------
+
+
+def to_po(items: list[Unit], src: str, version: str = "") -> bytes:
+    """The units as a gettext PO file (msgctxt: the unit id; fuzzy: needs review)."""
+    from translate.storage import pypo
+
+    store = pypo.pofile()
+    date = (version.split(" ")[0] if version else "2000-01-01") + " 00:00+0000"
+    store.updateheader(
+        add=True,
+        Project_Id_Version=f"houserules {version}".strip(),
+        POT_Creation_Date=date,
+        PO_Revision_Date=date,
+        Last_Translator="",
+        Language_Team="",
+        Language=other(src),
+        X_Source_Language=src,
+    )
+    store.header().removenotes()
+    for unit in items:
+        po = store.addsourceunit(unit.source)
+        po.setcontext(unit.id)
+        po.target = unit.target
+        po.addnote("\n".join(text for category, text in unit.notes.items() if category != "location"), "developer")
+        po.addlocation(unit.notes["location"])
+        if unit.state == "needs-review":
+            po.markfuzzy(True)
+    return bytes(store)
+
+
+def export_l10n(kb: KnowledgeBase, fmt: str, src: str = "zh", game: str | None = None, site_url: str = "") -> bytes:
+    """The bytes of ``houserules l10n export``."""
+    from ..data.version import data_version
+
+    if fmt not in L10N_FORMATS:
+        raise HouserulesError(f"unknown format '{fmt}' — use one of: {', '.join(L10N_FORMATS)}")
+    items = units(kb, src, game, site_url)
+    version = str(data_version(kb)) if kb.root else ""
+    return to_xliff(items, src, version) if fmt == "xliff" else to_po(items, src, version)
