@@ -35,13 +35,22 @@ def stamp(entry: Entry, langs: list[str] | None = None, source: str = "zh") -> d
 
 
 def stamp_text(
-    entry: Entry, text: str, langs: list[str] | None = None, source: str = "zh"
+    entry: Entry, text: str, langs: list[str] | None = None, source: str = "zh", add: bool = False
 ) -> tuple[str, dict[str, str]]:
-    """The entry file's ``text`` (as ``entry`` was read from it) with its translations stamped, verified."""
+    """The entry file's ``text`` (as ``entry`` was read from it) with its translations stamped, verified.
+
+    With ``add``, a language of ``langs`` that the entry's ``translations`` do not list yet gets a
+    record there (a line like the last record's), from ``source``.
+    """
     records = entry.data.get("translations", {})
     if records:
         wanted = langs or list(records)
         missing = [lang for lang in wanted if lang not in records]
+        if missing and add:
+            text = _add_records(entry, text, missing, source)
+            return stamp_text(
+                Entry(entry.path, parse(text.lstrip("\ufeff").replace("\r\n", "\n")), entry.game), text, langs, source
+            )
         if missing:
             raise HouserulesError(
                 f"{display_path(entry.path)}: {entry.ref} has no translation record for "
@@ -79,6 +88,25 @@ def stamp_text(
     new_text = "".join(lines)
     _verify(entry, new_text, new_data)
     return new_text, stamped
+
+
+def _add_records(entry: Entry, text: str, langs: list[str], source: str) -> str:
+    """``text`` with a placeholder record for each of ``langs`` after the entry's last translation record."""
+    last = list(entry.data["translations"])[-1]
+    index = entry.line("translations", last) - 1
+    lines = text.splitlines(keepends=True)
+    if index == entry.line("translations") - 1:  # a flow mapping on the 'translations:' line
+        raise HouserulesError(
+            f"{display_path(entry.path)}:{index + 1}: cannot add a translation record to "
+            "'translations: {...}' written on one line; write one record a line and import again"
+        )
+    indent = lines[index][: len(lines[index]) - len(lines[index].lstrip())]
+    newline = "\r\n" if lines[index].endswith("\r\n") else "\n"
+    end = index + 1
+    while end < len(lines) and lines[end].strip() and len(lines[end]) - len(lines[end].lstrip()) > len(indent):
+        end += 1
+    added = [f'{indent}{lang}: {{from: {source}, source_hash: "000000000000"}}{newline}' for lang in langs]
+    return "".join(lines[:end] + added + lines[end:])
 
 
 #: Hashes YAML reads as something other than text: all digits (an integer), digits with an

@@ -197,13 +197,15 @@ def _merged(current: list[str], names: list[str], tgt: str) -> list[str]:
     return kept[:before] + [n for n in names if n not in kept] + kept[before:]
 
 
-def _ref_problem(source: str, target: str) -> str:
+def _ref_problem(source: str, target: str, current: str) -> str:
+    """What is wrong with the references of a new ``target``: one of the source's is missing (that the
+    ``current`` target had), or is there twice, or one the source does not have, or a broken ``[[``."""
     wanted, found = Counter(INLINE_REF.findall(source)), Counter(INLINE_REF.findall(target))
-    if wanted != found:
-        missing = sorted((wanted - found).elements())
-        extra = sorted((found - wanted).elements())
-        parts = ([f"lacks [[{', '.join(missing)}]]"] if missing else []) + (
-            [f"has [[{', '.join(extra)}]] that the source does not"] if extra else []
+    missing = sorted(((wanted - found) - (wanted - Counter(INLINE_REF.findall(current)))).elements())
+    extra = sorted((found - wanted).elements())
+    if missing or extra:
+        parts = ([f"lacks {', '.join(f'[[{m}]]' for m in missing)}"] if missing else []) + (
+            [f"has {', '.join(f'[[{m}]]' for m in extra)}, which the source does not"] if extra else []
         )
         return "the target " + " and ".join(parts)
     if _BROKEN_REF.search(INLINE_REF.sub("", target)):
@@ -243,17 +245,6 @@ def plan(kb: KnowledgeBase, path: Path, force: bool = False) -> Plan:
                 Problem(name, item.line, item.id, item.broken, "copy the inline code from the source again")
             )
             continue
-        if item.source != unit.source and not force:
-            conflicts.append(
-                Problem(
-                    name,
-                    item.line,
-                    item.id,
-                    "conflict: the source text changed since the export",
-                    "export again and translate the new source, or import with --force to write this target anyway",
-                )
-            )
-            continue
         target = item.target
         if not target.strip():
             if unit.target.strip():
@@ -269,8 +260,21 @@ def plan(kb: KnowledgeBase, path: Path, force: bool = False) -> Plan:
             else:
                 skipped += 1
             continue
+        if target == unit.target:
+            continue
+        if item.source != unit.source and not force:
+            conflicts.append(
+                Problem(
+                    name,
+                    item.line,
+                    item.id,
+                    "conflict: the source text changed since the export",
+                    "export again and translate the new source, or import with --force to write this target anyway",
+                )
+            )
+            continue
         if not unit.is_list:
-            problem = _ref_problem(unit.source, target)
+            problem = _ref_problem(unit.source, target, unit.target)
             if problem:
                 problems.append(
                     Problem(name, item.line, item.id, problem, "keep every [[…]] inline code of the source, once each")
@@ -304,7 +308,7 @@ def plan(kb: KnowledgeBase, path: Path, force: bool = False) -> Plan:
         entry = file_changes[0].unit.entry
         if entry is not None:
             reread = Entry(file, parse(new.lstrip("\ufeff").replace("\r\n", "\n")), entry.game)
-            new, stamped = stamp_text(reread, new, [tgt], src)
+            new, stamped = stamp_text(reread, new, [tgt], src, add=True)
             result.stamped[entry.ref] = stamped[tgt]
         result.files[file] = (old, new)
         for change in file_changes:
