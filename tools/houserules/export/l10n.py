@@ -373,12 +373,20 @@ def to_po(items: list[Unit], src: str, version: str = "") -> bytes:
     return bytes(store)
 
 
-def export_l10n(kb: KnowledgeBase, fmt: str, src: str = "zh", game: str | None = None, site_url: str = "") -> bytes:
-    """The bytes of ``houserules l10n export``."""
+def export_l10n(
+    kb: KnowledgeBase,
+    fmt: str,
+    src: str = "zh",
+    game: str | None = None,
+    site_url: str = "",
+    version: str | None = None,
+) -> bytes:
+    """The bytes of ``houserules l10n export`` (``version``: the data version, found when not given)."""
     from ..data.version import data_version
 
     if fmt not in L10N_FORMATS:
         raise HouserulesError(f"unknown format '{fmt}' — use one of: {', '.join(L10N_FORMATS)}")
     items = units(kb, src, game, site_url)
-    version = str(data_version(kb)) if kb.root else ""
+    if version is None:
+        version = str(data_version(kb)) if kb.root else ""
     return to_xliff(items, src, version) if fmt == "xliff" else to_po(items, src, version)

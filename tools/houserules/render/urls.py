@@ -122,3 +122,26 @@ def go_shard(prefix: str) -> str:
 #: 更新记录 · What changed, and its Atom feed (at the site root).
 CHANGES_PAGE = "changes.md"
 CHANGES_FEED = "changes.xml"
+
+
+#: The translators' pages and their downloads (written by the build, not by MkDocs).
+TRANSLATE_DIR = "translate"
+DOWNLOADS_DIR = f"{TRANSLATE_DIR}/downloads"
+
+
+def translators_src(game_id: str | None = None) -> str:
+    """The "For translators" page of one game, or of all games.
+
+    >>> translators_src(), translators_src("betrayal")
+    ('translate/index.md', 'translate/betrayal.md')
+    """
+    return f"{TRANSLATE_DIR}/{game_id or 'index'}.md"
+
+
+def download_url(game_id: str | None, name: str) -> str:
+    """A translators' download: ``translate/downloads/<game or houserules>-<name>``.
+
+    >>> download_url(None, "glossary.tbx"), download_url("betrayal", "zh-en.po")
+    ('translate/downloads/houserules-glossary.tbx', 'translate/downloads/betrayal-zh-en.po')
+    """
+    return f"{DOWNLOADS_DIR}/{game_id or 'houserules'}-{name}"

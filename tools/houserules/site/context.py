@@ -32,6 +32,8 @@ class SiteContext:
         self.blocks = EntryBlocks(kb)
         #: Links to the entries' files and to a new issue, when the site names its repository.
         self.repo = repo
+        #: Where readers report a wrong text when there is no repository (``extra.report`` in mkdocs.yml).
+        self.report: str | None = None
 
     @cached_property
     def version(self) -> DataVersion | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from ..data.model import Entry
@@ -65,7 +66,7 @@ class EntryPage:
         """编辑此条目 and 报告错误: to the entry's file and a pre-filled issue, when the site names its repository."""
         repo = self.ctx.repo
         if repo is None:
-            return ""
+            return self.report_line()
         links = [
             (url, label)
             for url, label in (
@@ -80,6 +81,22 @@ class EntryPage:
             f'<a href="{inline_html(url)}">{zh} <span lang="en">{en}</span></a>' for url, (zh, en) in links
         )
         return html_block(f'<p class="hr-edit" data-block="edit">{items}</p>')
+
+    def report_line(self) -> str:
+        """How to report a wrong text, for a site without a repository: the entry's code and the group's channel
+        (``extra.report`` in mkdocs.yml: an address or a sentence); nothing when neither is set."""
+        report = self.ctx.report
+        if not report:
+            return ""
+        code = f'<code class="hr-code">{inline_html(self.entry.code)}</code>'
+        if re.match(r"(https?://|mailto:)\S+$", report):
+            where = f'<a href="{inline_html(report)}">{inline_html(report.removeprefix("mailto:"))}</a>'
+        else:
+            where = inline_html(report)
+        return html_block(
+            f'<p class="hr-edit" data-block="report">发现错误？请注明代码 {code} 告诉我们：{where}'
+            f'<br><span lang="en">Found a mistake? Tell us, citing {code}: {where}</span></p>'
+        )
 
     # -- helpers ------------------------------------------------------------------------------
     def badges(self) -> str:

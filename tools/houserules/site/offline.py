@@ -32,6 +32,8 @@ ICONS = "assets/images"
 SKIPPED_SUFFIXES = (".map", ".pdf")
 SKIPPED_NAMES = {"sitemap.xml", "sitemap.xml.gz", WORKER, LIST}
 SKIPPED_FOLDERS = {"api"}
+#: The translators' downloads (for desktop tools, not for reading offline).
+SKIPPED_PREFIXES = ("translate/downloads/",)
 
 
 def manifest(name: str, short_name: str, description: str) -> dict[str, Any]:
@@ -68,6 +70,7 @@ def kept(path: str) -> bool:
         or path.endswith(SKIPPED_SUFFIXES)
         or any(part.startswith(".") for part in parts)
         or (parts[0] == PRINT_DIR and path.endswith(".pdf"))
+        or path.startswith(SKIPPED_PREFIXES)
     )
 
 

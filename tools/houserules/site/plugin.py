@@ -107,6 +107,8 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
             config.site_url,
             str(version) if version else "",
         )
+        report = (config.extra or {}).get("report")
+        self.ctx.report = str(report).strip() if report else None
         config.nav = self._nav = site_nav(kb, config.nav or [])
         config.extra["houserules_offline"] = self.config.offline  # main.html names the worker only then
         config.markdown_extensions.append(VerbatimBlocks())  # type: ignore[arg-type]

@@ -121,6 +121,18 @@ class SearchWriter:
             rebuild.thread.join()
 
 
+def write_downloads(ctx: SiteContext, site_dir: Path) -> None:
+    """The translators' downloads (``translate/downloads/``), for all games and for each game."""
+    from ..export.downloads import download_files
+
+    version = str(ctx.version or "")
+    for game in (None, *ctx.kb.games):
+        for path, data in download_files(ctx.kb, game, version).items():
+            target = site_dir / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+
+
 class Outputs:
     """Every post-build file of a site, kept from one build of a folder to the next."""
 
@@ -140,6 +152,8 @@ class Outputs:
         api = site_dir / "api"
         api.mkdir(parents=True, exist_ok=True)
         (api / "entries.json").write_text(self.api.text(ctx.kb, changes), encoding="utf-8")
+        if changes is None:  # a full build; the live preview keeps the files of its first build
+            write_downloads(ctx, site_dir)
         for path, text in shard_files(ctx.kb).items():
             target = site_dir / path
             target.parent.mkdir(parents=True, exist_ok=True)

@@ -12,7 +12,7 @@ from ..data.model import Game
 from ..render.blocks import Erratum
 from ..render.html import Html
 from ..render.text import escape_md, inline_html
-from ..render.urls import errata_src, faq_src, glossary_src, notes_src, page_url
+from ..render.urls import download_url, errata_src, faq_src, glossary_src, notes_src, page_url, translators_src
 from .markup import SiteLinker, front_matter, html_block
 
 if TYPE_CHECKING:
@@ -24,8 +24,10 @@ GAME_PAGES = (
     (glossary_src, "术语表", "Glossary"),
     (errata_src, "勘误", "Errata"),
     (notes_src, "译注", "Translator notes"),
+    (translators_src, "译者下载", "For translators"),
 )
 ALL_ERRATA = (errata_src(None), "全部勘误", "All errata")
+ALL_TRANSLATORS = (translators_src(None), "译者 · 全部游戏", "For translators: all games")
 
 
 def game_links(game: Game, linker: SiteLinker, questions: int) -> str:
@@ -41,7 +43,10 @@ def game_links(game: Game, linker: SiteLinker, questions: int) -> str:
 
 def nav(kb: Any) -> list[dict[str, Any]]:
     """A nav section with the errata of all games and each game's FAQ and translators' pages."""
-    items: list[dict[str, Any]] = [{f"{ALL_ERRATA[1]} {ALL_ERRATA[2]}": ALL_ERRATA[0]}]
+    items: list[dict[str, Any]] = [
+        {f"{ALL_TRANSLATORS[1]} {ALL_TRANSLATORS[2]}": ALL_TRANSLATORS[0]},
+        {f"{ALL_ERRATA[1]} {ALL_ERRATA[2]}": ALL_ERRATA[0]},
+    ]
     for game in kb.games.values():
         items.append(
             {f"{game.name['zh']} {game.name['en']}": [{f"{zh} {en}": src(game.id)} for src, zh, en in GAME_PAGES]}
@@ -106,6 +111,8 @@ def glossary_page(ctx: SiteContext, game: Game) -> str:
             "<p>统一译名：标题与正文使用“中文”一栏的译法；“弃用”一栏的译法由 <code>houserules check</code> 报告。"
             '<span lang="en">Preferred translations: titles and text use the Chinese column; '
             "<code>houserules check</code> reports the deprecated forms.</span></p>"
+            f'<p>下载术语表（TBX、CSV）与全部译文文件：<a href="{inline_html(linker.url(page_url(translators_src(game.id))))}">'
+            f'译者下载 <span lang="en">For translators</span></a></p>'
         ),
     ]
     glossary = game.glossary.terms if game.glossary else []
@@ -129,7 +136,7 @@ def glossary_page(ctx: SiteContext, game: Game) -> str:
             f"<td>{h.bilingual(term.get('note'))}</td><td>{link}</td></tr>"
         )
     head = (
-        "<tr><th>英文 English</th><th>中文 Chinese</th><th>其他写法 Variants</th><th>弃用 Deprecated</th>"
+        "<tr><th>英文 English</th><th>中文 Chinese</th><th>认可写法 Admitted</th><th>弃用写法 Deprecated</th>"
         "<th>说明 Note</th><th>条目 Entry</th></tr>"
     )
     out.append(html_block(f'<table class="hr-glossary"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'))
@@ -165,11 +172,76 @@ def notes_page(ctx: SiteContext, game: Game) -> str:
     return "\n".join(out)
 
 
+_HOW = (
+    "<p>这些文件由 <code>houserules build</code> 随网站一起生成，内容与同名命令的输出相同。"
+    "XLIFF 与 PO 文件里每一段文字都有稳定的编号（<code>game:id/字段</code>）、条目代码、页面链接和其中出现的术语；"
+    "<code>[[…]]</code> 是条目引用，CAT 工具把它当作不可拆分的标记。改好后用 "
+    "<code>houserules l10n import 文件</code> 导回数据：只改动译文本身，并记录译文对应的原文版本。"
+    '<span lang="en">These files are built with the site by <code>houserules build</code> and hold what the '
+    "command shown writes. In the XLIFF and PO files every text has a stable id (<code>game:id/field</code>), the "
+    "entry's code, its page and the glossary terms it contains; <code>[[…]]</code> references are inline codes a "
+    "CAT tool keeps whole. Bring the work back with <code>houserules l10n import FILE</code>: only the texts "
+    "change, stamped with the source they were translated from.</span></p>"
+)
+
+
+def translators_page(ctx: SiteContext, game: Game | None = None) -> str:
+    """The downloads for translators (of one game, or of all games) and what each one is for."""
+    from ..export.downloads import DOWNLOADS
+
+    src = translators_src(game.id if game else None)
+    linker = SiteLinker(ctx.kb, page_url(src))
+    name = f"{game.name['zh']}" if game else "全部游戏"
+    name_en = game.name["en"] if game else "all games"
+    rows = []
+    for item in DOWNLOADS:
+        url = download_url(game.id if game else None, item.name)
+        file_name = url.rsplit("/", 1)[-1]
+        # Raw HTML links: the files are written after MkDocs, so its link check must not see them.
+        rows.append(
+            f'<tr><td><a href="{inline_html(linker.url(url))}" download>{inline_html(file_name)}</a></td>'
+            f"<td>{inline_html(item.kind)}</td>"
+            f'<td>{inline_html(item.what[0])}<br><span lang="en">{inline_html(item.what[1])}</span></td>'
+            f'<td>{inline_html(item.use[0])}<br><span lang="en">{inline_html(item.use[1])}</span></td>'
+            f"<td><code>{inline_html(item.command + (f' --game {game.id}' if game and 'l10n' in item.command else ''))}</code></td></tr>"
+        )
+    head = "<tr><th>文件 File</th><th>格式 Format</th><th>内容 Contents</th><th>用途 Use</th><th>命令 Command</th></tr>"
+    pages = ""
+    if game is not None:
+        pages = " · ".join(
+            f'<a href="{inline_html(linker.url(page_url(page(game.id))))}">{zh} <span lang="en">{en}</span></a>'
+            for page, zh, en in GAME_PAGES
+            if page is not translators_src
+        )
+        pages = f'<p class="hr-translators">{pages}</p>'
+    else:
+        pages = "".join(
+            f'<li><a href="{inline_html(linker.url(page_url(translators_src(g.id))))}">{inline_html(g.name["zh"])} '
+            f'<span lang="en">{inline_html(g.name["en"])}</span></a></li>'
+            for g in ctx.kb.games.values()
+        )
+        pages = f'<p>每个游戏 · Each game:</p><ul class="hr-translators">{pages}</ul>'
+    return "\n".join(
+        [
+            front_matter(f"译者 For translators · {name}"),
+            f"# 译者 · For translators：{escape_md(name)}\n",
+            html_block(f'<p class="hr-title-en" lang="en">{inline_html(name_en)}</p>'),
+            html_block(_HOW),
+            html_block(f'<table class="hr-downloads"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'),
+            html_block(pages),
+        ]
+    )
+
+
 def makers(ctx: SiteContext) -> dict[str, Callable[[], str]]:
     """Every translators' page: docs-relative path → the function making its Markdown."""
-    result: dict[str, Callable[[], str]] = {ALL_ERRATA[0]: partial(errata_page, ctx)}
+    result: dict[str, Callable[[], str]] = {
+        ALL_ERRATA[0]: partial(errata_page, ctx),
+        ALL_TRANSLATORS[0]: partial(translators_page, ctx),
+    }
     for game in ctx.kb.games.values():
         result[glossary_src(game.id)] = partial(glossary_page, ctx, game)
         result[errata_src(game.id)] = partial(errata_page, ctx, game)
         result[notes_src(game.id)] = partial(notes_page, ctx, game)
+        result[translators_src(game.id)] = partial(translators_page, ctx, game)
     return result
