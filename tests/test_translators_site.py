@@ -1,0 +1,153 @@
+"""The site's "For translators" pages: the downloads ``houserules build`` writes, linked, and each one opens.
+
+The data is ``tests/fixtures/translators/data`` (one game with a glossary and errata), built once.
+The browser test clicks every download link of each translators' page in headless Chromium.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import xml.etree.ElementTree as etree
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urljoin
+
+import polib
+import pytest
+
+from conftest import FIXTURES, build_once
+from houserules.data.load import load
+from houserules.export.downloads import DOWNLOADS
+from houserules.export.tables import TABLES
+from houserules.site.context import SiteContext
+from houserules.site.entry_page import entry_page
+
+DATA = FIXTURES / "translators" / "data"
+PAGES = ("translate/index.html", "translate/demo.html")
+
+
+class Links(HTMLParser):
+    """Every ``<a href>`` of a page, with whether it is a download link."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[tuple[str, bool]] = []
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if tag == "a" and "href" in attributes:
+            self.links.append((attributes["href"], "download" in attributes))
+
+
+def links(page: Path) -> list[tuple[str, bool]]:
+    parser = Links()
+    parser.feed(page.read_text(encoding="utf-8"))
+    return parser.links
+
+
+def downloads_of(site: Path, page: str) -> list[Path]:
+    base = f"http://x/{page}"
+    return [site / urljoin(base, href).removeprefix("http://x/") for href, is_download in links(site / page) if is_download]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    return build_once(tmp_path_factory, DATA, "translators-site")
+
+
+def opened(path: Path):
+    """The file read as its format: CSV rows, TBX or XLIFF elements, PO entries."""
+    data = path.read_bytes()
+    if path.suffix == ".csv":
+        return list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))
+    if path.suffix == ".po":
+        return list(polib.pofile(data.decode("utf-8")))
+    return etree.fromstring(data)
+
+
+def test_each_translators_page_links_every_download_and_each_opens(site):
+    for page in PAGES:
+        files = downloads_of(site, page)
+        game = "houserules" if page.endswith("index.html") else "demo"
+        assert [f.name for f in files] == [f"{game}-{d.name}" for d in DOWNLOADS]
+        for path in files:
+            content = opened(path)
+            if path.suffix == ".csv":
+                what = path.stem.split("-")[-1]
+                assert content and list(content[0]) == list(TABLES[what][1])
+            elif path.suffix == ".tbx":
+                assert content.tag == "martif" and len(content.findall(".//termEntry")) == 3
+            elif path.suffix == ".xlf":
+                assert content.tag == "{urn:oasis:names:tc:xliff:document:2.0}xliff"
+                assert content.get("srcLang") == path.stem.split("-")[-2]
+                assert len(content.findall(".//{urn:oasis:names:tc:xliff:document:2.0}unit")) > 20
+            else:
+                assert len(content) > 20 and all(entry.msgctxt for entry in content)
+    errata = opened(site / "translate/downloads/demo-errata.csv")
+    assert [row["corrected"] for row in errata] == ["塔楼：肉体能力上升1级", "Gain 1 mental trait here."]
+    en_zh = (site / "translate/downloads/demo-en-zh.po").read_text(encoding="utf-8")
+    assert 'msgctxt "demo:tower-errata/errata/0/corrected"' in en_zh
+
+
+def test_the_translators_pages_are_reached_from_the_menu_the_game_and_its_glossary(site):
+    def targets(page: str) -> set[str]:
+        return {urljoin(f"http://x/{page}", href).removeprefix("http://x/") for href, _ in links(site / page)}
+
+    assert {"translate/index.html", "translate/demo.html"} <= targets("index.html")  # the Translators menu
+    assert "translate/demo.html" in targets("demo/index.html")
+    assert "translate/demo.html" in targets("demo/glossary.html")
+    assert "translate/demo.html" in targets("translate/index.html")
+
+
+def test_the_downloads_are_not_kept_for_offline_reading(site):
+    listed = json.loads((site / "offline.json").read_text(encoding="utf-8"))
+    names = listed if isinstance(listed, list) else listed.get("files", listed)
+    assert "translate/demo.html" in str(names)
+    assert "translate/downloads/" not in str(names)
+
+
+# -- from a wrong text to a correction ----------------------------------------------------------------
+
+
+def test_without_a_repository_an_entry_says_how_to_report_a_mistake():
+    kb = load(DATA).kb
+    ctx = SiteContext(kb)
+    entry = kb.entries["demo:tower"]
+    assert 'data-block="report"' not in entry_page(ctx, entry)  # neither repo_url nor extra.report
+    ctx.report = "https://example.org/group?a=1&b=2"
+    page = entry_page(ctx, entry)
+    assert (
+        '<p class="hr-edit" data-block="report">发现错误？请注明代码 <code class="hr-code">DM-R01</code> 告诉我们：'
+        '<a href="https://example.org/group?a=1&amp;b=2">https://example.org/group?a=1&amp;b=2</a>'
+    ) in page
+    ctx.report = "在群里 <b>@管理员</b>"
+    assert "告诉我们：在群里 &lt;b&gt;@管理员&lt;/b&gt;<br>" in entry_page(ctx, entry)
+
+
+# -- in Chromium ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.browser
+def test_clicking_each_download_link_downloads_the_file(site):
+    from sitecheck import chromium, serve
+
+    with serve(site) as url, chromium() as browser:
+        context = browser.new_context(accept_downloads=True)
+        tab = context.new_page()
+        for page in PAGES:
+            tab.goto(f"{url}/{page}")
+            anchors = tab.locator("a[download]")
+            count = anchors.count()
+            assert count == len(DOWNLOADS)
+            for index in range(count):
+                with tab.expect_download() as info:
+                    anchors.nth(index).click()
+                download = info.value
+                local = site / urljoin(f"http://x/{page}", anchors.nth(index).get_attribute("href")).removeprefix(
+                    "http://x/"
+                )
+                assert download.suggested_filename == local.name
+                assert Path(download.path()).read_bytes() == local.read_bytes()
+        context.close()
