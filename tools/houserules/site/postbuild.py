@@ -136,9 +136,11 @@ def write_downloads(ctx: SiteContext, site_dir: Path) -> None:
 class Outputs:
     """Every post-build file of a site, kept from one build of a folder to the next."""
 
-    def __init__(self) -> None:
+    def __init__(self, downloads: bool = True) -> None:
         self.api = EntriesDocument()
         self.search = SearchWriter()
+        #: Whether to write the translators' downloads (a full build does; the live preview does not).
+        self.downloads = downloads
 
     def write(
         self,
@@ -152,7 +154,7 @@ class Outputs:
         api = site_dir / "api"
         api.mkdir(parents=True, exist_ok=True)
         (api / "entries.json").write_text(self.api.text(ctx.kb, changes), encoding="utf-8")
-        if changes is None:  # a full build; the live preview keeps the files of its first build
+        if self.downloads:
             write_downloads(ctx, site_dir)
         for path, text in shard_files(ctx.kb).items():
             target = site_dir / path

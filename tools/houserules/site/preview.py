@@ -37,7 +37,9 @@ class Preview:
         self.state: SiteState | None = None
         self.nav: list[Any] | None = None
         self.titles: dict[str, str | None] = {}
-        self.outputs = Outputs()
+        # The translators' downloads come with 'houserules build' only: making them again on every save
+        # would cost the preview seconds per save at thousands of entries.
+        self.outputs = Outputs(downloads=False)
         self.dirty = False
         self._pending: tuple[SiteState, list[Any], dict[str, str | None]] | None = None
 
