@@ -49,7 +49,9 @@ def links(page: Path) -> list[tuple[str, bool]]:
 
 def downloads_of(site: Path, page: str) -> list[Path]:
     base = f"http://x/{page}"
-    return [site / urljoin(base, href).removeprefix("http://x/") for href, is_download in links(site / page) if is_download]
+    return [
+        site / urljoin(base, href).removeprefix("http://x/") for href, is_download in links(site / page) if is_download
+    ]
 
 
 @pytest.fixture(scope="module")

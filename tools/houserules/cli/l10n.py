@@ -55,7 +55,7 @@ def _export(args: argparse.Namespace) -> int:
     from ..build import configured_site_url
     from ..check import run as run_check
     from ..export import write_output
-    from ..export.l10n import export_l10n
+    from ..export.l10n_write import export_l10n
 
     report = run_check(args.data)
     for problem in report.errors:

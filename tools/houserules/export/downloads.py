@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ..data.model import KnowledgeBase
 from ..render.urls import download_url
 from .files import to_csv
-from .l10n import export_l10n
+from .l10n_write import export_l10n
 from .tables import TABLES, rows
 from .tbx import glossary_tbx
 

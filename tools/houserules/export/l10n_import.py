@@ -25,24 +25,12 @@ from ..data.stamp import stamp_text
 from ..data.yamledit import EditError, edit_values
 from ..data.yamlload import parse
 from ..errors import HouserulesError, Problem, display_path
-from .l10n import LANGS, XLIFF_NS, Unit, other, units
+from .l10n import Unit, units
+from .l10n_read import read
 from .tbx import language_of
 
-_X = f"{{{XLIFF_NS}}}"
 #: ``[[`` or ``]]`` that is not part of a whole reference: a code a tool or a translator broke.
 _BROKEN_REF = re.compile(r"\[\[|\]\]")
-
-
-@dataclass
-class Imported:
-    """One unit as read from the translator's file."""
-
-    id: str
-    source: str
-    target: str
-    line: int
-    #: A problem found while reading it (an inline code that does not resolve).
-    broken: str = ""
 
 
 @dataclass
@@ -61,125 +49,6 @@ class Plan:
     changed: dict[str, list[str]] = field(default_factory=dict)  # entry or glossary -> unit paths
     stamped: dict[str, str] = field(default_factory=dict)  # entry ref -> new hash
     skipped: int = 0
-
-
-def _fail(where: str, problem: str, fix: str) -> HouserulesError:
-    return HouserulesError(f"{where}: {problem} — {fix}")
-
-
-# -- reading -------------------------------------------------------------------------------------------
-
-
-def _xml_text(element, data: dict[str, str], where: str) -> tuple[str, str]:
-    """The text of a source or target with each ``<ph>`` put back as its reference; and a problem, if any."""
-    parts = [element.text or ""]
-    problem = ""
-    for child in element:
-        tag = child.tag if isinstance(child.tag, str) else ""
-        if tag == f"{_X}ph":
-            ref = data.get(child.get("dataRef", ""), "")
-            if not ref:
-                equiv = child.get("equiv", "")
-                ref = equiv if INLINE_REF.fullmatch(equiv) else ""
-            if not ref:
-                problem = f'inline code <ph id="{child.get("id", "")}"> in the {where} stands for no reference'
-            parts.append(ref)
-        elif tag:
-            text, inner = _xml_text(child, data, where)
-            parts.append(text)
-            problem = problem or inner
-        parts.append(child.tail or "")
-    return "".join(parts), problem
-
-
-def read_xliff(raw: bytes, name: str) -> tuple[str, str, list[Imported]]:
-    from lxml import etree
-
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
-    try:
-        root = etree.fromstring(raw, parser)
-    except etree.XMLSyntaxError as exc:
-        line = exc.lineno or 1
-        raise _fail(
-            f"{name}:{line}", f"not a valid XLIFF file: {exc.msg}", "export it again or repair the XML"
-        ) from None
-    if root.tag != f"{_X}xliff" or not str(root.get("version", "")).startswith("2."):
-        found = root.tag.split("}")[-1] + (f" version {root.get('version')}" if root.get("version") else "")
-        raise _fail(
-            f"{name}:{root.sourceline}",
-            f"not an XLIFF 2 file (found <{found}>)",
-            "import the XLIFF 2.0 or PO file that 'houserules l10n export' wrote",
-        )
-    src, tgt = root.get("srcLang", ""), root.get("trgLang", "")
-    if src not in LANGS or tgt != other(src):
-        raise _fail(
-            f"{name}:{root.sourceline}",
-            f"languages srcLang='{src}' trgLang='{tgt}' are not zh → en or en → zh",
-            "import a file exported by 'houserules l10n export'",
-        )
-    result = []
-    for unit in root.iter(f"{_X}unit"):
-        uid = unit.get("name") or unit.get("id", "")
-        data = {d.get("id", ""): "".join(d.itertext()) for d in unit.iter(f"{_X}data")}
-        segment = unit.find(f"{_X}segment")
-        source = segment.find(f"{_X}source") if segment is not None else None
-        if source is None:
-            raise _fail(f"{name}:{unit.sourceline}", f"unit '{uid}' has no <segment><source>", "export it again")
-        target = segment.find(f"{_X}target")
-        source_text, _ = _xml_text(source, data, "source")
-        target_text, problem = _xml_text(target, data, "target") if target is not None else ("", "")
-        line = target.sourceline if target is not None else unit.sourceline
-        result.append(Imported(uid, source_text, target_text, line, problem))
-    return src, tgt, result
-
-
-def read_po(raw: bytes, name: str) -> tuple[str, str, list[Imported]]:
-    from translate.storage import pypo
-    from translate.storage.poparser import PoParseError
-
-    try:
-        store = pypo.pofile.parsestring(raw)
-    except PoParseError as exc:
-        raise _fail(
-            f"{name}:{getattr(exc, 'lineno', 1) or 1}", f"not a valid PO file: {exc}", "repair it or export it again"
-        ) from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise _fail(f"{name}:1", f"not a valid PO file: {exc}", "repair it or export it again") from None
-    header = store.parseheader()
-    tgt, src = header.get("Language", ""), header.get("X-Source-Language", "")
-    if src not in LANGS or tgt != other(src):
-        raise _fail(
-            f"{name}:1",
-            f"the header says Language '{tgt}', X-Source-Language '{src}', not zh → en or en → zh",
-            "import a file exported by 'houserules l10n export'",
-        )
-    text = raw.decode("utf-8", "replace").splitlines()
-    lines = {}
-    for number, line in enumerate(text, 1):
-        if line.startswith("msgctxt "):
-            lines.setdefault(line[8:].strip().strip('"'), number)
-    result = []
-    for unit in store.units:
-        if unit.isheader() or unit.isobsolete():
-            continue
-        uid = unit.getcontext()
-        result.append(Imported(uid, str(unit.source), str(unit.target or ""), lines.get(uid, 1)))
-    return src, tgt, result
-
-
-def read(path: Path) -> tuple[str, str, list[Imported]]:
-    """The languages and units of a translator's file, XLIFF or PO (told apart by their first character)."""
-    name = display_path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise HouserulesError(f"cannot read {name}: {exc.strerror or exc}") from None
-    head = raw.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if head.startswith(b"<"):
-        return read_xliff(raw, name)
-    if not head:
-        raise _fail(f"{name}:1", "the file is empty", "import the XLIFF or PO file that 'houserules l10n export' wrote")
-    return read_po(raw, name)
 
 
 # -- planning ------------------------------------------------------------------------------------------
