@@ -416,3 +416,23 @@ def test_every_text_of_the_real_data_round_trips_unchanged(tmp_path):
         count = raw.count("<unit ") if name.endswith(".xlf") else len(polib.pofile(raw))
         assert len(targets(path)) == count > 1500  # one unit per id
     assert hashlib.sha256(b"".join(p.read_bytes() for p in sorted(data.rglob("*.yaml")))).hexdigest() == digest
+
+
+def test_a_po_file_saved_by_weblate_imports(tmp_path):
+    """Weblate names Chinese zh_Hans and may drop headers it does not know; lines may be wrapped anew."""
+    data = make_data(tmp_path)
+    path = export(tmp_path, data, "--format", "po", "--source", "en", name="zh.po")
+    store = pypo.pofile.parsestring(path.read_bytes())
+    store.updateheader(Language="zh_Hans")
+    next(
+        u for u in store.units if u.getcontext() == "demo:tower/summary"
+    ).target = "一个有障碍的房间，穿过它需要力量考验。"
+    text = bytes(store).decode("utf-8")
+    assert '"X-Source-Language: en\\n"\n' in text and '"Language: zh_Hans\\n"\n' in text
+    path.write_text(text.replace('"X-Source-Language: en\\n"\n', ""), encoding="utf-8")
+    result = run_cli("l10n", "import", "--data", "data", path.name, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("changed demo:tower: summary (stamped zh: ")
+    assert "summary: {zh: 一个有障碍的房间，穿过它需要力量考验。, en: A barrier room" in (
+        data / "demo/entries/tower.yaml"
+    ).read_text(encoding="utf-8")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +23,15 @@ class Imported:
     line: int
     #: A problem found while reading it (an inline code that does not resolve).
     broken: str = ""
+
+
+def language(code: str) -> str:
+    """The language of a tag as tools write it: ``zh_Hans``, ``zh-CN`` and ``zh`` are ``zh``.
+
+    >>> language("zh_Hans"), language("en-US"), language("ZH"), language("")
+    ('zh', 'en', 'zh', '')
+    """
+    return re.split(r"[-_@]", code.strip(), maxsplit=1)[0].lower()
 
 
 def _fail(where: str, problem: str, fix: str) -> HouserulesError:
@@ -71,7 +81,7 @@ def read_xliff(raw: bytes, name: str) -> tuple[str, str, list[Imported]]:
             f"not an XLIFF 2 file (found <{found}>)",
             "import the XLIFF 2.0 or PO file that 'houserules l10n export' wrote",
         )
-    src, tgt = root.get("srcLang", ""), root.get("trgLang", "")
+    src, tgt = language(root.get("srcLang", "")), language(root.get("trgLang", ""))
     if src not in LANGS or tgt != other(src):
         raise _fail(
             f"{name}:{root.sourceline}",
@@ -107,7 +117,9 @@ def read_po(raw: bytes, name: str) -> tuple[str, str, list[Imported]]:
     except (ValueError, UnicodeDecodeError) as exc:
         raise _fail(f"{name}:1", f"not a valid PO file: {exc}", "repair it or export it again") from None
     header = store.parseheader()
-    tgt, src = header.get("Language", ""), header.get("X-Source-Language", "")
+    tgt = language(header.get("Language", ""))
+    # Weblate writes its own language codes (zh_Hans) and may leave out headers it does not know.
+    src = language(header.get("X-Source-Language", "")) or (other(tgt) if tgt in LANGS else "")
     if src not in LANGS or tgt != other(src):
         raise _fail(
             f"{name}:1",

@@ -108,7 +108,7 @@ def glossary_page(ctx: SiteContext, game: Game) -> str:
         front_matter(f"术语表 Glossary · {game.name['zh']}", f"{game.name['zh']} 中英术语对照"),
         f"# 术语表 · Glossary：{escape_md(game.name['zh'])}\n",
         html_block(
-            "<p>统一译名：标题与正文使用“中文”一栏的译法；“弃用”一栏的译法由 <code>houserules check</code> 报告。"
+            "<p>统一译名：标题与正文使用“中文”一栏的译法；“弃用写法”一栏的译法由 <code>houserules check</code> 报告。"
             '<span lang="en">Preferred translations: titles and text use the Chinese column; '
             "<code>houserules check</code> reports the deprecated forms.</span></p>"
             f'<p>下载术语表（TBX、CSV）与全部译文文件：<a href="{inline_html(linker.url(page_url(translators_src(game.id))))}">'
