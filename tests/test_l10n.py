@@ -436,3 +436,32 @@ def test_a_po_file_saved_by_weblate_imports(tmp_path):
     assert "summary: {zh: 一个有障碍的房间，穿过它需要力量考验。, en: A barrier room" in (
         data / "demo/entries/tower.yaml"
     ).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "target, problem",
+    [
+        ("可以，进入[[demo:tower后可以原路返回。", "the target lacks [[demo:tower]]"),
+        (
+            "可以，进入[[demo:towr]]后可以原路返回。",
+            "the target lacks [[demo:tower]] and has [[demo:towr]], which the source does not",
+        ),
+        ("可以，进入[[demo:tower]]后可以原路返回]]。", "the target has a broken [[reference]]"),
+    ],
+)
+def test_a_po_target_with_a_broken_reference_is_refused(tmp_path, target, problem):
+    data = make_data(tmp_path)
+    before = snapshot(data)
+    path = export(tmp_path, data, "--format", "po", "--source", "en", name="zh.po")
+    store = pypo.pofile.parsestring(path.read_bytes())
+    next(u for u in store.units if u.getcontext() == "demo:tower-crossing/questions/go-back/a").target = target
+    path.write_bytes(bytes(store))
+    line = next(n for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if "go-back/a" in text)
+    result = run_cli("l10n", "import", "--data", "data", path.name, cwd=tmp_path)
+    assert (result.returncode, result.stdout, result.stderr) == (
+        1,
+        "",
+        f"zh.po:{line}: demo:tower-crossing/questions/go-back/a: {problem} — keep every [[…]] inline code of the "
+        "source, once each\nhouserules l10n: nothing imported: 1 problem in zh.po\n",
+    )
+    assert snapshot(data) == before
