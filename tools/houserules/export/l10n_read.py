@@ -146,7 +146,9 @@ def read(path: Path) -> tuple[str, str, list[Imported]]:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise HouserulesError(f"cannot read {name}: {exc.strerror or exc}") from None
+        raise HouserulesError(
+            f"cannot read {name}: {exc.strerror or exc} — give the path of the translated XLIFF or PO file"
+        ) from None
     head = raw.lstrip(b"\xef\xbb\xbf \t\r\n")
     if head.startswith(b"<"):
         return read_xliff(raw, name)
