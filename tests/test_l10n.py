@@ -465,3 +465,27 @@ def test_a_po_target_with_a_broken_reference_is_refused(tmp_path, target, proble
         "source, once each\nhouserules l10n: nothing imported: 1 problem in zh.po\n",
     )
     assert snapshot(data) == before
+
+
+def test_a_write_failing_midway_puts_back_the_files_already_written(tmp_path, monkeypatch):
+    from houserules.errors import HouserulesError
+    from houserules.export import files
+    from houserules.export.l10n_import import import_file
+
+    data = make_data(tmp_path)
+    before = snapshot(data)
+    exported = export(tmp_path, data)
+    edit_xliff(exported)  # three files change
+    real, calls = files.write_output, []
+
+    def second_fails(path, payload):
+        calls.append(path)
+        if len(calls) == 2:
+            raise HouserulesError(f"cannot write {path}: No space left on device")
+        real(path, payload)
+
+    monkeypatch.setattr(files, "write_output", second_fails)
+    with pytest.raises(HouserulesError, match="No space left on device"):
+        import_file(load(data).kb, data, exported)
+    assert len(calls) == 3  # the first file, the failed second, the first put back
+    assert snapshot(data) == before

@@ -28,7 +28,6 @@ import checks that every reference of the source is in the target.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,10 +63,6 @@ class Unit:
     entry: Entry | None = None
     line: int = 1
     notes: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def refs(self) -> Counter[str]:
-        return Counter(match.group(0) for match in INLINE_REF.finditer(self.source))
 
 
 def other(lang: str) -> str:
