@@ -1,10 +1,10 @@
 """Every translatable text of the data as translation units, for CAT tools and translation platforms.
 
-``houserules l10n export`` writes the units as XLIFF 2.0 or gettext PO;
+``houserules l10n export`` writes the units as XLIFF 2.0 or gettext PO (:mod:`.l10n_write`);
 ``houserules l10n import`` (:mod:`.l10n_import`) puts the translated targets back into the
 YAML files. A unit is one text in one place of one file:
 
-- its **id** is ``game:id/field-path`` (``betrayal:gallery-ruling/questions/must-move/a``;
+- its **id** is ``game:id/field-path`` (``betrayal:mystic-elevator-ruling/questions/must-move/a``;
   list items with an id are named by it, others by their index; glossary terms are
   ``game:glossary/<term>`` and ``.../note``), stable while the entry and its questions keep
   their ids;
