@@ -143,9 +143,14 @@ def mkdocs_build(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file:
 
 
 def configured_site_url(config_file: Path = MKDOCS_YML) -> str | None:
-    """``site_url`` of mkdocs.yml, if set (the PDF then carries QR codes to the entry pages)."""
+    """The site's public address: ``$HOUSERULES_SITE_URL``, else ``site_url`` of mkdocs.yml, if set
+    (the PDF then carries QR codes to the entry pages)."""
     from mkdocs.utils.yaml import yaml_load
 
+    from .site.publishing import environment_urls
+
+    if environment_urls().get("site_url"):
+        return environment_urls()["site_url"]
     with open(config_file, encoding="utf-8") as handle:
         return yaml_load(handle).get("site_url") or None
 
