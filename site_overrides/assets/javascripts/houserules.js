@@ -256,6 +256,8 @@
 
   /* -- the offline app ---------------------------------------------------------------------- */
   function showUpdate(worker) {
+    var ready = document.querySelector(".hr-offline-ready");
+    if (ready) ready.remove();  // a newer version matters more than the first install's notice
     if (document.querySelector(".hr-update")) return;
     var button = element("button", { type: "button" }, ["重新载入 · Reload"]);
     var notice = element("div", { class: "hr-update", role: "status" }, [
@@ -276,7 +278,7 @@
     } catch (error) { return; }  // no storage (private mode): better silent than told on every page
     if (document.querySelector(".hr-update")) return;
     var button = element("button", { type: "button" }, ["知道了 · OK"]);
-    var notice = element("div", { class: "hr-update hr-offline-ready", role: "status" }, [
+    var notice = element("div", { class: "hr-offline-ready", role: "status" }, [
       element("span", {}, bilingual("本站已保存到此设备，没有网络也能打开。",
         "Saved on this device: the site now opens without a network.")), button]);
     button.addEventListener("click", function () { notice.remove(); });
