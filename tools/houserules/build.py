@@ -133,6 +133,9 @@ def mkdocs_build(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file:
     from mkdocs.commands.build import build
     from mkdocs.exceptions import MkDocsException
 
+    from .site.publishing import environment_urls
+
+    environment_urls()  # a wrong address in the environment is one clear message, before MkDocs runs
     _quiet_jieba()
     try:
         build(mkdocs_config(kb, data_dir, site_dir, config_file))

@@ -36,7 +36,9 @@ def insert_path(version: Version) -> str:
     return f"{PRINT_DIR}/{insert_name(version)}"
 
 
-def inserts(kb: KnowledgeBase, history: History | None = None, count: int = INSERT_VERSIONS) -> list[tuple[Version, Since]]:
+def inserts(
+    kb: KnowledgeBase, history: History | None = None, count: int = INSERT_VERSIONS
+) -> list[tuple[Version, Since]]:
     """The last ``count`` committed versions before the current one, each with what changed since it (when anything did)."""
     if kb.root is None:
         return []

@@ -157,7 +157,7 @@ def changes_page(kb: KnowledgeBase, history: History | None, offered: list[Versi
             f"</code></p>{_current_games(kb)}"
             f'<p class="hr-cite">打印版封面印有它的版本（全部游戏的打印版印整个文件夹的版本，单个游戏的打印版印该游戏的版本），'
             f"在下面找到它，下载此后的更改；或运行 <code>houserules pdf --changes-since 版本</code>。"
-            f'<span lang="en">A printed FAQ\'s cover names its version (the all-games PDF the whole folder\'s, '
+            f"<span lang=\"en\">A printed FAQ's cover names its version (the all-games PDF the whole folder's, "
             f"a game's PDF that game's): find it below and download what changed since, or run <code>houserules pdf "
             f"--changes-since VERSION</code>.</span> "
             f'<a href="{CHANGES_FEED}" type="application/atom+xml">订阅 · Atom feed</a></p></div>'
@@ -209,7 +209,9 @@ def _current_games(kb: KnowledgeBase) -> str:
         f'<code class="hr-code">{inline_html(str(game_version(kb, g.id)))}</code>'
         for g in kb.games.values()
     )
-    return f'<p class="hr-cite hr-game-versions">各游戏的版本 · <span lang="en">Each game\'s version</span>：{items}</p>'
+    return (
+        f'<p class="hr-cite hr-game-versions">各游戏的版本 · <span lang="en">Each game\'s version</span>：{items}</p>'
+    )
 
 
 def _uuid(name: str) -> str:
