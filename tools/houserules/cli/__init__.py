@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..errors import HouserulesError
 from .lookup import search_command, search_eval_command, show_command
+from .publish import publish_command
 
 DEFAULT_DATA = Path("rules_data")
 Runner = Callable[[argparse.Namespace], int]
@@ -84,45 +85,6 @@ def _cmd_build(parser: argparse.ArgumentParser) -> Runner:
         report = _checked(args.data)
         target = build_site(report.kb, args.data, args.output)
         print(f"built {target} ({report.summary()})")
-        return 0
-
-    return run
-
-
-def _cmd_publish(parser: argparse.ArgumentParser) -> Runner:
-    parser.add_argument(
-        "--check",
-        action="store_true",
-        required=True,
-        help="build the site and check every internal link, anchor and offline file (what CI publishes)",
-    )
-    parser.add_argument(
-        "-o", "--output", type=Path, default=Path("site"), metavar="DIR", help="the site folder (default: site/)"
-    )
-    parser.add_argument("--no-build", action="store_true", help="check the site already built in DIR")
-
-    def run(args: argparse.Namespace) -> int:
-        from ..build import build_site
-        from ..errors import display_path
-        from ..site.linkcheck import LinkCheck
-
-        target = args.output
-        if not args.no_build:
-            report = _checked(args.data)
-            target = build_site(report.kb, args.data, args.output)
-            print(f"built {display_path(target)} ({report.summary()})")
-        elif not (target / "index.html").is_file():
-            raise HouserulesError(f"no built site in {target} (no index.html); build it first, or drop --no-build")
-        check = LinkCheck(target)
-        problems = check.problems()
-        for problem in problems:
-            print(problem, file=sys.stderr)
-        if problems:
-            raise HouserulesError(
-                f"{len(problems)} broken links or missing files in {display_path(target)}; "
-                "fix them before publishing (the site online stays as it was)"
-            )
-        print(f"checked {display_path(target)}: {check.pages} pages, {check.links} internal links, ready to publish")
         return 0
 
     return run
@@ -304,7 +266,7 @@ def _cmd_new(parser: argparse.ArgumentParser) -> Runner:
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], Runner]]] = {
     "check": ("validate schema, ids, references, sources and contents", _cmd_check),
     "build": ("check, then build the site, search index, export and printed FAQ into site/", _cmd_build),
-    "publish": ("build the site and check its links and offline files, as CI does before publishing", _cmd_publish),
+    "publish": ("build the site and check its links and offline files, as CI does before publishing", publish_command),
     "serve": ("live preview on 127.0.0.1 that rebuilds when the data changes", _cmd_serve),
     "schema": ("print (or --write) the JSON Schemas of the data files", _cmd_schema),
     "export": ("write entries, errata, the glossary or the review list as CSV or JSON", _cmd_export),

@@ -132,7 +132,7 @@ def _insert_link(version: Version) -> str:
         f'<p class="hr-insert" data-block="insert"><a class="md-button" href="{insert_path(version)}" download>'
         f"下载自 {version.short} 以来的更改（PDF）· "
         f'<span lang="en">Changes since {version.short} (PDF)</span></a> '
-        f'<span class="hr-cite">夹进印有此版本的打印版 · <span lang="en">for a printout of this version</span></span></p>'
+        f'<br><span class="hr-cite">夹进印有此版本的打印版 · <span lang="en">for a printout of this version</span></span></p>'
     )
 
 

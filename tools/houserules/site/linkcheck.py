@@ -45,8 +45,11 @@ class _Page(HTMLParser):
 class LinkCheck:
     """Checks one built site; :meth:`problems` lists every broken link, anchor and listed file."""
 
-    def __init__(self, site: Path):
+    def __init__(self, site: Path, site_url: str | None = None):
         self.site = site
+        #: Where the site is served: links from its root (the theme's 404 page) start with this path.
+        self.base = "/" + urlsplit(site_url or "/").path.strip("/")
+        self.base = self.base.rstrip("/") + "/"
         self.name = display_path(site)
         self._pages: dict[Path, _Page] = {}
         #: The pages and internal links checked so far.
@@ -67,8 +70,10 @@ class LinkCheck:
     def _target(self, page: Path, path: str) -> Path:
         if not path:
             return page
-        if path.startswith("/"):  # the theme's 404 page links from the site's root
-            return self.site / unquote(path).lstrip("/")
+        if path.startswith("/"):  # the theme's 404 page links from the site's root, under site_url's path
+            if not path.startswith(self.base):
+                return self.site.parent  # outside the site: reported as leaving it
+            return self.site / unquote(path[len(self.base) :])
         return Path(*(page.parent / unquote(path)).parts)
 
     def _inside(self, target: Path) -> bool:
@@ -90,7 +95,10 @@ class LinkCheck:
                 target = target / "index.html"
             where = f"{self._where(page)}: link to {visible(url)}"
             if not self._inside(target):
-                problems.append(f"{where}: leaves the site folder — link to a page of the site or a full https address")
+                problems.append(
+                    f"{where}: leaves the site (served at {self.base}) — link to a page of the site or a full "
+                    "https address"
+                )
             elif not target.is_file():
                 problems.append(
                     f"{where}: no such file — fix the link, or add "
@@ -129,7 +137,7 @@ class LinkCheck:
         return found + self.worker_problems()
 
 
-def check_links(site: Path) -> list[str]:
+def check_links(site: Path, site_url: str | None = None) -> list[str]:
     """Every broken internal link, anchor and service-worker file of the built ``site``, one line each.
 
     >>> import tempfile
@@ -139,4 +147,4 @@ def check_links(site: Path) -> list[str]:
     ...     [p.split(": ", 1)[1] for p in check_links(Path(tmp))]
     ['link to b.html#x: no such anchor — fix the link, or give an element of b.html id="x"']
     """
-    return LinkCheck(site).problems()
+    return LinkCheck(site, site_url).problems()
