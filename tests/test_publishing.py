@@ -176,13 +176,17 @@ def test_the_published_site_takes_its_addresses_from_the_environment_and_passes_
         if not name.startswith("changes-since-"):
             assert re.search(rf">(?:\d{{4}}-\d{{2}}-\d{{2}} · )?{short}</code>", changes), name
 
-    # The QR codes of the printed FAQ, read back from the rendered pages.
-    png = tmp_path / "page"
-    subprocess.run(["pdftoppm", "-r", "200", "-f", "3", "-l", "3", "-png", str(out / "print/betrayal.pdf"), str(png)])
-    [image] = tmp_path.glob("page*.png")
-    scanned = subprocess.run(["zbarimg", "--quiet", "--raw", str(image)], capture_output=True, text=True).stdout
+    # The QR codes of the printed FAQ, read back from its first pages of entries.
+    pdf = out / "print/betrayal.pdf"
+    subprocess.run(
+        ["pdftoppm", "-r", "200", "-f", "1", "-l", "8", "-png", str(pdf), str(tmp_path / "page")], check=True
+    )
+    images = sorted(str(p) for p in tmp_path.glob("page*.png"))
+    scanned = subprocess.run(["zbarimg", "--quiet", "--raw", *images], capture_output=True, text=True).stdout
     codes = scanned.split()
-    assert codes and all(re.fullmatch(re.escape(SITE_URL) + r"go\.html#BH-[A-Z]+\d+", c) for c in codes), codes
+    assert len(codes) >= 3 and all(re.fullmatch(re.escape(SITE_URL) + r"go\.html#BH-[A-Z]+\d+", c) for c in codes)
+    printed = pdftotext(pdf)
+    assert all(f"{c.rsplit('#', 1)[1]} · " in printed for c in codes)  # each code is an entry printed there
 
 
 # -- printouts traceable on 更新记录 --------------------------------------------------------------------
