@@ -288,3 +288,19 @@ def test_offline_a_pdf_never_opened_says_so_instead_of_404(published):
         assert tab.locator(".hr-cards .hr-card").count() == 1
         assert tab.locator(".hr-offline-ready").count() == 0  # told once
         context.close()
+
+
+@pytest.mark.slow
+def test_changes_since_accepts_a_games_version_as_the_page_shows_it(published, tmp_path):
+    data, trees, out = published
+    demo_v1 = subprocess.run(
+        ["git", "-C", str(data), "rev-parse", "HEAD~3:rules_data/demo"], capture_output=True, text=True, check=True
+    ).stdout[:8]
+    v1 = (out / "changes.html").read_text(encoding="utf-8").split(f'id="v-{trees[0][:8]}"', 1)[1]
+    assert f'<code class="hr-code" id="v-demo-{demo_v1}">{demo_v1}</code>' in v1
+    by_game, by_folder = tmp_path / "game.pdf", tmp_path / "folder.pdf"
+    for version, target in ((demo_v1, by_game), (trees[0][:8], by_folder)):
+        result = run_cli("pdf", "--data", str(data), "--changes-since", version, "-o", str(target))
+        assert result.returncode == 0, result.stderr
+        assert result.stdout == f"wrote {target} (2 entries, 3 pages)\n"
+    assert pdftotext(by_game) == pdftotext(by_folder) == pdftotext(out / f"print/changes-since-{trees[0][:8]}.pdf")
