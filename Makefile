@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 8000
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: setup serve build check lint format test fuzz bench clean
+.PHONY: setup serve build check data-test publish-check lint format test fuzz bench clean
 
 setup: $(STAMP)
 	@tools/setup-debian.sh
@@ -29,11 +29,24 @@ serve: build
 check: setup
 	$(BIN)/houserules check
 
-# ruff (lint and format check) and the import contract: CI and the pre-commit hook run the same.
+# The data's own tests (no browser, no full build, no source documents): what publishing runs first.
+data-test: setup
+	$(BIN)/pytest -q -m "not browser and not slow" -k "not seed" tests/test_check.py tests/test_schema.py tests/test_content.py
+
+# Build the site and check every link, anchor and offline file: what .github/workflows/pages.yml and
+# .gitlab-ci.yml run before they publish site/.
+publish-check: setup
+	$(BIN)/houserules publish --check
+
+# ruff (lint and format check), the import contract and the publishing workflows (offline: zizmor's
+# audits without GitHub's API, check-jsonschema's vendored schemas): CI and the pre-commit hook run the same.
 lint: setup
 	$(BIN)/ruff check tools tests benchmarks
 	$(BIN)/ruff format --check tools tests benchmarks
 	$(BIN)/lint-imports
+	$(BIN)/zizmor --offline --quiet .github/workflows/
+	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/pages.yml
+	$(BIN)/check-jsonschema --builtin-schema vendor.gitlab-ci .gitlab-ci.yml
 
 format: setup
 	$(BIN)/ruff format tools tests benchmarks

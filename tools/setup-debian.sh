@@ -3,10 +3,11 @@
 #   chromium            end-to-end tests of the site (headless)
 #   fonts-wqy-microhei  the CJK font embedded in the printed FAQ
 #   poppler-utils       pdftotext/pdffonts/pdftoppm: tests read the PDF back
+#   zbar-tools          zbarimg: tests read the printed QR codes back
 #   libharfbuzz-subset0 font subsetting for WeasyPrint
 #   libpango-1.0-0 libpangoft2-1.0-0  WeasyPrint's text layout
 set -euo pipefail
-packages=(chromium fonts-wqy-microhei poppler-utils libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0)
+packages=(chromium fonts-wqy-microhei poppler-utils zbar-tools libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0)
 missing=()
 for pkg in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -133,6 +133,9 @@ def mkdocs_build(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file:
     from mkdocs.commands.build import build
     from mkdocs.exceptions import MkDocsException
 
+    from .site.publishing import environment_urls
+
+    environment_urls()  # a wrong address in the environment is one clear message, before MkDocs runs
     _quiet_jieba()
     try:
         build(mkdocs_config(kb, data_dir, site_dir, config_file))
@@ -143,9 +146,14 @@ def mkdocs_build(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file:
 
 
 def configured_site_url(config_file: Path = MKDOCS_YML) -> str | None:
-    """``site_url`` of mkdocs.yml, if set (the PDF then carries QR codes to the entry pages)."""
+    """The site's public address: ``$HOUSERULES_SITE_URL``, else ``site_url`` of mkdocs.yml, if set
+    (the PDF then carries QR codes to the entry pages)."""
     from mkdocs.utils.yaml import yaml_load
 
+    from .site.publishing import environment_urls
+
+    if environment_urls().get("site_url"):
+        return environment_urls()["site_url"]
     with open(config_file, encoding="utf-8") as handle:
         return yaml_load(handle).get("site_url") or None
 

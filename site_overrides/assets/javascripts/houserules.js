@@ -256,6 +256,8 @@
 
   /* -- the offline app ---------------------------------------------------------------------- */
   function showUpdate(worker) {
+    var ready = document.querySelector(".hr-offline-ready");
+    if (ready) ready.remove();  // a newer version matters more than the first install's notice
     if (document.querySelector(".hr-update")) return;
     var button = element("button", { type: "button" }, ["重新载入 · Reload"]);
     var notice = element("div", { class: "hr-update", role: "status" }, [
@@ -267,12 +269,29 @@
     document.body.appendChild(notice);
   }
 
+  /* Once per site and browser: the first install finished, so the site now opens without a network. */
+  var TOLD = "houserules offline told " + location.pathname.replace(/[^/]*$/, "");
+  function showReady() {
+    try {
+      if (localStorage.getItem(TOLD)) return;
+      localStorage.setItem(TOLD, "1");
+    } catch (error) { return; }  // no storage (private mode): better silent than told on every page
+    if (document.querySelector(".hr-update")) return;
+    var button = element("button", { type: "button" }, ["知道了 · OK"]);
+    var notice = element("div", { class: "hr-offline-ready", role: "status" }, [
+      element("span", {}, bilingual("本站已保存到此设备，没有网络也能打开。",
+        "Saved on this device: the site now opens without a network.")), button]);
+    button.addEventListener("click", function () { notice.remove(); });
+    document.body.appendChild(notice);
+  }
+
   function offline() {
     var meta = document.querySelector('meta[name="houserules:service-worker"]');
     if (!meta || !("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) return;
     var url = new URL(meta.getAttribute("content"), location.href);
     var container = navigator.serviceWorker;
     var hadController = !!container.controller;
+    var firstInstall = !hadController;
     container.addEventListener("controllerchange", function () {
       if (hadController) location.reload();  // the user asked for the new version (the first install reloads nothing)
       hadController = true;
@@ -282,6 +301,7 @@
         if (!worker) return;
         worker.addEventListener("statechange", function () {
           if (worker.state === "installed" && container.controller) showUpdate(worker);
+          if (worker.state === "activated" && firstInstall) showReady();
         });
       }
       if (registration.waiting && container.controller) showUpdate(registration.waiting);

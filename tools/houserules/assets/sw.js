@@ -97,6 +97,21 @@ self.addEventListener("message", function (event) {
   if (data.type === "version" && event.source) event.source.postMessage({ type: "version", version: VERSION });
 });
 
+/* A PDF that was never opened online is not in the cache: say so, and how to keep it, instead of 404. */
+var NOT_SAVED = "<!doctype html><html lang=\"zh\"><head><meta charset=\"utf-8\">" +
+  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>尚未离线保存 · Not saved offline yet</title>" +
+  "<style>body{font:1.1rem/1.6 system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem}</style></head><body>" +
+  "<h1>尚未离线保存</h1><p class=\"hr-not-saved\">这个 PDF 还没有保存到此设备：请在联网时打开一次，之后没有网络也能打开。</p>" +
+  "<p lang=\"en\">Not saved offline yet — open it once online, and it opens without a network after that.</p>" +
+  "<p><code>FILE</code> · <a href=\"index.html\">打印版 · Printed FAQ</a></p></body></html>";
+
+function notSaved(path) {
+  var name = path.slice(path.lastIndexOf("/") + 1).replace(/[^A-Za-z0-9._-]/g, "");
+  return new Response(NOT_SAVED.replace("FILE", name), { status: 503, statusText: "Not saved offline", headers: {
+    "Content-Type": "text/html; charset=utf-8",
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'" } });
+}
+
 function respond(request, path) {
   return caches.open(CACHE).then(function (cache) {
     return cache.match(key(path), { ignoreSearch: true }).then(function (hit) {
@@ -108,6 +123,7 @@ function respond(request, path) {
         return response;
       }, function (error) {
         if (request.mode !== "navigate") throw error;
+        if (ON_REQUEST.test(path)) return notSaved(path);
         return cache.match(key("404.html")).then(function (missing) {
           if (missing) return missing;
           throw error;

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..errors import HouserulesError
 from .lookup import search_command, search_eval_command, show_command
+from .publish import publish_command
 
 DEFAULT_DATA = Path("rules_data")
 Runner = Callable[[argparse.Namespace], int]
@@ -271,6 +272,7 @@ def _cmd_l10n(parser: argparse.ArgumentParser) -> Runner:
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], Runner]]] = {
     "check": ("validate schema, ids, references, sources and contents", _cmd_check),
     "build": ("check, then build the site, search index, export and printed FAQ into site/", _cmd_build),
+    "publish": ("build the site and check its links and offline files, as CI does before publishing", publish_command),
     "serve": ("live preview on 127.0.0.1 that rebuilds when the data changes", _cmd_serve),
     "schema": ("print (or --write) the JSON Schemas of the data files", _cmd_schema),
     "export": ("write entries, errata, the glossary or the review list as CSV or JSON", _cmd_export),

@@ -9,6 +9,7 @@ from ..errors import HouserulesError
 from ..render.urls import PRINT_DIR, pdf_name
 from .cache import PdfCache
 from .document import LAYOUTS
+from .inserts import insert_name, inserts
 from .pdf import copy_pdf, require_cjk_font
 from .plan import PrintOptions, Since
 
@@ -27,7 +28,10 @@ def build_pdfs(kb: KnowledgeBase, site_dir: Path, site_url: str | None) -> list[
     for part in parts:
         copy_pdf(part.path, out / pdf_name(part.game))
     copy_pdf(cache.combined(kb, parts, options, "a4"), out / pdf_name(None))
-    return cache.laid_out
+    laid_out = list(cache.laid_out)
+    for version, since in inserts(kb):  # the 更新记录 page links each: what changed since a printout
+        print_games(kb, list(kb.games), out / insert_name(version), PrintOptions("qa", None, site_url, None, since))
+    return laid_out
 
 
 def since_options(kb: KnowledgeBase, wanted: str, game: str | None) -> Since:

@@ -15,6 +15,8 @@ from ..data import vocab
 from ..data.entrychanges import EntryChange, aspect_names
 from ..data.history import History, Version
 from ..data.model import KnowledgeBase
+from ..data.version import SHORT, game_version
+from ..print.inserts import insert_path, inserts
 from ..render.html import bilingual_label
 from ..render.text import inline_html
 from ..render.urls import CHANGES_FEED, CHANGES_PAGE, entry_url, page_url
@@ -93,8 +95,49 @@ def _cite(version: Version) -> str:
     return f'<p class="hr-cite">提交 · <span lang="en">commit</span> <code>{version.commit[:10]}</code>{subject}</p>'
 
 
-def changes_page(kb: KnowledgeBase, history: History | None) -> str:
-    """The Markdown of ``changes.md``."""
+def game_trees(kb: KnowledgeBase, history: History, version: Version) -> dict[str, str]:
+    """Each game's folder hash in ``version`` (what that game's own PDF prints), in the order of the games."""
+    if version.commit is None or version is history.versions[0]:
+        trees = {g: game_version(kb, g).tree for g in kb.games} if kb.root is not None else {}
+    else:
+        trees = history.game_trees.get(version.commit, {})
+    return {g: trees[g] for g in kb.games if g in trees}
+
+
+def _game_versions(kb: KnowledgeBase, trees: dict[str, str], first: dict[tuple[str, str], Version], version) -> str:
+    """The line under a version naming each game's version, so a game's printout is found on the page too.
+
+    A game's version carries an anchor (``v-<game>-<hash>``) where it first appears, the oldest version holding it.
+    """
+    if not trees:
+        return ""
+    items = []
+    for game, tree in trees.items():
+        short = tree[:SHORT]
+        anchor_id = f' id="v-{inline_html(game)}-{short}"' if first.get((game, tree)) is version else ""
+        name = kb.games[game].name
+        items.append(
+            f'{inline_html(name["zh"])} <span lang="en">{inline_html(name["en"])}</span> '
+            f'<code class="hr-code"{anchor_id}>{short}</code>'
+        )
+    return (
+        '<p class="hr-cite hr-game-versions" data-block="game-versions">各游戏的版本 · <span lang="en">'
+        f"Each game's version</span>：{'；'.join(items)}</p>"
+    )
+
+
+def _insert_link(version: Version) -> str:
+    """The ready PDF of what changed since ``version``, for a group whose printout names it."""
+    return (
+        f'<p class="hr-insert" data-block="insert"><a class="md-button" href="{insert_path(version)}" download>'
+        f"下载自 {version.short} 以来的更改（PDF）· "
+        f'<span lang="en">Changes since {version.short} (PDF)</span></a> '
+        f'<br><span class="hr-cite">夹进印有此版本的打印版 · <span lang="en">for a printout of this version</span></span></p>'
+    )
+
+
+def changes_page(kb: KnowledgeBase, history: History | None, offered: list[Version] | None = None) -> str:
+    """The Markdown of ``changes.md``; ``offered``: the versions with a ready insert (default: :func:`inserts`)."""
 
     def href(path: str) -> str:
         return path  # the page is at the site root
@@ -111,9 +154,12 @@ def changes_page(kb: KnowledgeBase, history: History | None) -> str:
         html_block(
             f'<div class="hr-answer" data-block="data-version"><p class="hr-answer-label">当前数据版本 · '
             f'<span lang="en">Current data version</span></p><p><code class="hr-code">{inline_html(str(current.version))}'
-            f'</code></p><p class="hr-cite">打印版封面印有同样的版本；<code>houserules pdf --changes-since 版本</code> '
-            f'只打印此后的更改。<span lang="en">The printed FAQ\'s cover names its version; <code>houserules pdf '
-            f"--changes-since VERSION</code> prints only what changed since.</span> "
+            f"</code></p>{_current_games(kb)}"
+            f'<p class="hr-cite">打印版封面印有它的版本（全部游戏的打印版印整个文件夹的版本，单个游戏的打印版印该游戏的版本），'
+            f"在下面找到它，下载此后的更改；或运行 <code>houserules pdf --changes-since 版本</code>。"
+            f"<span lang=\"en\">A printed FAQ's cover names its version (the all-games PDF the whole folder's, "
+            f"a game's PDF that game's): find it below and download what changed since, or run <code>houserules pdf "
+            f"--changes-since VERSION</code>.</span> "
             f'<a href="{CHANGES_FEED}" type="application/atom+xml">订阅 · Atom feed</a></p></div>'
         )
     )
@@ -126,11 +172,21 @@ def changes_page(kb: KnowledgeBase, history: History | None) -> str:
             )
         )
         return "\n".join(out)
-    for version in history.versions[:PAGE_VERSIONS]:
+    ready = {v.version.tree for v in (offered if offered is not None else [v for v, _ in inserts(kb, history)])}
+    shown = history.versions[:PAGE_VERSIONS]
+    trees = {id(v): game_trees(kb, history, v) for v in shown}
+    first: dict[tuple[str, str], Version] = {}
+    for version in shown:  # newest first: the last one seen is the oldest holding a game's version
+        for game, tree in trees[id(version)].items():
+            first[(game, tree)] = version
+    for version in shown:
         out.append(f"\n## {inline_html(_heading(version, version is current))} {{ #{anchor(version)} }}\n")
+        insert = _insert_link(version) if version.version.tree in ready and version is not current else ""
         out.append(
             html_block(
-                f'<div class="hr-version" data-block="version">{_cite(version)}{version_html(kb, version, href)}</div>'
+                f'<div class="hr-version" data-block="version">{_cite(version)}'
+                f"{_game_versions(kb, trees[id(version)], first, version)}{insert}"
+                f"{version_html(kb, version, href)}</div>"
             )
         )
     if len(history.versions) > PAGE_VERSIONS:
@@ -142,6 +198,20 @@ def changes_page(kb: KnowledgeBase, history: History | None) -> str:
             )
         )
     return "\n".join(out)
+
+
+def _current_games(kb: KnowledgeBase) -> str:
+    """Each game's current version as its own PDF's cover prints it."""
+    if kb.root is None:
+        return ""
+    items = "；".join(
+        f'{inline_html(g.name["zh"])} <span lang="en">{inline_html(g.name["en"])}</span> '
+        f'<code class="hr-code">{inline_html(str(game_version(kb, g.id)))}</code>'
+        for g in kb.games.values()
+    )
+    return (
+        f'<p class="hr-cite hr-game-versions">各游戏的版本 · <span lang="en">Each game\'s version</span>：{items}</p>'
+    )
 
 
 def _uuid(name: str) -> str:

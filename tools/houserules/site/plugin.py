@@ -27,6 +27,7 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from ..data.model import KnowledgeBase
+from ..errors import HouserulesError
 from ..render.urls import page_url
 from ..search.site import Prepared
 from . import csp
@@ -36,6 +37,7 @@ from .nav import site_nav
 from .pages import home_cards, licences
 from .postbuild import Outputs, SiteInfo
 from .preview import GeneratedPage, Preview, _always_modified
+from .publishing import environment_urls
 from .repo import RepoLinks
 from .verbatim import VerbatimBlocks
 
@@ -99,9 +101,17 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         kb = self._given or self._load(data)
         self.ctx = SiteContext(kb)
         version = self.ctx.version
+        try:  # a fork publishes at its own address: the environment names it (houserules.site.publishing)
+            urls = environment_urls()
+        except HouserulesError as exc:
+            raise PluginError(str(exc)) from None
+        if "site_url" in urls:
+            config.site_url = urls["site_url"]
+        # Only the entry pages' own links use the repository: MkDocs' edit button would point generated
+        # pages at files that do not exist, and Material's repository widget asks GitHub's API.
         self.ctx.repo = RepoLinks.from_config(
-            config.repo_url,
-            config.edit_uri,
+            urls.get("repo_url", config.repo_url),
+            urls["edit_uri"] if "repo_url" in urls else config.edit_uri,
             config.docs_dir,
             Path(config.config_file_path).parent,
             config.site_url,

@@ -1,0 +1,61 @@
+"""Ready inserts for printed FAQs: for each of the last versions, a PDF of what changed since it.
+
+A group holding a printout of an earlier version downloads ``print/changes-since-<version>.pdf``
+from the site's 更新记录 page instead of running ``houserules pdf --changes-since``. The build
+writes one for each of the :data:`INSERT_VERSIONS` versions before the current one whose
+entries changed since (an insert of a version after which only a game's contents list changed
+would be empty), laid out through the same cache as every other PDF.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..data.git import _checkout, _NoGit
+from ..data.history import History, Version, changes_between, load_history
+from ..data.model import KnowledgeBase
+from ..render.urls import PRINT_DIR
+from .plan import Since
+
+#: How many versions before the current one get a ready insert.
+INSERT_VERSIONS = 5
+
+
+def insert_name(version: Version) -> str:
+    """The insert's file name in ``print/``.
+
+    >>> from houserules.data.version import DataVersion
+    >>> insert_name(Version(DataVersion("3b0fbf2c" + "0" * 32), "1" * 40, "2026-12-01"))
+    'changes-since-3b0fbf2c.pdf'
+    """
+    return f"changes-since-{version.short}.pdf"
+
+
+def insert_path(version: Version) -> str:
+    """The insert's path in the built site."""
+    return f"{PRINT_DIR}/{insert_name(version)}"
+
+
+def inserts(
+    kb: KnowledgeBase, history: History | None = None, count: int = INSERT_VERSIONS
+) -> list[tuple[Version, Since]]:
+    """The last ``count`` committed versions before the current one, each with what changed since it (when anything did)."""
+    if kb.root is None:
+        return []
+    history = history if history is not None else load_history(kb)
+    if not history.from_git:
+        return []
+    try:
+        top, _ = _checkout(Path(kb.root))
+    except _NoGit:
+        return []
+    found = []
+    for version in history.versions[1 : count + 1]:
+        if version.commit is None:
+            continue
+        entries, _ = changes_between(kb, top, version.version.tree)
+        changed = {c.ref: c for c in entries if c.status != "removed" and c.ref in kb.entries}
+        removed = [c for c in entries if c.status == "removed"]
+        if changed or removed:
+            found.append((version, Since(str(version.version), changed, removed)))
+    return found
