@@ -90,7 +90,7 @@ def _cite(version: Version) -> str:
     if version.commit is None:
         return '<p class="hr-cite">工作目录中尚未提交的更改 · <span lang="en">changes not committed yet</span></p>'
     subject = f" · {inline_html(version.subject)}" if version.subject else ""
-    return f'<p class="hr-cite">提交 · <span lang="en">commit</span> <code>{version.commit[:10]}</code>{subject}</p>'
+    return f'<p class="hr-cite">提交 · <span lang="en">commit</span> <code>{inline_html(version.commit[:10])}</code>{subject}</p>'
 
 
 def changes_page(kb: KnowledgeBase, history: History | None) -> str:
