@@ -16,7 +16,7 @@ from ..data.entrychanges import EntryChange, aspect_names
 from ..data.history import History, Version
 from ..data.model import KnowledgeBase
 from ..render.html import bilingual_label
-from ..render.text import inline_html
+from ..render.text import inline_html, xml_text
 from ..render.urls import CHANGES_FEED, CHANGES_PAGE, entry_url, page_url
 from .markup import front_matter, html_block
 
@@ -151,7 +151,7 @@ def _uuid(name: str) -> str:
 def _sub(parent: etree.Element, tag: str, text: str | None = None, **attributes: str) -> etree.Element:
     element = etree.SubElement(parent, f"{{{ATOM}}}{tag}", attributes)
     if text is not None:
-        element.text = text
+        element.text = xml_text(text)
     return element
 
 
