@@ -51,3 +51,12 @@ def test_bounded_counts_code_points():
 def test_what_follows_the_bound_changes_nothing(index, head, tail):
     text = (head + "塔" * analysis.MAX_QUERY)[: analysis.MAX_QUERY]
     assert [h.record["id"] for h in index.search(text + tail)] == [h.record["id"] for h in index.search(text)]
+
+
+def test_the_pages_script_uses_the_same_bound():
+    import re
+
+    from conftest import ROOT
+
+    script = (ROOT / "site_overrides/assets/javascripts/houserules.js").read_text(encoding="utf-8")
+    assert re.findall(r"var MAX_(?:QUERY|GO) = (\d+);", script) == [str(analysis.MAX_QUERY)] * 2

@@ -56,6 +56,25 @@
     }, function () { /* the link stays in data-copied; nothing else to do */ });
   });
 
+  /* -- the search box: a notice past the length the search reads ------------------------------ */
+  var MAX_QUERY = 200;  // search/analysis.py MAX_QUERY; the worker reads it from the index head
+  document.addEventListener("input", function (event) {
+    var box = event.target;
+    if (!box.matches || !box.matches("input.md-search__input")) return;
+    var extra = box.value.length > MAX_QUERY ? Array.from(box.value).length - MAX_QUERY : 0;
+    var notice = document.querySelector(".hr-search-notice");
+    if (extra <= 0) { if (notice) notice.remove(); return; }
+    if (!notice) {
+      notice = document.createElement("p");
+      notice.className = "hr-search-notice";
+      var where = document.querySelector(".md-search-result__meta");
+      if (!where) return;
+      where.parentNode.insertBefore(notice, where.nextSibling);
+    }
+    notice.textContent = "只搜索前 " + MAX_QUERY + " 个字符，其余 " + extra + " 个已忽略。 Only the first " + MAX_QUERY +
+      " characters are searched; the other " + extra + " are ignored.";
+  });
+
   /* -- links by code ------------------------------------------------------------------------ */
   // Lookup tables keyed by what a reader types: no prototype ("constructor", "__proto__" are no
   // codes), and own() for the tables the generated shards bring.
@@ -65,7 +84,8 @@
     return table && Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
   }
   // The longest code or question read from go.html#…: the rest is ignored, with a notice (a
-  // megabyte of hash once froze the page for the closest-code search).
+  // megabyte of hash once froze the page for the closest-code search). The same number as the
+  // search's MAX_QUERY (tools/houserules/search/analysis.py; tests/test_query_bounds.py compares).
   var MAX_GO = 200;
   window.houserulesGoShard = function (prefix, codes) {
     shards[prefix] = codes;
