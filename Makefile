@@ -60,9 +60,12 @@ SIZES ?= 100,1000,5000
 bench: setup
 	$(BIN)/python -m benchmarks.run --sizes $(SIZES)
 
-# A long property-based run of the loader, checker, renderer and search (tests/test_fuzz.py).
+# A long property-based run of the loader, checker, renderer and search (tests/test_fuzz.py), and of the
+# hardened classes: output paths, git history, text limits, new's titles, build neighbours, long queries.
+FUZZ_PROPERTIES = tests/test_fuzz.py tests/test_output_paths.py tests/test_git_history.py tests/test_text_limits.py \
+	tests/test_new_inputs.py tests/test_build_paths.py tests/test_query_bounds.py
 fuzz: setup
-	HYPOTHESIS_PROFILE=long $(BIN)/pytest tests/test_fuzz.py
+	HYPOTHESIS_PROFILE=long $(BIN)/pytest $(FUZZ_PROPERTIES) -k "any_ or what_follows or match_their_definition or worst_cases"
 
 clean:
 	rm -rf site .cache .pytest_cache

@@ -191,7 +191,8 @@ def test_plain_text_shortcut_renders_like_markdown(text):
     if textrender._PLAIN.fullmatch(text):
         textrender._EXT.linker = LINKER
         textrender._MD.reset()
-        assert markdown_html(text, LINKER) == textrender.clean(textrender._MD.convert(text))
+        full = textrender.INVISIBLE.sub("", text)  # what the renderer hands Markdown (a lone U+202E: nothing)
+        assert markdown_html(text, LINKER) == textrender.clean(textrender._MD.convert(full))
 
 
 @given(fuzz_text)
@@ -217,3 +218,100 @@ def test_any_query_answers_within_bounds(search_index, query, limit):
     hits = search_index.search(query, limit=limit)
     assert len(hits) <= limit
     assert all(hit.score > 0 and hit.record["id"].startswith("demo:") for hit in hits)
+
+
+# -- the hardened classes: git history, uncarriable text, Markdown shape, long queries, output paths ------
+
+#: Every control character, the old log separators, line and paragraph separators, non-characters.
+HOSTILE_CHARS = st.sampled_from(
+    [chr(c) for c in range(0x20)] + ["\x7f", "\x85", "\u2028", "\u2029", "\ufffe", "\uffff", "\u202e", "\ud800"]
+)
+hostile_text = st.lists(st.one_of(HOSTILE_CHARS, st.text(max_size=4)), max_size=40).map("".join)
+
+
+@given(st.binary(max_size=400))
+def test_any_commit_message_gives_a_subject_that_every_output_carries(message):
+    import xml.etree.ElementTree as etree
+
+    from houserules.data.git import subject
+
+    shown = subject(b"tree 0\nauthor a <a> 0 +0000\n\n" + message)
+    assert "\n" not in shown and shown == shown.strip()
+    element = etree.Element("t")
+    element.text = shown
+    etree.fromstring(etree.tostring(element))  # well-formed XML
+    assert not any(unicodedata_category(c) in ("Cc", "Cs", "Zl", "Zp") for c in shown)
+
+
+def unicodedata_category(char: str) -> str:
+    import unicodedata
+
+    return unicodedata.category(char)
+
+
+@given(hostile_text)
+def test_any_double_quoted_escape_is_refused_or_carried_by_every_output(text):
+    import json
+    import xml.etree.ElementTree as etree
+
+    from houserules.render.text import xml_text
+
+    source = "t: " + json.dumps(text, ensure_ascii=True).replace("\\/", "/") + "\n"
+    try:
+        value = yamlload.parse(source).data["t"]
+    except yamlload.YamlError as exc:
+        assert "which no page, feed or export can carry" in exc.problem, exc.problem
+        return
+    value.encode("utf-8")  # no lone surrogate
+    assert "\x00" not in value and "\ufffe" not in value and "\uffff" not in value
+    element = etree.Element("t")
+    element.text = xml_text(value)
+    etree.fromstring(etree.tostring(element))
+
+
+@given(st.lists(st.sampled_from(["[", "[[", "](", "- ", "  ", "> ", "1. ", "\n", "\n\n", "x", "*"]), max_size=4000))
+def test_any_markdown_renders_without_recursion_and_refused_text_as_plain_paragraphs(pieces):
+    from houserules.data.model import KnowledgeBase
+    from houserules.data.textpolicy import markdown_shape_problem
+
+    text = "".join(pieces)
+    html = markdown_html(text, Linker(KnowledgeBase()))
+    if markdown_shape_problem(text) is not None:
+        assert "<ul>" not in html and "<a " not in html
+
+
+@settings(deadline=2000)  # a long query answers as fast as its first MAX_QUERY characters
+@given(st.text(min_size=200, max_size=20_000))
+def test_any_long_query_answers_within_bounds(search_index, query):
+    from houserules.search.analysis import bounded
+
+    assert [h.record["id"] for h in search_index.search(query)] == [
+        h.record["id"] for h in search_index.search(bounded(query))
+    ]
+
+
+@given(st.sampled_from(["regular", "missing", "folder", "link", "fifo"]), st.binary(max_size=5000))
+def test_any_output_target_is_written_or_refused_unchanged(tmp_path_factory, kind, data):
+    import os
+
+    from houserules.errors import HouserulesError
+    from houserules.export import write_output
+
+    folder = tmp_path_factory.mktemp("out")
+    target = folder / "x.csv"
+    if kind == "regular":
+        target.write_bytes(b"old")
+    elif kind == "folder":
+        target.mkdir()
+    elif kind == "link":
+        target.symlink_to(folder / "elsewhere")
+    elif kind == "fifo":
+        os.mkfifo(target)  # nobody reads it: refused at once, never waited on
+    try:
+        write_output(target, data)
+    except HouserulesError:
+        assert kind in ("folder", "link", "fifo")
+        assert not (folder / "elsewhere").exists()
+        return
+    assert kind in ("regular", "missing") and target.read_bytes() == data
+    assert [p.name for p in folder.iterdir()] == ["x.csv"]

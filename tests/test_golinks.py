@@ -165,3 +165,36 @@ def test_copy_buttons_copy_the_link_by_code(tab, base_url):
     assert copied == f"{base_url}/go.html#BH-A13/must-move"
     tab.goto(copied)
     tab.wait_for_url(f"{base_url}/betrayal/mystic-elevator-ruling.html#must-move")
+
+
+# -- hostile hashes --------------------------------------------------------------------------------
+
+PROTOTYPE_NAMES = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]
+
+
+@pytest.mark.parametrize("name", PROTOTYPE_NAMES)
+def test_names_of_object_properties_are_no_codes_or_questions(tab, base_url, name):
+    entry = KB.lookup("BH-A10")
+    typed = [f"BH-A10/{name}", f"BH-{name}", name, f"{name}-A1", f"BH-A10/{name.lower()}"]
+    results = resolve_all(tab, base_url, typed)
+    assert results[0]["status"] == "question" and results[0]["entry"]["url"] == f"{entry.game}/{entry.id}.html"
+    assert all(r["status"] in ("unknown", "question") for r in results), results
+    assert "function" not in json.dumps(results)
+
+
+def test_a_prototype_name_in_the_hash_shows_the_entrys_questions(tab, base_url):
+    tab.goto(f"{base_url}/go.html#BH-A10/constructor")
+    tab.wait_for_selector(".hr-go-result li")
+    assert "BH-A10 has no question constructor." in tab.locator(".hr-go-status").inner_text()
+    assert "function" not in tab.locator(".hr-go-result").inner_text()
+
+
+def test_a_megabyte_hash_is_read_up_to_the_bound_with_a_notice(tab, base_url):
+    tab.goto(f"{base_url}/go.html")
+    tab.goto(f"{base_url}/go.html#BH-{'A' * 1_000_000}")
+    tab.wait_for_selector(".hr-go-notice", timeout=5000)
+    notice = tab.locator(".hr-go-notice").inner_text()
+    assert notice == (
+        "只读了前 200 个字符，其余 999803 个已忽略。 Only the first 200 characters were read; the other 999803 were ignored."
+    )
+    assert tab.locator("input[name=code]").input_value() == "BH-" + "A" * 197

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ENTRY_TEMPLATE, FIXTURES, GOOD, HOUSERULES, run_cli
-from houserules.build import build_lock, build_site
+from houserules.build import TEMP_MARKER, build_lock, build_site
 from houserules.check import run as run_check
 from houserules.data import files, yamlload
 from houserules.data.model import KnowledgeBase
@@ -870,7 +870,7 @@ def test_a_killed_build_keeps_the_previous_site_and_the_next_build_cleans_up(pre
         process.send_signal(signal.SIGKILL)
         process.wait()
     assert _snapshot(previous_site) == before
-    assert _leftovers(previous_site.parent) == [Path(flag.read_text()).name]  # the half-built folder
+    assert _leftovers(previous_site.parent) == [Path(flag.read_text()).parent.name]  # the half-built folder
     result = run_cli("build", "--data", str(GOOD), "-o", str(previous_site))
     assert result.returncode == 0, result.stderr
     assert _leftovers(previous_site.parent) == []
@@ -879,8 +879,11 @@ def test_a_killed_build_keeps_the_previous_site_and_the_next_build_cleans_up(pre
 def test_a_build_killed_between_the_renames_gets_its_site_back(previous_site):
     before = _snapshot(previous_site)
     moved = previous_site.parent / ".site-old-abc123"
-    previous_site.rename(moved)  # what a kill between the two renames of swap_in leaves
+    moved.mkdir()
+    (moved / TEMP_MARKER).write_text("")
+    previous_site.rename(moved / "site")  # what a kill between the two renames of swap_in leaves
     (previous_site.parent / ".site-new-def456").mkdir()
+    (previous_site.parent / ".site-new-def456" / TEMP_MARKER).write_text("")
 
     def stop(kb: KnowledgeBase, data: Path, site: Path) -> None:
         raise KeyboardInterrupt

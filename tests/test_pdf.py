@@ -244,12 +244,22 @@ def test_the_site_links_the_pdfs(built_fixture_site):
 @pytest.mark.parametrize(
     "output, message",
     [
-        ("a-folder", "houserules pdf: {out} is a folder; give the PDF's file name with -o, e.g. -o {out}/faq.pdf"),
-        ("missing/dir/x.pdf", "houserules pdf: the folder {parent} does not exist; create it or choose another -o"),
+        ("a-folder", "houserules pdf: cannot write {out}: it is a folder; give a file name, e.g. -o {out}/faq.pdf"),
+        (
+            "missing/dir/x.pdf",
+            "houserules pdf: cannot write {out}: the folder {parent} does not exist; "
+            "create it first or choose another path with -o FILE",
+        ),
+        (
+            "a-link.pdf",
+            "houserules pdf: cannot write {out}: it is a symbolic link (to /dev/null); "
+            "give the path of the file itself, or remove the link",
+        ),
     ],
 )
 def test_an_unusable_output_is_a_clear_message_and_leaves_nothing(tmp_path, output, message):
     (tmp_path / "a-folder").mkdir()
+    (tmp_path / "a-link.pdf").symlink_to("/dev/null")
     before = sorted(tmp_path.rglob("*"))
     result = run_cli("pdf", "--data", str(GOOD), "-o", output, cwd=tmp_path)
     assert result.returncode == 1
@@ -264,13 +274,13 @@ def test_a_pdf_that_fails_half_way_leaves_the_previous_file_and_no_partial_file(
     from houserules.print import pdf
 
     def disk_full(source, target):
-        Path(target).write_bytes(b"%PDF-1.7 half")
+        target.write(b"%PDF-1.7 half")
         raise OSError(28, "No space left on device")
 
     source, out = tmp_path / "cached.pdf", tmp_path / "faq.pdf"
     source.write_bytes(b"%PDF-1.7 whole")
     out.write_bytes(b"the previous PDF")
-    monkeypatch.setattr(shutil, "copyfile", disk_full)
+    monkeypatch.setattr(shutil, "copyfileobj", disk_full)
     with pytest.raises(HouserulesError, match=f"cannot write {out}: No space left on device"):
         pdf.copy_pdf(source, out)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cached.pdf", "faq.pdf"]

@@ -182,6 +182,11 @@ def _corpus(kb) -> list[str]:
         "a13b",
         "  spaced   out  ",
         'AND ( * " :',
+        # longer than the analysis reads (searchtext.MAX_QUERY): both sides read the same first characters
+        "魔梯 elevator " * 100,
+        "𠀀" * 150 + "塔楼" * 100,
+        "x" * 199 + "塔楼",
+        "mystic " + "[" * 10_000,
     ]
     return texts
 
@@ -207,7 +212,8 @@ def test_queries_are_analysed_alike(worker_page, index):
     }""",
         texts,
     )
-    for text, (corrected, terms, asks) in zip(texts, js):
+    for typed, (corrected, terms, asks) in zip(texts, js):
+        text = searchtext.bounded(typed)
         key = searchtext.exact_key(text)
         expected = searchtext.query_terms(index.correct(text), index._analyzer)
         expected += [shards.EXACT + key, shards.EXACT_ALIAS + key] if key else []
@@ -402,3 +408,14 @@ def test_a_discarded_index_leaves_nothing_behind(tmp_path, monkeypatch):
     assert list(tmp_path.glob("houserules-siteindex-*"))
     prepared.discard()
     assert not list(tmp_path.glob("houserules-siteindex-*"))
+
+
+def test_a_query_past_the_bound_shows_a_notice(question_page):
+    page, _ = question_page
+    _type(page, "电梯 " + "x" * 300)
+    page.wait_for_selector(".hr-search-notice", timeout=15000)
+    assert page.locator(".hr-search-notice").inner_text() == (
+        "只搜索前 200 个字符，其余 103 个已忽略。 Only the first 200 characters are searched; the other 103 are ignored."
+    )
+    _type(page, "电梯")
+    page.wait_for_selector(".hr-search-notice", state="detached", timeout=5000)

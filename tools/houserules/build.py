@@ -11,6 +11,7 @@ import contextlib
 import fcntl
 import os
 import shutil
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -25,6 +26,10 @@ os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
 
 #: Written into every built site, so that a later build knows the folder is its own to replace.
 MARKER = ".houserules-site"
+#: Written into the build's own temporary folders beside the output (``.<name>-new-*`` while it
+#: builds, ``.<name>-old-*`` while it swaps): a later build cleans up or restores only folders
+#: holding it, never another folder that happens to have such a name.
+TEMP_MARKER = ".houserules-build-temp"
 
 
 def check_target(target: Path, data_dir: Path) -> None:
@@ -63,10 +68,23 @@ def check_target(target: Path, data_dir: Path) -> None:
 
 @contextlib.contextmanager
 def build_lock(target: Path) -> Iterator[None]:
-    """Hold an exclusive lock for building ``target``; a second build fails at once."""
+    """Hold an exclusive lock for building ``target``; a second build fails at once.
+
+    The lock file is opened without following a symbolic link and without truncating it:
+    a link placed at ``.<name>.lock`` makes the build stop with a message, and no file
+    it might point at is emptied.
+    """
     target.parent.mkdir(parents=True, exist_ok=True)
     lock_path = target.parent / f".{target.name}.lock"
-    with open(lock_path, "w") as handle:
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(lock_path, flags, 0o644)
+    except OSError as exc:
+        problem = "it is a symbolic link" if os.path.islink(lock_path) else (exc.strerror or str(exc))
+        raise HouserulesError(f"cannot open the build lock {lock_path}: {problem}; remove it and build again") from None
+    with os.fdopen(fd, "w") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise HouserulesError(f"the build lock {lock_path} is not a regular file; remove it and build again")
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -79,13 +97,29 @@ def build_lock(target: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def _temp_folder(target: Path, kind: str) -> Path:
+    """A new, marked temporary folder beside ``target`` (``kind``: new or old); a site goes in its ``site/``."""
+    folder = Path(tempfile.mkdtemp(prefix=f".{target.name}-{kind}-", dir=target.parent))
+    (folder / TEMP_MARKER).write_text(f"a temporary folder of houserules build of {target.name}\n", encoding="utf-8")
+    return folder
+
+
+def _is_ours(folder: Path) -> bool:
+    """Whether ``folder`` is one of the build's own temporary folders (a real folder with the marker)."""
+    marker = folder / TEMP_MARKER
+    return folder.is_dir() and not folder.is_symlink() and marker.is_file() and not marker.is_symlink()
+
+
 def swap_in(new: Path, target: Path) -> None:
-    """Replace ``target`` by ``new`` with renames, so readers never see a half-written folder."""
+    """Replace ``target`` by the folder ``new`` with renames, so readers never see a half-written folder.
+
+    The previous site is first moved into a marked ``.<name>-old-*`` folder (as its ``site/``),
+    so that a build killed between the renames finds it there and puts it back.
+    """
     old = None
     if target.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{target.name}-old-", dir=target.parent))
-        old.rmdir()
-        target.rename(old)
+        old = _temp_folder(target, "old")
+        target.rename(old / "site")
     new.rename(target)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
@@ -95,13 +129,17 @@ def recover(target: Path) -> None:
     """Clean up after a build that was killed: call only while holding the lock.
 
     A killed build leaves its ``.<name>-new-*`` folder behind, and one killed between
-    the two renames of :func:`swap_in` leaves the previous site as ``.<name>-old-*``
-    with no ``target``: that site is put back, and every leftover is removed.
+    the two renames of :func:`swap_in` leaves the previous site in ``.<name>-old-*``
+    with no ``target``: that site is put back, and every leftover is removed. Only
+    folders holding :data:`TEMP_MARKER` are the build's: any other is left alone.
     """
-    olds = sorted(target.parent.glob(f".{target.name}-old-*"), key=lambda p: p.stat().st_mtime)
-    if olds and not target.exists():
-        olds.pop().rename(target)
-    for stale in [*olds, *target.parent.glob(f".{target.name}-new-*")]:
+    olds = sorted(
+        (p for p in target.parent.glob(f".{target.name}-old-*") if _is_ours(p)), key=lambda p: p.stat().st_mtime
+    )
+    if olds and not os.path.lexists(target) and (olds[-1] / "site").is_dir():
+        (olds[-1] / "site").rename(target)
+    news = [p for p in target.parent.glob(f".{target.name}-new-*") if _is_ours(p)]
+    for stale in [*olds, *news]:
         shutil.rmtree(stale, ignore_errors=True)
 
 
@@ -185,19 +223,20 @@ def build_site(kb: KnowledgeBase, data_dir: Path, target: Path, steps: list[Step
     check_target(target, data_dir)
     with build_lock(target):
         recover(target)
-        work = Path(tempfile.mkdtemp(prefix=f".{target.name}-new-", dir=target.parent))
-        work.chmod(0o755)  # mkdtemp's 0700 would hide the site from a web server's user
+        work = _temp_folder(target, "new")
+        site = work / "site"
+        site.mkdir(mode=0o755)  # not mkdtemp's 0700, which would hide the site from a web server's user
+        site.chmod(0o755)
         try:
             for step in STEPS if steps is None else steps:
                 _progress((step.__doc__ or step.__name__).strip().splitlines()[0])
-                step(kb, data_dir, work)
-            (work / MARKER).write_text(
+                step(kb, data_dir, site)
+            (site / MARKER).write_text(
                 "built by houserules build; replaced whole by the next build\n", encoding="utf-8"
             )
-            swap_in(work, target)
-        except BaseException:
+            swap_in(site, target)
+        finally:
             shutil.rmtree(work, ignore_errors=True)
-            raise
     return target
 
 

@@ -16,12 +16,13 @@ from __future__ import annotations
 import gc
 import logging
 import shutil
-import tempfile
+import signal
 import threading
 from pathlib import Path
 
 from .build import MKDOCS_YML, ROOT, _quiet_jieba, mkdocs_config
 from .errors import HouserulesError
+from .site.watch import DataWatch, make_site_folder
 
 log = logging.getLogger("mkdocs.houserules")
 
@@ -190,14 +191,20 @@ class Session:
         return True
 
 
+def _stop_on_signal(signum, frame) -> None:
+    raise KeyboardInterrupt  # the same way out as Ctrl-C: the server stops and its folder is removed
+
+
 def serve(data_dir: Path, port: int, host: str = "127.0.0.1") -> int:
-    """Build, serve and rebuild on changes until interrupted."""
+    """Build, serve and rebuild on changes until interrupted (Ctrl-C, SIGTERM or SIGHUP)."""
     if not data_dir.is_dir():
         raise HouserulesError(f"data folder not found: {data_dir} — pass --data DIR pointing at rules_data/")
     logging.basicConfig(level=logging.INFO, format="%(levelname)-7s -  %(message)s")
     logging.getLogger("mkdocs.commands.build").addFilter(_not_the_dirty_warning)
     _quiet_jieba()
-    site_dir = Path(tempfile.mkdtemp(prefix="houserules-serve-"))
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _stop_on_signal)
+    folder, site_dir = make_site_folder()
     session = Session(data_dir, site_dir)
 
     def builder() -> None:
@@ -206,14 +213,19 @@ def serve(data_dir: Path, port: int, host: str = "127.0.0.1") -> int:
     try:
         server = _server(builder, host, port, site_dir)
     except OSError as exc:
-        shutil.rmtree(site_dir, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)
         raise HouserulesError(f"cannot listen on {host}:{port}: {exc.strerror} — choose another --port") from None
     session.site_url = f"http://{host}:{server.server_port}/"
+    keeper = None
     try:
         builder()
-        server.watch(str(data_dir.resolve()))
-        for extra in Session.SITE_FILES:
-            server.watch(str(ROOT / extra))
+        watched = str(data_dir.resolve())
+        server.watch(watched)
+        extra = [str(ROOT / name) for name in Session.SITE_FILES]
+        for path in extra:
+            server.watch(path)
+        keeper = DataWatch(server, Path(watched), extra)
+        keeper.start()
         print(
             f"serving on http://{host}:{server.server_port}/ (rebuilds when {data_dir} changes; Ctrl-C stops)",
             flush=True,
@@ -222,6 +234,10 @@ def serve(data_dir: Path, port: int, host: str = "127.0.0.1") -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, signal.SIG_IGN)  # a second signal must not interrupt the clean-up
+        if keeper is not None:
+            keeper.stopped.set()
         server.shutdown()
-        shutil.rmtree(site_dir, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)
     return 0

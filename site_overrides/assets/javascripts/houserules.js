@@ -56,9 +56,37 @@
     }, function () { /* the link stays in data-copied; nothing else to do */ });
   });
 
+  /* -- the search box: a notice past the length the search reads ------------------------------ */
+  var MAX_QUERY = 200;  // search/analysis.py MAX_QUERY; the worker reads it from the index head
+  document.addEventListener("input", function (event) {
+    var box = event.target;
+    if (!box.matches || !box.matches("input.md-search__input")) return;
+    var extra = box.value.length > MAX_QUERY ? Array.from(box.value).length - MAX_QUERY : 0;
+    var notice = document.querySelector(".hr-search-notice");
+    if (extra <= 0) { if (notice) notice.remove(); return; }
+    if (!notice) {
+      notice = document.createElement("p");
+      notice.className = "hr-search-notice";
+      var where = document.querySelector(".md-search-result__meta");
+      if (!where) return;
+      where.parentNode.insertBefore(notice, where.nextSibling);
+    }
+    notice.textContent = "只搜索前 " + MAX_QUERY + " 个字符，其余 " + extra + " 个已忽略。 Only the first " + MAX_QUERY +
+      " characters are searched; the other " + extra + " are ignored.";
+  });
+
   /* -- links by code ------------------------------------------------------------------------ */
-  var shards = {};
-  var waiting = {};
+  // Lookup tables keyed by what a reader types: no prototype ("constructor", "__proto__" are no
+  // codes), and own() for the tables the generated shards bring.
+  var shards = Object.create(null);
+  var waiting = Object.create(null);
+  function own(table, key) {
+    return table && Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+  }
+  // The longest code or question read from go.html#…: the rest is ignored, with a notice (a
+  // megabyte of hash once froze the page for the closest-code search). The same number as the
+  // search's MAX_QUERY (tools/houserules/search/analysis.py; tests/test_query_bounds.py compares).
+  var MAX_GO = 200;
   window.houserulesGoShard = function (prefix, codes) {
     shards[prefix] = codes;
     (waiting[prefix] || []).forEach(function (done) { done(codes); });
@@ -80,6 +108,13 @@
     });
   }
 
+  /* The first MAX_GO characters (code points) of ``text`` and how many were dropped. */
+  function bounded(text) {
+    if (text.length <= MAX_GO) return { text: text, dropped: 0 };
+    var chars = Array.from(text);
+    return { text: chars.slice(0, MAX_GO).join(""), dropped: Math.max(0, chars.length - MAX_GO) };
+  }
+
   /* "bh a13 / Must Run" -> {code: "BH-A13", question: "must-run"} */
   function parseCode(text, prefixes) {
     var value = text.replace(/^#/, "");
@@ -92,7 +127,7 @@
     code = code.toUpperCase().replace(/[\s_.·:\-\u2010-\u2015]+/g, "-").replace(/^-+|-+$/g, "");
     if (code.indexOf("-") < 0) {  // "BHA13": split after the longest known prefix
       var best = "";
-      Object.keys(prefixes).forEach(function (prefix) {
+      Object.keys(prefixes).forEach(function (prefix) {  // prefixes: a table without prototype
         if (code.indexOf(prefix) === 0 && code.length > prefix.length && prefix.length > best.length) best = prefix;
       });
       if (best) code = best + "-" + code.slice(best.length);
@@ -131,7 +166,7 @@
   function resolveCode(text, data) {
     var parsed = parseCode(text, data.prefixes);
     var prefix = parsed.code.split("-")[0];
-    var info = data.prefixes[prefix];
+    var info = own(data.prefixes, prefix);
     if (!parsed.code) return Promise.resolve({ status: "empty" });
     if (!info) {
       var known = Object.keys(data.prefixes).map(function (p) { return { key: p, prefix: p, games: data.prefixes[p].games }; });
@@ -140,10 +175,10 @@
     return loadShard(prefix, info.shard).then(function (codes) {
       if (!codes) return { status: "unknown", code: parsed.code, codes: [] };
       var suffix = parsed.code.slice(prefix.length + 1);
-      var hit = codes[suffix];
+      var hit = own(codes, suffix);
       if (!hit) {
         var same = Object.keys(codes).filter(function (s) { return loose(s) === loose(suffix); });
-        if (same.length === 1) { suffix = same[0]; hit = codes[suffix]; }
+        if (same.length === 1) { suffix = same[0]; hit = own(codes, suffix); }
       }
       var code = prefix + "-" + suffix;
       if (!hit) {
@@ -152,7 +187,7 @@
       }
       var entry = { code: code, url: hit[0], title: hit[1], questions: hit[2] };
       if (!parsed.question) return { status: "found", code: code, url: hit[0] };
-      var question = hit[2].indexOf(parsed.question) >= 0 ? parsed.question : (hit[3] || {})[parsed.question];
+      var question = hit[2].indexOf(parsed.question) >= 0 ? parsed.question : own(hit[3], parsed.question);
       if (question) return { status: "found", code: code + "/" + question, url: hit[0] + "#" + question };
       return { status: "question", code: code, question: parsed.question, entry: entry };
     });
@@ -214,7 +249,7 @@
 
   /* The go page lists the code prefixes with their games: the script reads them from there. */
   function goData(box) {
-    var data = { search: box.getAttribute("data-search") || "index.html", prefixes: {} };
+    var data = { search: box.getAttribute("data-search") || "index.html", prefixes: Object.create(null) };
     Array.prototype.forEach.call(box.querySelectorAll(".hr-go-prefixes li[data-prefix]"), function (item) {
       data.prefixes[item.getAttribute("data-prefix")] = {
         shard: item.getAttribute("data-shard"),
@@ -234,11 +269,18 @@
     function run() {
       var typed = location.hash.replace(/^#/, "");
       try { typed = decodeURIComponent(typed); } catch (error) { /* as typed */ }
+      var cut = bounded(typed);
+      typed = cut.text;
       if (!typed.trim()) return;
       input.value = typed;
       resolveCode(typed, data).then(function (result) {
         if (result.status === "found") location.replace(ROOT + result.url);
         else if (result.status !== "empty") showResult(box, result, data, typed.trim());
+        if (cut.dropped && result.status !== "found") {
+          box.querySelector(".hr-go-result").appendChild(element("p", { class: "hr-go-notice" }, bilingual(
+            "只读了前 " + MAX_GO + " 个字符，其余 " + cut.dropped + " 个已忽略。",
+            "Only the first " + MAX_GO + " characters were read; the other " + cut.dropped + " were ignored.")));
+        }
       });
     }
     box.querySelector("form").addEventListener("submit", function (event) {
@@ -247,7 +289,7 @@
       if (location.hash === wanted) run(); else location.hash = wanted;
     });
     window.addEventListener("hashchange", run);
-    window.houserulesGo = { resolve: function (text) { return resolveCode(text, data); } };
+    window.houserulesGo = { resolve: function (text) { return resolveCode(bounded(text).text, data); } };
     run();
   }
 

@@ -108,6 +108,14 @@ var hrAnalysis = (function () {
     var ASKS = new RegExp(head.asks, "u");
     var ENGLISH = /[a-z]+/g;
 
+    /* searchtext.bounded: the first head.maxQuery characters (code points) of a query. */
+    function bounded(text) {
+      if (text.length <= head.maxQuery) return text;
+      var out = "", n = 0;
+      for (var ch of text) { if (n++ === head.maxQuery) break; out += ch; }
+      return out;
+    }
+
     function fold(text) {
       var out = "";
       for (var ch of text.normalize("NFKC").toLowerCase()) out += t2s.has(ch) ? t2s.get(ch) : ch;
@@ -175,7 +183,7 @@ var hrAnalysis = (function () {
     }
 
     return {
-      fold: fold, queryTerms: queryTerms, exactKey: exactKey, isQuestion: isQuestion,
+      bounded: bounded, fold: fold, queryTerms: queryTerms, exactKey: exactKey, isQuestion: isQuestion,
       words: words, correct: correct, stem: stem, distance: distance
     };
   }

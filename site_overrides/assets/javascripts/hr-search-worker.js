@@ -272,7 +272,7 @@
 
   /* What Material passes on to the page opened (?h=...) to highlight there. */
   function pageTerms(text, wanted) {
-    var terms = {};
+    var terms = Object.create(null);  // keyed by the query's words: "constructor" is one
     wanted.forEach(function (term) { if (CJK.test(Array.from(term)[0])) terms[term] = true; });
     (analysis.fold(text).match(/[a-z0-9]+/g) || []).forEach(function (word) {
       if (word.length > 1 && (wanted.has(word) || wanted.has(analysis.stem(word)))) terms[word] = true;
@@ -336,6 +336,7 @@
   }
 
   function query(text, id) {
+    text = analysis.bounded(text);  // the analysis reads the first head.maxQuery characters only
     if (!text.trim()) return Promise.resolve({ items: [] });
     return rank(text).then(function (found) {
       if (id !== latest) return null;
@@ -371,7 +372,7 @@
     return ready;
   };
   self.hrSearch.rank = function (text) {
-    return ready.then(function () { return rank(text); }).then(function (found) {
+    return ready.then(function () { text = analysis.bounded(text); return rank(text); }).then(function (found) {
       return render(found, text).then(function (result) {
         return {
           hits: found.hits.map(function (hit, i) {

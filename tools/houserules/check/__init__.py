@@ -64,6 +64,7 @@ CHECKS: list[Callable[[KnowledgeBase], Iterator[Problem]]] = [
     *glossary.CHECKS,
     freshness.check_freshness,
     links.check_links,
+    links.check_markdown_shape,
 ]
 
 

@@ -17,6 +17,7 @@ the entry explaining the term. ``houserules check`` enforces it:
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 from functools import cache, lru_cache
@@ -107,17 +108,39 @@ def _deprecated_uses(text: str, glossary: list[Term]) -> Iterator[tuple[Term, st
     accepted = [
         span for term in glossary for form in (term["zh"], *term.get("variants", [])) for span in _find(form, text)
     ]
-    hits = [
-        (start, end, term, form)
-        for start, end, term, form in found
-        if not any(a <= start and end <= b for a, b in accepted)
-    ]
+    covering = _Spans(accepted)
+    hits = [(start, end, term, form) for start, end, term, form in found if not covering.holds(start, end)]
+    longer = _Spans([(start, end) for start, end, _, _ in hits])
     reported: set[tuple[str, str]] = set()
     for start, end, term, form in sorted(hits, key=lambda hit: hit[0]):
-        inside = any(a <= start and end <= b and b - a > end - start for a, b, _, _ in hits)
-        if not inside and (term["id"], form) not in reported:
+        if not longer.holds(start, end, strictly=True) and (term["id"], form) not in reported:
             reported.add((term["id"], form))
             yield term, form, start
+
+
+class _Spans:
+    """Spans of a text, asked whether one of them holds a given span: a binary search each, so
+    thousands of uses of a form cost thousands of steps, not millions of comparisons."""
+
+    def __init__(self, spans: list[tuple[int, int]]):
+        ordered = sorted(spans)
+        self.starts = [a for a, _ in ordered]
+        #: The furthest end of the spans up to each (in start order).
+        self.reach: list[int] = []
+        #: The furthest end of the spans from each start.
+        self.longest_from: dict[int, int] = {}
+        furthest = -1
+        for a, b in ordered:
+            furthest = max(furthest, b)
+            self.reach.append(furthest)
+            self.longest_from[a] = max(self.longest_from.get(a, -1), b)
+
+    def holds(self, start: int, end: int, strictly: bool = False) -> bool:
+        """Whether a span holds ``start..end`` (``strictly``: and is longer than it)."""
+        i = (bisect.bisect_left if strictly else bisect.bisect_right)(self.starts, start)
+        if i and self.reach[i - 1] >= end:  # one starting before (or, not strictly, at) start reaches end
+            return True
+        return strictly and self.longest_from.get(start, -1) > end  # one starting at start ends later
 
 
 def _title_term(entry: Entry, glossary: list[Term]) -> Term | None:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 from ..data.model import KnowledgeBase
-from ..data.textpolicy import allowed_link
+from ..data.textpolicy import allowed_link, markdown_shape_problem
 from ..errors import Problem
 from .rules import entry_problem
 
@@ -57,3 +57,15 @@ def check_links(kb: KnowledgeBase) -> Iterator[Problem]:
                         "warning",
                         entry.doc.text_line(path, offset),
                     )
+
+
+def check_markdown_shape(kb: KnowledgeBase) -> Iterator[Problem]:
+    """Markdown the renderer would choke on: lists nested too deep, too many brackets (see the text policy)."""
+    for entry in kb.entries.values():
+        for path, text in entry.texts:
+            found = markdown_shape_problem(text)
+            if found is not None:
+                offset, problem, fix = found
+                yield entry_problem(
+                    entry, path, f"{'.'.join(map(str, path))}: {problem}", fix, line=entry.doc.text_line(path, offset)
+                )

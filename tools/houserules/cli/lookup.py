@@ -55,6 +55,13 @@ def search_command(parser: argparse.ArgumentParser) -> Runner:
             raise HouserulesError(
                 "empty query — type a word, a title, a code or a question, e.g. houserules search 魔梯"
             )
+        from ..search.analysis import MAX_QUERY
+
+        if len(text) > MAX_QUERY:
+            print(
+                f"notice: the query is {len(text):,} characters long; only its first {MAX_QUERY} are searched",
+                file=sys.stderr,
+            )
         if args.kind and args.kind not in vocab.KINDS:
             raise HouserulesError(f"unknown kind '{args.kind}' — use one of: {', '.join(vocab.KINDS)}")
         with open_index(args.data) as index:

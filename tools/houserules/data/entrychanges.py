@@ -13,9 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import vocab
+from .git import shown_text
 from .load import ENTRIES_DIR, GAME_FILE, GLOSSARY_FILE
 from .model import KnowledgeBase
+from .schemaparts import SLUG
 from .yamlload import YamlError, parse
+
+_SLUG = re.compile(SLUG)
 
 #: Which aspect of an entry a change of each field is (the other fields: "details").
 ASPECT_OF: dict[str, str] = {
@@ -68,8 +72,9 @@ def entry_change(ref: str, status: str, old: dict[str, Any] | None, new: dict[st
     """What changed between two versions of an entry's data (either may be None: added, removed or unreadable)."""
     shown = new if new is not None else old
     title = shown.get("title") if shown and isinstance(shown.get("title"), dict) else {}
-    code = str(shown.get("code", "")) if shown else ""
-    change = EntryChange(ref, code, {"zh": str(title.get("zh", ref)), "en": str(title.get("en", ""))}, status)
+    code = shown_text(str(shown.get("code", ""))) if shown else ""
+    titles = {"zh": shown_text(str(title.get("zh", ref))), "en": shown_text(str(title.get("en", "")))}
+    change = EntryChange(ref, code, titles, status)
     if status != "changed":
         return change
     if old is None or new is None:
@@ -103,7 +108,14 @@ def code_order(code: str) -> list[Any]:
 def _classify(path: str) -> tuple[str, str] | None:
     """``betrayal/entries/vault.yaml`` → ("entry", "betrayal:vault"); game and glossary files likewise."""
     parts = path.split("/")
-    if len(parts) == 3 and parts[1] == ENTRIES_DIR and parts[2].endswith(".yaml"):
+    if not _SLUG.match(parts[0]):  # a folder no game can have (it never loaded): not data
+        return None
+    if (
+        len(parts) == 3
+        and parts[1] == ENTRIES_DIR
+        and parts[2].endswith(".yaml")
+        and _SLUG.match(parts[2].removesuffix(".yaml"))
+    ):
         return "entry", f"{parts[0]}:{parts[2].removesuffix('.yaml')}"
     if len(parts) == 2 and parts[1] in (GAME_FILE, GLOSSARY_FILE):
         return ("game" if parts[1] == GAME_FILE else "glossary"), parts[0]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -130,3 +131,24 @@ def _children(folder: Path, label: str, problems: list[Problem]) -> list[tuple[P
             problems.append(unreadable(folder, label, exc, folder=True))
             return None
     return found
+
+
+#: Code points no output can carry: NUL (a C string's end, raw in a CSV cell), lone
+#: surrogates (UTF-8 cannot encode them) and the non-characters U+FFFE and U+FFFF (XML 1.0
+#: cannot carry them). The file itself cannot hold them (the reader refuses them as control
+#: characters); a double-quoted escape (\0, \uD800, \uFFFE) can, and is refused here.
+_UNCARRIABLE = re.compile("[\x00\ud800-\udfff\ufffe\uffff]")
+
+
+def carriable(text: str, line: int) -> None:
+    """Refuse ``text`` holding a code point of :data:`_UNCARRIABLE`, naming it and the line."""
+    found = _UNCARRIABLE.search(text)
+    if found is None:
+        return
+    code = ord(found.group())
+    what = "NUL" if code == 0 else "a lone surrogate" if 0xD800 <= code <= 0xDFFF else "a non-character"
+    raise YamlError(
+        line,
+        f"the text holds U+{code:04X} ({what}), which no page, feed or export can carry",
+        "remove the escape (\\0, \\uD800-\\uDFFF, \\uFFFE, \\uFFFF) from the double-quoted text",
+    )

@@ -3,10 +3,12 @@
 A version is one state of the data folder, named by git's tree hash of the folder
 (:mod:`houserules.data.version`): each commit on the first-parent line that changed
 the folder is one, and uncommitted changes in the working folder are one more. Git
-is asked three times whatever the length of the history: one ``git log
---name-status`` for the commits and the files each changed, one ``git cat-file
---batch-check`` for their tree hashes, one ``git cat-file --batch`` for the changed
-files' contents, old and new. Only changed entries are parsed (and added or removed
+is asked three times whatever the length of the history: one ``git log --raw -z``
+for the commits and the files each changed (ids, dates, statuses and paths only,
+NUL-separated: git's history is input, and a commit subject or a file name holding
+separators or line breaks must not pose as another commit or file), one ``git cat-file
+--batch-check`` for their tree hashes, one ``git cat-file --batch`` for the commits'
+subjects and the changed files' contents, old and new, asked for by object id. Only changed entries are parsed (and added or removed
 ones the current data no longer has): the code and titles of the others come from the
 current entries, so even a first import of thousands of entries parses nothing.
 
@@ -27,7 +29,7 @@ from typing import Any
 
 from ..errors import HouserulesError, display_path
 from .entrychanges import EntryChange, _changes, _parsed, _read, aspect_names, entry_change
-from .git import _batch, _checkout, _committed_blobs, _log, _NoGit, _trees
+from .git import _batch, _checkout, _committed_blobs, _log, _NoGit, _trees, subject
 from .model import KnowledgeBase
 from .version import SHORT, DataVersion, blob_hash, newest_date, tree_hash
 
@@ -63,6 +65,8 @@ class History:
     note: str = ""
     #: Each committed version's game folders with their tree hashes (a game's PDF prints its own version).
     game_trees: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: What of the git history was left out, and why (files named as no data file can be).
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def from_git(self) -> bool:
@@ -160,45 +164,48 @@ def load_history(kb: KnowledgeBase, current: DataVersion | None = None) -> Histo
     alone = Version(current, None, today())
     try:
         top, prefix = _checkout(data_dir)
-        commits = _log(top, prefix)
+        commits, skipped = _log(top, prefix)
         if not commits:
-            return History([alone], f"no commit holds {display_path(data_dir)} yet")
+            return History([alone], f"no commit holds {display_path(data_dir)} yet", warnings=skipped)
         # One batch: each commit's tree of the data folder, then of each game folder (a game's PDF prints its own).
         games = sorted(kb.games)
-        game_names = [f"{c}:{prefix}{g}" for c, *_ in commits for g in games]
-        all_trees = _trees(top, [f"{c}:{prefix}" if prefix else f"{c}^{{tree}}" for c, *_ in commits] + game_names)
+        game_names = [f"{c.id}:{prefix}{g}" for c in commits for g in games]
+        all_trees = _trees(top, [f"{c.id}:{prefix}" if prefix else f"{c.id}^{{tree}}" for c in commits] + game_names)
         trees = all_trees[: len(commits)]
-        game_trees: dict[str, dict[str, str]] = {c: {} for c, *_ in commits}
+        game_trees: dict[str, dict[str, str]] = {c.id: {} for c in commits}
         for name, tree in zip(game_names, all_trees[len(commits) :]):
             commit, _, path = name.partition(":")
             if tree:
                 game_trees[commit][path.removeprefix(prefix)] = tree
-        names = []
-        for commit, _, _, files in commits:
-            for letter, path in files:
-                if _parsed(letter, path, kb):
-                    if letter != "A":
-                        names.append(f"{commit}^:{prefix}{path}")
-                    if letter != "D":
-                        names.append(f"{commit}:{prefix}{path}")
-        blobs = _batch(top, names)
+        ids = [
+            blob
+            for c in commits
+            for letter, path, old, new in c.files
+            if _parsed(letter, path, kb)
+            for blob in (old, new)
+            if blob is not None
+        ]
+        blobs = _batch(top, [c.id for c in commits] + ids)  # the commits, for their subjects, and the files
         versions = []
-        for (commit, date, subject, files), tree in zip(commits, trees):
+        for commit, tree in zip(commits, trees):
+            before = {path: old for _, path, old, _ in commit.files}
+            after = {path: new for _, path, _, new in commit.files}
             entries, others = _changes(
-                files,
-                lambda p, c=commit: _read(blobs.get(f"{c}^:{prefix}{p}")),
-                lambda p, c=commit: _read(blobs.get(f"{c}:{prefix}{p}")),
+                [(letter, path) for letter, path, _, _ in commit.files],
+                lambda p, b=before: _read(blobs.get(b.get(p) or "")),
+                lambda p, a=after: _read(blobs.get(a.get(p) or "")),
                 kb,
             )
             version = DataVersion(tree or "0" * 40)
-            versions.append(Version(version, commit, date, subject, entries, others))
+            versions.append(
+                Version(version, commit.id, commit.date, subject(blobs.get(commit.id) or b""), entries, others)
+            )
         if versions[0].version.tree != current.tree:  # uncommitted changes: the build's version comes first
             entries, others = changes_between(kb, top, versions[0].version.tree)
             versions.insert(0, Version(current, None, today(), "", entries, others))
-            return History(versions, game_trees=game_trees)
         else:
             versions[0].version = current  # the committed state is the one being built: it has its date
-        return History(versions, game_trees=game_trees)
+        return History(versions, game_trees=game_trees, warnings=skipped)
     except _NoGit as exc:
         return History([alone], str(exc))
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ..errors import HouserulesError, display_path
 from . import vocab
+from .files import YamlError, read_bytes
 from .load import ENTRIES_DIR
 from .model import Game, KnowledgeBase
 from .schemaparts import SLUG
@@ -59,8 +60,9 @@ def _codes(kb: KnowledgeBase, game: Game) -> tuple[list[Code], set[str]]:
     taken = {e.code for e in kb.entries.values()}
     for path in (game.path.parent / ENTRIES_DIR).glob("*.yaml"):
         try:
-            taken.update(_CODE_LINE.findall(path.read_text(encoding="utf-8", errors="replace")))
-        except OSError:
+            # The safe reader: a named pipe or a huge (sparse) file among the entries is skipped, not read.
+            taken.update(_CODE_LINE.findall(read_bytes(path).decode("utf-8", errors="replace")))
+        except (OSError, YamlError):
             continue
     return codes, taken
 

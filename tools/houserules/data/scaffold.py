@@ -18,8 +18,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import HouserulesError, display_path
+from ..errors import HouserulesError, display_path, visible
 from . import vocab
+from .files import read_bytes
 from .load import ENTRIES_DIR
 from .model import Game, KnowledgeBase
 from .numbering import choose_id, choose_section, next_code
@@ -38,15 +39,36 @@ def _quoted(text: str) -> str:
 def _schema_line(folder: Path) -> str:
     """The schema line the game's other entries start with, else one pointing at the package's schema."""
     for path in sorted(folder.glob("*.yaml")):
-        try:
-            with open(path, encoding="utf-8") as handle:
-                first = handle.readline().rstrip("\n")
-        except (OSError, UnicodeDecodeError):
+        try:  # the safe reader: a named pipe or a huge (sparse) file is skipped, never read
+            first = read_bytes(path).decode("utf-8").split("\n", 1)[0].rstrip("\r")
+        except (OSError, UnicodeDecodeError, YamlError):
             continue
         if first.startswith(SCHEMA_LINE):
             return first
     schema = Path(str(committed_schema_path("entry")))
     return SCHEMA_LINE + Path(os.path.relpath(schema, folder)).as_posix()
+
+
+#: What may not stand in a one-line field: anything YAML or a reader takes as a line break (LF, CR,
+#: VT, FF, NEL U+0085, U+2028, U+2029), other control characters, and what no output can carry
+#: (a lone surrogate, as undecodable bytes on the command line arrive; U+FFFE, U+FFFF).
+_NOT_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
+
+
+def _one_line(flag: str, text: str) -> None:
+    """Refuse a title that is blank or that is not one line of text."""
+    if not text.strip():
+        raise HouserulesError(f"{flag} must be a one-line title, not {visible(repr(text))}")
+    found = _NOT_ONE_LINE.search(text)
+    if found is not None:
+        char = found.group()
+        what = "a line break" if char in "\n\r\x0b\x0c\x85\u2028\u2029" else "a control character"
+        if 0xD800 <= ord(char) <= 0xDFFF or char in "\ufffe\uffff":
+            what = "a character no file can carry (bytes that are not UTF-8?)"
+        raise HouserulesError(
+            f"{flag} must be a one-line title: {visible(repr(text))} holds U+{ord(char):04X}, {what}; "
+            "write the title on one line without it"
+        )
 
 
 def _authority(kb: KnowledgeBase, game: Game, kind: str) -> str:
@@ -158,8 +180,7 @@ def new_entry(
     if kind not in vocab.KINDS:
         raise HouserulesError(f"unknown kind '{kind}' — use one of: {', '.join(vocab.KINDS)}")
     for flag, text in (("--zh", zh), ("--en", en)):
-        if not text.strip() or "\n" in text:
-            raise HouserulesError(f"{flag} must be a one-line title, not {text!r}")
+        _one_line(flag, text)
     game = kb.games[game_id]
     new_id = choose_id(kb, game, en, kind, entry_id)
     code = next_code(kb, game, kind)

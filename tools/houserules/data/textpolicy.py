@@ -10,6 +10,7 @@ reader's own files or run code.
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 LINK_SCHEMES = ("http", "https", "mailto")
@@ -30,3 +31,68 @@ def allowed_link(url: str) -> bool:
     if parts.scheme.lower() not in LINK_SCHEMES:
         return False
     return parts.scheme.lower() == "mailto" or bool(parts.netloc)
+
+
+#: How deep lists and quotes may nest in one Markdown text: the renderer recurses once per
+#: level (some 500 levels exhaust Python's stack); no answer needs more than a few.
+MAX_MARKDOWN_NESTING = 16
+#: How much bracket work one Markdown text may ask for: the renderer looks for the end of each
+#: '[' through the rest of its paragraph, so a paragraph costs its '[' times its length (400
+#: unclosed '[' in 20,000 characters took 5 s; 20,000 '[' over a minute). The limit is about a
+#: third of a second; the knowledge base's texts need a few thousand at most (30 '[' in a short
+#: paragraph).
+MAX_BRACKET_WORK = 500_000
+
+_LEADING = re.compile(r"[ \t]*")
+_PARAGRAPH_BREAK = re.compile(r"\n(?=[ \t]*\n)")
+_MARKER = re.compile(r"(?:>|[-*+](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$))[ \t]*")
+
+
+def markdown_nesting(line: str) -> int:
+    """How deep one line of Markdown nests: its list markers and ``>`` in a row, and every two columns of indent.
+
+    >>> markdown_nesting("- x"), markdown_nesting("    1. x"), markdown_nesting("> - > * y"), markdown_nesting("-x")
+    (1, 3, 4, 0)
+    """
+    indent = _LEADING.match(line)
+    assert indent is not None
+    depth = len(indent.group().expandtabs(4)) // 2
+    pos = indent.end()
+    while (marker := _MARKER.match(line, pos)) is not None:
+        depth += 1
+        pos = marker.end()
+    return depth
+
+
+def markdown_shape_problem(text: str) -> tuple[int, str, str] | None:
+    """Why the renderer must not be given ``text``, as (offset, problem, fix); None when it may.
+
+    >>> markdown_shape_problem("[[a:b]] and [x](https://x.org)") is None
+    True
+    >>> markdown_shape_problem("- " * 20 + "x")[1]
+    'lists or quotes nest 20 levels deep (at most 16)'
+    """
+    offset = 0
+    for line in text.split("\n"):
+        depth = markdown_nesting(line)
+        if depth > MAX_MARKDOWN_NESTING:
+            return (
+                offset,
+                f"lists or quotes nest {depth} levels deep (at most {MAX_MARKDOWN_NESTING})",
+                "flatten the list, or indent less",
+            )
+        offset += len(line) + 1
+    offset = work = brackets = 0
+    for paragraph in _PARAGRAPH_BREAK.split(text):
+        count = paragraph.count("[")
+        work += count * len(paragraph)
+        brackets += count
+        if work > MAX_BRACKET_WORK:
+            return (
+                offset + paragraph.index("["),
+                f"holds {brackets} '[' in long paragraphs ('[' times paragraph length {work:,}, "
+                f"at most {MAX_BRACKET_WORK:,}), which Markdown renders slowly",
+                "split long paragraphs with a blank line, or write fewer '['",
+            )
+        offset += len(paragraph) + 1
+    return None

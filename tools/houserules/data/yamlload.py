@@ -18,7 +18,7 @@ import yaml
 from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .files import YamlError, read_text  # YamlError is this reader's error too: importable from here
+from .files import YamlError, carriable, read_text  # YamlError is this reader's error too: importable from here
 
 MAX_DEPTH = 32
 
@@ -284,6 +284,7 @@ def _convert(loader: _Loader, node: Node, path: Path_, doc: Document, depth: int
             if not isinstance(key_node, ScalarNode):
                 raise YamlError(line, "a mapping key must be a plain word", "use a field name as the key")
             key = str(key_node.value)
+            carriable(key, line)
             if key in result:
                 first = lines[path + (key,)]
                 raise YamlError(
@@ -309,6 +310,9 @@ def _convert(loader: _Loader, node: Node, path: Path_, doc: Document, depth: int
     if node.style == "|":
         doc.literal_starts[path] = node.start_mark.line + 2
     try:
-        return loader.construct_object(node, deep=True)
+        value = loader.construct_object(node, deep=True)
+        if isinstance(value, str):
+            carriable(value, node.start_mark.line + 1)
+        return value
     except (yaml.YAMLError, ValueError) as exc:
         raise YamlError(node.start_mark.line + 1, f"unreadable value: {exc}", "quote the value") from None

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import errno
 import io
 import os
 import re
-import secrets
+import shutil
+import stat
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
-from ..errors import HouserulesError
+from ..errors import HouserulesError, visible
 
 Row = dict[str, str]
 
@@ -46,30 +51,139 @@ def to_csv(columns: tuple[str, ...], records: list[Row]) -> bytes:
     return ("\ufeff" + buffer.getvalue()).encode("utf-8")
 
 
-def write_output(path: Path, data: bytes) -> None:
-    """Write ``data`` to the file ``path`` whole or not at all; :class:`HouserulesError` otherwise.
+def write_output(path: Path, data: bytes, example: str = "export.csv") -> None:
+    """Write ``data`` to ``path`` by the rules of :func:`open_output`; :class:`HouserulesError` otherwise."""
+    with open_output(path, example) as out:
+        out.write(data)
 
-    The bytes go to a new file beside ``path`` that is renamed over it, so a failed
-    write never leaves half an export (nor an empty file where a good one was).
+
+def copy_output(source: Path, path: Path, example: str = "faq.pdf") -> None:
+    """Copy the file ``source`` to ``path`` by the rules of :func:`open_output`."""
+    with open_output(path, example) as out, open(source, "rb") as src:
+        shutil.copyfileobj(src, out)
+
+
+@contextlib.contextmanager
+def open_output(path: Path, example: str = "export.csv") -> Iterator[BinaryIO]:
+    """A binary file to write the output ``path`` into; every ``-o FILE`` of the CLI goes through here.
+
+    - A regular file, or a missing one, is written whole or not at all: the bytes go to a
+      new file made by :func:`tempfile.mkstemp` beside ``path`` (an unpredictable name,
+      created exclusively, so nothing placed there beforehand is followed) and renamed over
+      ``path`` only once everything is written. It gets the old file's permissions, or the
+      usual ones (umask) for a new file.
+    - A character device (``/dev/null``, a terminal) or a named pipe is written into, as a
+      shell's ``>`` would: it stays what it is. A pipe that no program reads is refused
+      at once rather than waited on.
+    - A symbolic link is refused, whatever it points to: replacing it would lose the link,
+      and following it silently could write somewhere the user did not name.
+    - A folder, a socket, a block device or a path whose folder is missing is refused.
+
+    Every refusal or failed write is a :class:`HouserulesError` naming ``path`` and leaves
+    what was there untouched.
     """
-    if path.is_dir():
-        raise HouserulesError(f"cannot write {path}: it is a folder; give a file name, e.g. -o {path / 'export.csv'}")
+    info = check_output(path, example)
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        with _write_into(path, info) as out:
+            yield out
+        return
     folder = path.parent
-    if not folder.is_dir():
-        problem = (
-            f"{folder} is not a folder" if folder.exists() else f"the folder {folder} does not exist; create it first"
-        )
-        raise HouserulesError(f"cannot write {path}: {problem} or choose another path with -o FILE")
-    temp = folder / f".{path.name}.{secrets.token_hex(4)}.tmp"
+    mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
+    temp = None
     try:
-        with open(temp, "xb") as out:  # created with the usual permissions (umask), unlike mkstemp's 0600
-            out.write(data)
+        handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        with os.fdopen(handle, "wb") as out:
+            yield out
+            out.flush()
+            os.fchmod(out.fileno(), mode)
         os.replace(temp, path)
     except BaseException as exc:
-        with contextlib.suppress(OSError):
-            temp.unlink()
+        if temp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
         if isinstance(exc, OSError):
-            raise HouserulesError(
-                f"cannot write {path}: {exc.strerror or exc}; choose another path with -o FILE"
-            ) from None
+            raise _cannot_write(path, exc) from None
         raise
+
+
+def check_output(path: Path, example: str = "export.csv") -> os.stat_result | None:
+    """Refuse an output ``path`` that :func:`open_output` would refuse, before any work is done for it.
+
+    Returns what ``path`` is now (None: nothing yet).
+    """
+    info = _lstat(path)
+    kind = stat.S_IFMT(info.st_mode) if info is not None else None
+    if kind == stat.S_IFDIR:
+        raise HouserulesError(f"cannot write {path}: it is a folder; give a file name, e.g. -o {path / example}")
+    if kind == stat.S_IFLNK:
+        raise HouserulesError(
+            f"cannot write {path}: it is a symbolic link (to {_quoted_target(path)}); "
+            "give the path of the file itself, or remove the link"
+        )
+    if kind in (stat.S_IFSOCK, stat.S_IFBLK):
+        what = "a socket" if kind == stat.S_IFSOCK else "a block device"
+        raise HouserulesError(f"cannot write {path}: it is {what}; choose another path with -o FILE")
+    if kind is None or kind == stat.S_IFREG:
+        folder = path.parent
+        if not folder.is_dir():
+            problem = (
+                f"{folder} is not a folder"
+                if folder.exists()
+                else f"the folder {folder} does not exist; create it first"
+            )
+            raise HouserulesError(f"cannot write {path}: {problem} or choose another path with -o FILE")
+    return info
+
+
+@contextlib.contextmanager
+def _write_into(path: Path, info: os.stat_result) -> Iterator[BinaryIO]:
+    """Write into the existing character device or named pipe ``path``."""
+    kind = stat.S_IFMT(info.st_mode)
+    flags = os.O_WRONLY | os.O_NOFOLLOW | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
+    if kind == stat.S_IFIFO:
+        flags |= os.O_NONBLOCK  # fails at once (ENXIO) when no program reads the pipe
+    try:
+        handle = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise HouserulesError(
+                f"cannot write {path}: it is a named pipe and no program reads from it; start the reader first"
+            ) from None
+        raise _cannot_write(path, exc) from None
+    try:
+        if stat.S_IFMT(os.fstat(handle).st_mode) != kind:  # something else was put there meanwhile
+            raise HouserulesError(f"cannot write {path}: it changed while being opened; try again")
+        os.set_blocking(handle, True)
+        with os.fdopen(handle, "wb", closefd=False) as out:
+            yield out
+            out.flush()
+    except OSError as exc:
+        raise _cannot_write(path, exc) from None
+    finally:
+        os.close(handle)
+
+
+def _lstat(path: Path) -> os.stat_result | None:
+    try:
+        return os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):  # the folder check names what is missing
+        return None
+    except OSError as exc:
+        raise _cannot_write(path, exc) from None
+
+
+def _quoted_target(path: Path) -> str:
+    try:
+        return visible(os.readlink(path))
+    except OSError:
+        return "?"
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _cannot_write(path: Path, exc: OSError) -> HouserulesError:
+    return HouserulesError(f"cannot write {path}: {exc.strerror or exc}; choose another path with -o FILE")

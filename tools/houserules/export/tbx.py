@@ -19,12 +19,12 @@ import xml.etree.ElementTree as etree
 from typing import Any
 
 from ..data.model import Game, KnowledgeBase
+from ..render.text import xml_text
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 #: TBX-Basic's values of administrativeStatus.
 PREFERRED, ADMITTED, DEPRECATED = "preferredTerm-admn-sts", "admittedTerm-admn-sts", "deprecatedTerm-admn-sts"
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
-_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def language_of(text: str) -> str:
@@ -37,7 +37,7 @@ def language_of(text: str) -> str:
 
 
 def _text(text: str) -> str:
-    return _NOT_XML.sub("", text)
+    return xml_text(text)
 
 
 def _sub(parent: etree.Element, tag: str, text: str | None = None, **attributes: str) -> etree.Element:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from ..data.model import KnowledgeBase
 from ..errors import HouserulesError
+from ..export import check_output
 from ..render.urls import PRINT_DIR, pdf_name
 from .cache import PdfCache
 from .document import LAYOUTS
@@ -81,6 +82,7 @@ def make_faq(
     if unknown:
         raise HouserulesError(f"unknown game '{unknown[0]}' — use one of: {', '.join(kb.games)}")
     target = output or Path(pdf_name(game) if since is None else f"changes-since-{since.version.split()[-1]}.pdf")
+    check_output(target, example=pdf_name(game))  # before the layout: a target it would refuse costs no work
     options = PrintOptions(layout, profile, site_url, None, since)
     pages = print_games(kb, games, target, options, paper)
     if since is not None:

@@ -11,7 +11,6 @@ installed, so :func:`require_cjk_font` refuses to print without one.
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from importlib import resources
 from pathlib import Path
@@ -117,23 +116,11 @@ class PrintedGame:
 
 
 def copy_pdf(source: Path, target: Path) -> int:
-    """Copy a PDF to ``target`` (never a half-written PDF there); return its pages."""
-    if target.is_dir():
-        raise HouserulesError(f"{target} is a folder; give the PDF's file name with -o, e.g. -o {target / 'faq.pdf'}")
-    if not target.parent.is_dir():
-        raise HouserulesError(f"the folder {target.parent} does not exist; create it or choose another -o")
-    partial = target.with_name(f".{target.name}.partial")
-    try:
-        shutil.copyfile(source, partial)
-        partial.replace(target)
-    except OSError as exc:
-        partial.unlink(missing_ok=True)
-        raise HouserulesError(
-            f"cannot write {target}: {exc.strerror or exc} — free some space or choose another -o"
-        ) from None
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
+    """Copy a PDF to ``target`` by the rules of every output file (:func:`~houserules.export.open_output`:
+    never a half-written PDF there, a device or pipe written into, a link refused); return its pages."""
     from pypdf import PdfReader
 
-    return len(PdfReader(target).pages)
+    from ..export import copy_output
+
+    copy_output(source, target, example="faq.pdf")
+    return len(PdfReader(source).pages)

@@ -25,7 +25,7 @@ from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
 from ..data.model import INLINE_REF
-from ..data.textpolicy import allowed_link
+from ..data.textpolicy import allowed_link, markdown_shape_problem
 
 if TYPE_CHECKING:
     from ..data.model import Entry, KnowledgeBase
@@ -207,6 +207,10 @@ def markdown_html(text: str, linker: Linker, lang: str = "zh") -> str:
         # Most one-line answers: the same result as the full path, without it (a large site
         # renders tens of thousands of them; tests/test_textrender.py compares the two).
         return f"<p>{html.escape(text, quote=False)}</p>"
+    if markdown_shape_problem(text) is not None:
+        # Text the check refuses (too deep, too many brackets) is never given to Markdown, whose
+        # cost would grow with it squared or exhaust the stack: it is shown as plain paragraphs.
+        return "".join(f"<p>{inline_html(part)}</p>" for part in text.split("\n\n") if part.strip())
     key = (text, linker.key, lang, _targets(text, linker, lang))
     cached = _CACHE.get(key)
     if cached is None:
@@ -233,6 +237,21 @@ def _targets(text: str, linker: Linker, lang: str) -> tuple[tuple[str, str, str]
         target = linker.kb.entries.get(ref)
         found.append((ref, target.title[lang], target.code) if target is not None else ref)
     return tuple(found)
+
+
+#: What XML 1.0 cannot carry (its ``Char`` production): C0 controls but tab, LF and CR, lone
+#: surrogates, U+FFFE and U+FFFF. The checker refuses NUL, surrogates and the two non-characters;
+#: an escape sequence (``\\e``) is data the terminal tests keep, so the XML writers drop these.
+_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(text: str) -> str:
+    """``text`` without the characters XML 1.0 cannot carry: every XML writer (the TBX export, the feed) uses it.
+
+    >>> xml_text("a\\x1b[2Jb\\x00\\ufffe\\tc")
+    'a[2Jb\\tc'
+    """
+    return _NOT_XML.sub("", text)
 
 
 def inline_html(text: str) -> str:

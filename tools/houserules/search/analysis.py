@@ -43,6 +43,21 @@ _ASKS = re.compile(
 )
 
 
+#: The longest query analysed, in characters (code points): the rest of a longer one is ignored
+#: (the command line says so). Without a bound a 10,000-character query of junk took seconds,
+#: in the terminal and in the browser's worker, which reads the same bound from the index head.
+MAX_QUERY = 200
+
+
+def bounded(text: str) -> str:
+    """The part of a query that is analysed: its first :data:`MAX_QUERY` characters.
+
+    >>> len(bounded("塔" * 10_000)), bounded("魔梯")
+    (200, '魔梯')
+    """
+    return text[:MAX_QUERY]
+
+
 def is_question(text: str) -> bool:
     """Whether a query reads as a question.
 

@@ -208,6 +208,7 @@ class SearchIndex:
         One hit per entry: the entry's best document, so several matching questions
         of one entry never push other entries out.
         """
+        text = searchtext.bounded(text)  # a longer query is read up to the bound (the CLI says so)
         filters = [Term("game", game)] if game else []
         filters += [Term("kind", kind)] if kind else []
         flt = And(filters) if filters else None

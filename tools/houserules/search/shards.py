@@ -139,6 +139,7 @@ def analysis_tables() -> dict[str, Any]:
         "minCorrected": search.MIN_CORRECTED,
         "minCompleted": search.MIN_COMPLETED,
         "completions": search.COMPLETIONS,
+        "maxQuery": searchtext.MAX_QUERY,
     }
 
 

@@ -18,7 +18,7 @@ from ..data.model import KnowledgeBase
 from ..data.version import SHORT, game_version
 from ..print.inserts import insert_path, inserts
 from ..render.html import bilingual_label
-from ..render.text import inline_html
+from ..render.text import inline_html, xml_text
 from ..render.urls import CHANGES_FEED, CHANGES_PAGE, entry_url, page_url
 from .markup import front_matter, html_block
 
@@ -92,7 +92,7 @@ def _cite(version: Version) -> str:
     if version.commit is None:
         return '<p class="hr-cite">工作目录中尚未提交的更改 · <span lang="en">changes not committed yet</span></p>'
     subject = f" · {inline_html(version.subject)}" if version.subject else ""
-    return f'<p class="hr-cite">提交 · <span lang="en">commit</span> <code>{version.commit[:10]}</code>{subject}</p>'
+    return f'<p class="hr-cite">提交 · <span lang="en">commit</span> <code>{inline_html(version.commit[:10])}</code>{subject}</p>'
 
 
 def game_trees(kb: KnowledgeBase, history: History, version: Version) -> dict[str, str]:
@@ -221,7 +221,7 @@ def _uuid(name: str) -> str:
 def _sub(parent: etree.Element, tag: str, text: str | None = None, **attributes: str) -> etree.Element:
     element = etree.SubElement(parent, f"{{{ATOM}}}{tag}", attributes)
     if text is not None:
-        element.text = text
+        element.text = xml_text(text)
     return element
 
 

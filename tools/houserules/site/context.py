@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections import defaultdict
 from functools import cached_property
 
@@ -9,6 +10,7 @@ from ..data import vocab
 from ..data.history import History, load_history
 from ..data.model import Entry, Game, KnowledgeBase, game_sections
 from ..data.version import DataVersion, data_version
+from ..errors import visible
 from ..render.blocks import EntryBlocks, Erratum
 from .repo import RepoLinks
 
@@ -45,7 +47,10 @@ class SiteContext:
         """The versions of the data folder from git, newest first (None for a knowledge base made in memory)."""
         if self.kb.root is None:
             return None
-        return load_history(self.kb, self.version)
+        history = load_history(self.kb, self.version)
+        for warning in history.warnings:
+            print(f"houserules: warning: git history: {visible(warning)}", file=sys.stderr)
+        return history
 
     @cached_property
     def by_game(self) -> dict[str, list[Entry]]:
