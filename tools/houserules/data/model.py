@@ -73,6 +73,11 @@ class Game(Record):
     def source(self, doc_id: str) -> dict[str, Any] | None:
         return next((s for s in self.data.get("sources", []) if s["id"] == doc_id), None)
 
+    def source_title(self, doc_id: str, lang: str = "zh") -> str:
+        """The title a reader sees for a source document (its id only when the game does not declare it)."""
+        declared = self.source(doc_id)
+        return declared["title"][lang] if declared else doc_id
+
     @property
     def contents(self) -> list[dict[str, Any]]:
         return self.data.get("contents", [])
