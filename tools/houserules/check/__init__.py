@@ -61,6 +61,8 @@ CHECKS: list[Callable[[KnowledgeBase], Iterator[Problem]]] = [
     placeholders.check_placeholders,
     questions.check_questions,
     questions.check_clauses,
+    questions.check_exceptions,
+    questions.check_exception_declarations,
     *glossary.CHECKS,
     freshness.check_freshness,
     links.check_links,

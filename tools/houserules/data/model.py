@@ -82,6 +82,14 @@ class Game(Record):
     def contents(self) -> list[dict[str, Any]]:
         return self.data.get("contents", [])
 
+    def exceptions(self) -> dict[tuple[str, str], list[dict[str, Any]]]:
+        """The exceptions and conditions each source section attaches to its clauses: ``(doc, section) -> [...]``."""
+        return {
+            (source["id"], section): exceptions
+            for source in self.data.get("sources", [])
+            for section, exceptions in source.get("exceptions", {}).items()
+        }
+
     def clauses(self) -> dict[tuple[str, str], list[str]]:
         """The clauses each source section declares: ``(doc, section) -> [clause ids]``."""
         return {

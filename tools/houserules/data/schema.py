@@ -205,6 +205,39 @@ def game_schema() -> dict[str, Any]:
                         },
                         "description": "For a section: the ids of the clauses it settles; each must be answered by a question.",
                     },
+                    "exceptions": {
+                        "type": "object",
+                        "additionalProperties": {
+                            "type": "array",
+                            "minItems": 1,
+                            "items": _strict(
+                                {
+                                    "id": {"$ref": "#/$defs/slug"},
+                                    "clauses": {
+                                        "type": "array",
+                                        "items": {"$ref": "#/$defs/slug"},
+                                        "minItems": 1,
+                                        "uniqueItems": True,
+                                        "description": "The clauses it qualifies (absent: every question citing the section).",
+                                    },
+                                    "clause": {
+                                        "$ref": "#/$defs/slug",
+                                        "description": "The clause of the section that states the exception.",
+                                    },
+                                    "zh": {"type": "array", "items": _string(), "minItems": 1, "uniqueItems": True},
+                                    "en": {"type": "array", "items": _string(), "minItems": 1, "uniqueItems": True},
+                                    "entry": {
+                                        "$ref": "#/$defs/ref",
+                                        "description": "The entry that holds the exception; linking it states it.",
+                                    },
+                                },
+                                ["id", "zh", "en"],
+                            ),
+                        },
+                        "description": "For a section: the exceptions and conditions the source attaches to its clauses. "
+                        "Every answer citing such a clause, and its entry's summary, states each one (a keyword "
+                        "of 'zh' in Chinese and of 'en' in English) or links its 'entry'.",
+                    },
                 },
                 ["id", "title", "kind"],
             ),
