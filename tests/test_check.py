@@ -351,6 +351,23 @@ CASES += [
             "data/demo/game.yaml:24: demo: exceptions given for '【3】', which is not a section of seed.txt — add it to 'sections' or fix the name"
         ],
     ),
+    # -- production words in shown text (production_words in game.yaml; file-name source ids) ----------
+    (
+        "production-word",
+        {
+            "data/demo/game.yaml": GOOD.joinpath("demo/game.yaml")
+            .read_text(encoding="utf-8")
+            .replace("demo:tower-errata]", "demo:tower-errata, demo:extra]")
+            + "production_words: [种子, seed]\n",
+            f"{E}/extra.yaml": entry(**{"一句话。": "种子译文没有这一页。", "en: Title": "en: Title in the Seed"})
+            + "history:\n  - {date: 2026-11-30, change: created from seed.txt}\n",
+        },
+        [
+            f"{E}/extra.yaml:4: demo:extra: field 'title.en' uses the production word 'Seed' — say it in the reader's words (本中文译本 / this translation; the document's title) — the list is production_words in rules_data/demo/game.yaml",
+            f"{E}/extra.yaml:5: demo:extra: field 'summary.zh' uses the production word '种子' — say it in the reader's words (本中文译本 / this translation; the document's title) — the list is production_words in rules_data/demo/game.yaml",
+            f"{E}/extra.yaml:12: demo:extra: field 'history.0.change' uses the production word 'seed.txt' — say it in the reader's words (本中文译本 / this translation; the document's title) — the list is production_words in rules_data/demo/game.yaml",
+        ],
+    ),
     # -- identity ---------------------------------------------------------------------------------------
     (
         "id-not-file-name",

@@ -253,6 +253,13 @@ def game_schema() -> dict[str, Any]:
                 ["id", "title", "entries"],
             ),
         },
+        "production_words": {
+            "type": "array",
+            "items": _string(),
+            "uniqueItems": True,
+            "description": "Words of the project's production that no shown text may use (e.g. 种子, seed); "
+            "the ids of source documents that are file names are added.",
+        },
     }
     required = ["id", "code_prefix", "name", "editions", "licence", "sources", "contents"]
     return _published("game", "houserules game", _strict(properties, required), defs)
