@@ -3,9 +3,8 @@
 ``entries_json`` is the full document of every entry (``site/api/entries.json``).
 ``houserules export --what entries|errata|glossary|review --format csv|json``
 writes flat tables of text columns: the CSV (UTF-8 with a byte-order mark, so
-spreadsheet programs keep the Chinese) and the JSON carry the same records. The JSON
-keeps the exact text; the CSV, read by people, names a ``[[game:id]]`` reference by
-the target's title and code and a source by its document's title (:class:`Readable`).
+spreadsheet programs keep the Chinese) and the JSON carry the same records: the JSON
+the exact text, the CSV as people read it (:class:`Readable`).
 """
 
 from __future__ import annotations
@@ -44,9 +43,8 @@ class Exact:
 
 
 class Readable(Exact):
-    """Cells as a reader sees them (the CSV tables, read by people in a spreadsheet): ``[[game:id]]``
-    as the target's title and code, ``楼层封闭 (BH-T06)``, as the terminal, the site and the PDF name
-    it; a source as its document's title and section, never a file name."""
+    """Cells as a reader sees them (the CSV): ``[[game:id]]`` as the target's title and code, ``楼层封闭 (BH-T06)``,
+    as the terminal, site and PDF name it; a source as its document's title and section, never a file name."""
 
     def __init__(self, kb: KnowledgeBase):
         self.kb = kb
@@ -60,9 +58,7 @@ class Readable(Exact):
         return INLINE_REF.sub(name, text)
 
     def sources(self, game: Game | None, sources: list[dict[str, Any]]) -> str:
-        if game is None:
-            return super().sources(game, sources)
-        return _join(f"{game.source_title(s['doc'])} {s['ref']}" for s in sources)
+        return _join(f"{game.source_title(s['doc']) if game else s['doc']} {s['ref']}" for s in sources)
 
 
 EXACT = Exact()
@@ -72,7 +68,6 @@ def entry_rows(kb: KnowledgeBase, shown: Exact = EXACT) -> Iterator[Row]:
     """One row per entry: codes, titles, summaries and the labels a spreadsheet filters on."""
     for entry in kb.entries.values():
         data = entry.data
-        game = kb.games.get(entry.game)
         yield {
             "id": entry.ref,
             "code": entry.code,
@@ -87,7 +82,7 @@ def entry_rows(kb: KnowledgeBase, shown: Exact = EXACT) -> Iterator[Row]:
             "confidence": data["confidence"],
             "status": data.get("status", "complete"),
             "applies_to": _join(entry.applies_to),
-            "sources": shown.sources(game, data["sources"]),
+            "sources": shown.sources(kb.games.get(entry.game), data["sources"]),
             "url": entry_url(entry),
         }
 
