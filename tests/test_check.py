@@ -288,6 +288,31 @@ CASES += [
             'source: {doc: seed.txt, ref: "【1】", clause: jump} to the entry citing 【1】'
         ],
     ),
+    # -- variants: each phrasing belongs to one question of its game -------------------------------------
+    (
+        "variant-under-two-questions",
+        {
+            f"{E}/extra.yaml": with_questions("a", "b")
+            .replace('en: "Can I?"}\n', 'en: "Can I?"}\n    variants: [能回去吗]\n')
+            .replace('en: "What happens?"}\n', 'en: "What happens?"}\n    variants: [能回去吗]\n')
+        },
+        [
+            f"{E}/extra.yaml:20: demo:extra: variant '能回去吗' of question 'b' is also a variant of question 'a' of "
+            "demo:extra (line 15) — keep it under the one question it asks, and word the other question's variant its own way"
+        ],
+    ),
+    (
+        "variant-is-another-question",
+        {
+            f"{E}/extra.yaml": with_questions("a", "b").replace(
+                'en: "What happens?"}\n', 'en: "What happens?"}\n    variants: [can i]\n'
+            )
+        },
+        [
+            f"{E}/extra.yaml:19: demo:extra: variant 'can i' of question 'b' is the question 'a' of demo:extra "
+            "— remove the variant: search finds that question by its own words"
+        ],
+    ),
     # -- exceptions a clause keeps (sources[].exceptions) ----------------------------------------------
     (
         "exception-missing-in-answer",

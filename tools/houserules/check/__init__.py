@@ -61,6 +61,7 @@ CHECKS: list[Callable[[KnowledgeBase], Iterator[Problem]]] = [
     placeholders.check_placeholders,
     questions.check_questions,
     questions.check_clauses,
+    questions.check_variants,
     questions.check_exceptions,
     questions.check_exception_declarations,
     *glossary.CHECKS,

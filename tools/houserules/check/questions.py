@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator
 
 from ..data import vocab
@@ -96,6 +97,55 @@ def check_clauses(kb: KnowledgeBase) -> Iterator[Problem]:
                             f"clause '{clause}' of {section} is not answered by any question",
                             f'add a question with source: {{doc: {source["id"]}, ref: "{section}", '
                             f"clause: {clause}}} to the entry citing {section}",
+                        )
+
+
+# -- variants: each phrasing belongs to one question -------------------------------------------------
+
+
+def _phrasing(text: str) -> str:
+    """A phrasing as search compares it: NFKC, case-folded, without spaces or a closing question mark.
+
+    >>> _phrasing(" Gallery Drop Damage？")
+    'gallerydropdamage'
+    """
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return "".join(folded.split()).rstrip("?")
+
+
+def check_variants(kb: KnowledgeBase) -> Iterator[Problem]:
+    """A variant belongs to one question of its game: never a second question's variant or its ``q``."""
+    for game in sorted({e.game for e in kb.entries.values()}):
+        entries = sorted((e for e in kb.entries.values() if e.game == game), key=lambda e: e.id)
+        asked: dict[str, tuple[str, str]] = {}
+        for entry in entries:
+            for question in entry.questions:
+                for lang in ("zh", "en"):
+                    asked.setdefault(_phrasing(question["q"][lang]), (entry.ref, question["id"]))
+        owner: dict[str, tuple[str, str, int]] = {}
+        for entry in entries:
+            for i, question in enumerate(entry.questions):
+                here = (entry.ref, question["id"])
+                for k, variant in enumerate(question.get("variants", [])):
+                    key, path = _phrasing(variant), ("questions", i, "variants", k)
+                    other = asked.get(key)
+                    if other is not None and other != here:
+                        yield entry_problem(
+                            entry,
+                            path,
+                            f"variant '{variant}' of question '{question['id']}' is the question "
+                            f"'{other[1]}' of {other[0]}",
+                            "remove the variant: search finds that question by its own words",
+                        )
+                        continue
+                    first = owner.setdefault(key, (*here, entry.line(*path)))
+                    if first[:2] != here:
+                        yield entry_problem(
+                            entry,
+                            path,
+                            f"variant '{variant}' of question '{question['id']}' is also a variant of question "
+                            f"'{first[1]}' of {first[0]} (line {first[2]})",
+                            "keep it under the one question it asks, and word the other question's variant its own way",
                         )
 
 
