@@ -47,7 +47,7 @@ def search_command(parser: argparse.ArgumentParser) -> Runner:
 
     def run(args: argparse.Namespace) -> int:
         from ..data import vocab
-        from ..render.terminal import clean, format_hits, terminal_columns
+        from ..render.terminal import clean, format_hits, shown_refs, terminal_columns
         from ..search.index import open_index
 
         text = " ".join(args.query).strip()
@@ -69,10 +69,11 @@ def search_command(parser: argparse.ArgumentParser) -> Runner:
             if args.game and args.game not in index.games:
                 raise HouserulesError(f"unknown game '{args.game}' — use one of: {', '.join(index.games)}")
             hits = index.search(text, game=args.game, kind=args.kind, limit=args.limit)
+            names = index.names(shown_refs(hits))
         if args.json:
             print(json.dumps([hit.to_json() for hit in hits], ensure_ascii=False, indent=1))
         elif hits:
-            print(format_hits(hits, terminal_columns()))
+            print(format_hits(hits, terminal_columns(), names))
         else:
             print(f"no entries match {clean(text)!r}", file=sys.stderr)
         return 0

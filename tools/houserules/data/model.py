@@ -73,9 +73,22 @@ class Game(Record):
     def source(self, doc_id: str) -> dict[str, Any] | None:
         return next((s for s in self.data.get("sources", []) if s["id"] == doc_id), None)
 
+    def source_title(self, doc_id: str, lang: str = "zh") -> str:
+        """The title a reader sees for a source document (its id only when the game does not declare it)."""
+        declared = self.source(doc_id)
+        return declared["title"][lang] if declared else doc_id
+
     @property
     def contents(self) -> list[dict[str, Any]]:
         return self.data.get("contents", [])
+
+    def exceptions(self) -> dict[tuple[str, str], list[dict[str, Any]]]:
+        """The exceptions and conditions each source section attaches to its clauses: ``(doc, section) -> [...]``."""
+        return {
+            (source["id"], section): exceptions
+            for source in self.data.get("sources", [])
+            for section, exceptions in source.get("exceptions", {}).items()
+        }
 
     def clauses(self) -> dict[tuple[str, str], list[str]]:
         """The clauses each source section declares: ``(doc, section) -> [clause ids]``."""

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..data import vocab
+from ..data.model import INLINE_REF
 from .blocks import EntryBlocks
 from .text import Linker, plain_text
 
@@ -130,12 +131,39 @@ def bilingual(names: dict[str, str]) -> str:
 # -- search hits ----------------------------------------------------------------
 
 
-def format_hits(hits: Iterable[Any], columns: int) -> str:
+def named(text: str, names: dict[str, dict[str, Any]], lang: str) -> str:
+    """``[[game:id]]`` as the target's title and code, ``楼层封闭 (BH-T06)``; an unknown target as ``game:id``.
+
+    >>> named("见[[betrayal:sealed-floor]]。", {"betrayal:sealed-floor": {"title": {"zh": "楼层封闭"}, "code": "BH-T06"}}, "zh")
+    '见楼层封闭 (BH-T06)。'
+    """
+
+    def name(match: re.Match[str]) -> str:
+        target = names.get(match.group(1).strip())
+        return f"{target['title'][lang]} ({target['code']})" if target else match.group(1).strip()
+
+    return INLINE_REF.sub(name, text)
+
+
+def shown_refs(hits: Iterable[Any]) -> set[str]:
+    """The ``game:id`` each ``[[...]]`` in the hits' shown text names."""
+    refs: set[str] = set()
+    for hit in hits:
+        rec = hit.record
+        texts = rec.get("question", {}).get("answer") or rec["summary"]
+        for text in texts.values():
+            refs.update(m.group(1).strip() for m in INLINE_REF.finditer(text))
+    return refs
+
+
+def format_hits(hits: Iterable[Any], columns: int, names: dict[str, dict[str, Any]] | None = None) -> str:
     """Readable search results: code, titles, the one-line answer and the page path.
 
     A hit on one of an entry's questions shows the question and its answer first,
     then the entry's code and titles and the page with the question's anchor.
+    A reference in an answer is named by the target's title and code (``names``: ``game:id`` -> title, code).
     """
+    names = names or {}
     blocks = []
     for number, hit in enumerate(hits, 1):
         rec = hit.record
@@ -143,20 +171,20 @@ def format_hits(hits: Iterable[Any], columns: int) -> str:
         lines: list[str] = []
         if question:
             lines += wrap(f"{number:>2}. 问 {bilingual(question['question'])}", columns)
-            lines += _texts(question["answer"], columns)
+            lines += _texts(question["answer"], columns, names)
             lines += wrap(f"    {pad(clean(rec['code']), 8)} {bilingual(rec['title'])}", columns)
         else:
             lines += wrap(f"{number:>2}. {pad(clean(rec['code']), 8)} {bilingual(rec['title'])}", columns)
-            lines += _texts(rec["summary"], columns)
+            lines += _texts(rec["summary"], columns, names)
         lines.append(f"    → {clean(rec['url'])}  ({clean(rec['id'])})")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
 
-def _texts(texts: dict[str, str], columns: int) -> list[str]:
-    lines = indented(clean(texts.get("zh", "")), columns)
+def _texts(texts: dict[str, str], columns: int, names: dict[str, dict[str, Any]]) -> list[str]:
+    lines = indented(clean(named(texts.get("zh", ""), names, "zh")), columns)
     if texts.get("en") and texts["en"] != texts.get("zh"):
-        lines += indented(clean(texts["en"]), columns)
+        lines += indented(clean(named(texts["en"], names, "en")), columns)
     return lines
 
 
@@ -239,6 +267,9 @@ def format_entry(entry: Any, kb: Any, url: str, columns: int) -> str:
                     lines.append("")
                 lines.extend(indented(text, columns, "  "))
 
+    def shown(text: str, lang: str) -> str:
+        return clean(plain_text(text, linker, lang))
+
     def refs(items: list[str]) -> list[str]:
         return ["\n".join(linker.text(kb.entries[r], "zh") for r in items)]
 
@@ -246,17 +277,17 @@ def format_entry(entry: Any, kb: Any, url: str, columns: int) -> str:
         if block.kind not in TERMINAL_BLOCKS:
             continue
         if block.kind == "answer":
-            section(FIELDS["summary"], [clean(t) for _, t in _distinct(block.data)])
+            section(FIELDS["summary"], [shown(t, lang) for lang, t in _distinct(block.data)])
         elif block.kind == "uncertain":
-            section(block.label, [clean(t) for _, t in _distinct(block.data)])
+            section(block.label, [shown(t, lang) for lang, t in _distinct(block.data)])
         elif block.kind == "stub":
             section(block.label, [f"{block.data['zh']} {block.data['en']}"])
         elif block.kind == "questions":
             section(
                 block.label,
                 [
-                    f"问 {clean(q['q']['zh'])} / {clean(q['q']['en'])}\n"
-                    + "\n".join(clean(t) for _, t in _distinct(q["a"]))
+                    f"问 {shown(q['q']['zh'], 'zh')} / {shown(q['q']['en'], 'en')}\n"
+                    + "\n".join(shown(t, lang) for lang, t in _distinct(q["a"]))
                     for q in block.data
                 ],
             )
@@ -267,7 +298,12 @@ def format_entry(entry: Any, kb: Any, url: str, columns: int) -> str:
         elif block.kind == "sources":
             section(
                 block.label,
-                ["\n".join(f"{clean(s['doc'])} {clean(str(s.get('ref', '')))}".strip() for s in block.data)],
+                [
+                    "\n".join(
+                        f"{clean(game.source_title(s['doc']))} {clean(str(s.get('ref', '')))}".strip()
+                        for s in block.data
+                    )
+                ],
             )
     return "\n".join(line.rstrip() for line in lines)
 

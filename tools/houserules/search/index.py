@@ -102,6 +102,16 @@ class SearchIndex:
         """Every indexed entry as ``game:id``."""
         return set(self._reader.field_terms("entry"))
 
+    def names(self, refs: set[str]) -> dict[str, dict[str, Any]]:
+        """The title and code of each indexed entry of ``refs`` (to name ``[[game:id]]`` in shown text)."""
+        found = {}
+        for ref in refs:
+            fields = self._searcher.document(ref=ref)
+            if fields is not None:
+                record = fields["record"]
+                found[ref] = {"title": record["title"], "code": record["code"]}
+        return found
+
     @property
     def problems(self) -> list[str]:
         return self.meta["problems"]
