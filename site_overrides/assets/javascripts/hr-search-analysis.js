@@ -107,6 +107,7 @@ var hrAnalysis = (function () {
     var QUESTION_WORDS = new RegExp(head.questionWords, "gu");
     var ASKS = new RegExp(head.asks, "u");
     var ENGLISH = /[a-z]+/g;
+    var ALNUM = /^[a-z0-9]$/;
 
     function fold(text) {
       var out = "";
@@ -123,18 +124,22 @@ var hrAnalysis = (function () {
       return out;
     }
 
-    /* searchtext.query_terms: the distinct terms of a query, in order. */
-    function queryTerms(text) {
+    /* searchtext.query_sequence: the terms of a query in order, repeats kept. */
+    function querySequence(text) {
       var folded = fold(text).replace(QUESTION, " ").replace(QUESTION_WORDS, " ");
-      var seen = new Set(), out = [];
+      var out = [];
       for (var match of folded.matchAll(TOKEN)) {
         for (var piece of pieces(match[0])) {
           if (stop.has(piece)) continue;
-          var term = /^[\x00-\x7f]*$/.test(piece) && !/^[0-9]+$/.test(piece) ? stem(piece) : piece;
-          if (!seen.has(term)) { seen.add(term); out.push(term); }
+          out.push(/^[\x00-\x7f]*$/.test(piece) && !/^[0-9]+$/.test(piece) ? stem(piece) : piece);
         }
       }
       return out;
+    }
+
+    /* searchtext.query_terms: the distinct terms of a query, in order. */
+    function queryTerms(text) {
+      return Array.from(new Set(querySequence(text)));
     }
 
     function exactKey(text) {
@@ -174,8 +179,29 @@ var hrAnalysis = (function () {
       });
     }
 
+    /* searchtext.synonyms_said: what the synonyms a query uses mean (head.synonyms: [say, means]). */
+    function synonymsSaid(text) {
+      var folded = fold(text), found = [];
+      (head.synonyms || []).forEach(function (pair) {
+        if (said(folded, pair[0]) && found.indexOf(pair[1]) < 0) found.push(pair[1]);
+      });
+      return found;
+    }
+
+    function said(folded, say) {
+      if (!/^[\x00-\x7f]*$/.test(say)) return folded.indexOf(say) >= 0;
+      var start = folded.indexOf(say);
+      while (start >= 0) {
+        var end = start + say.length;
+        if ((start === 0 || !ALNUM.test(folded[start - 1])) && (end === folded.length || !ALNUM.test(folded[end]))) return true;
+        start = folded.indexOf(say, start + 1);
+      }
+      return false;
+    }
+
     return {
-      fold: fold, queryTerms: queryTerms, exactKey: exactKey, isQuestion: isQuestion,
+      synonymsSaid: synonymsSaid,
+      fold: fold, queryTerms: queryTerms, querySequence: querySequence, exactKey: exactKey, isQuestion: isQuestion,
       words: words, correct: correct, stem: stem, distance: distance
     };
   }

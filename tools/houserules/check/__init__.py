@@ -15,7 +15,7 @@ from ..data.load import load
 from ..data.model import KnowledgeBase
 from ..data.readfile import ReadCache
 from ..errors import Problem
-from . import freshness, glossary, links, placeholders, questions, rules
+from . import freshness, glossary, links, placeholders, questions, rules, synonyms
 
 
 @dataclass
@@ -64,6 +64,7 @@ CHECKS: list[Callable[[KnowledgeBase], Iterator[Problem]]] = [
     *glossary.CHECKS,
     freshness.check_freshness,
     links.check_links,
+    synonyms.check_synonyms,
 ]
 
 
