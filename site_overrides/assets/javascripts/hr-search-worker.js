@@ -205,7 +205,7 @@
       }
     });
     var game = favouredGame(specific);
-    var named = namedDocs(sequence, byShard);
+    var named = namedDocs(sequence, byShard, head.names), about = namedDocs(sequence, byShard, head.about);
     var asks = analysis.isQuestion(text);
     var ranked = [];
     scores.forEach(function (value, doc) {
@@ -213,6 +213,7 @@
       value = value * share;
       var entry = entryOf[doc];
       if (named.has(doc)) value += head.nameBoost;
+      else if (about.has(doc)) value += head.aboutBoost;
       if (game !== null && head.gameOf[entry] === game) value += head.gameBoost;
       if (asks) {
         if (head.answers[entry]) value += head.questionBoost;
@@ -251,11 +252,12 @@
   }
 
   /* index.SearchIndex.named: the documents of the entries whose title or alias is a run of the
-   * query's terms (the names that begin with a term are stored with the term, under ^term). */
-  function namedDocs(sequence, byShard) {
+   * query's terms (the names that begin with a term are stored with the term, under ^term), or
+   * with prefix head.about, of the entries that refer to them (@term). */
+  function namedDocs(sequence, byShard, prefix) {
     var docs = new Set();
     sequence.forEach(function (first, start) {
-      var shard = byShard.get(shardOf(first)), key = head.names + first;
+      var shard = byShard.get(shardOf(first)), key = prefix + first;
       if (!shard || !Object.prototype.hasOwnProperty.call(shard, key)) return;
       var names = shard[key];
       Object.keys(names).forEach(function (name) {

@@ -32,9 +32,18 @@ _ENGLISH = re.compile(r"[a-z]+")
 #: Question phrases carry no topic: a query splits at them so no bigram spans one
 #: ("电梯坠毁会怎样" searches 电梯/梯坠/坠毁/毁会, not 会怎/怎样).
 _QUESTION = re.compile("为什么|怎么办|怎么样|能不能|可不可以|怎么|怎样|什么|如何|是否|能否|可以|吗|呢|吧")
-#: English question and pronoun words carry no topic either ("frightened condition what does it do"
-#: searches frighten/condit). Queries only: the index keeps every word.
-_QUESTION_WORDS = re.compile(r"\b(?:what|whats|how|why|where|which|who|do|does|did|i|im|me|my|should|would|could)\b")
+#: English question words, pronouns, auxiliaries and fillers carry no topic either ("frightened
+#: condition what does it do" searches frighten/condit; "my friend already passed the roll, is there
+#: any point" keeps friend/pass/roll/point), nor does a letter left of a contraction (I'm, can't).
+#: Queries only: the index keeps every word.
+_QUESTION_WORDS = re.compile(
+    r"\b(?:what|whats|how|why|where|which|who|whom|whose|do|does|did|done|doing|i|im|ive|id|ill|me|my|mine"
+    r"|we|our|ours|you|youre|your|yours|he|him|his|she|her|they|them|their|its|this|these|those|there|theres"
+    r"|should|would|could|shall|might|must|was|were|been|being|has|had|have|having|am"
+    r"|some|any|anything|something|someone|somebody|anyone|anybody|everyone|everybody"
+    r"|dont|doesnt|didnt|cant|cannot|isnt|arent|wasnt|werent|wont|wouldnt|shouldnt|couldnt|hasnt|havent"
+    r"|[b-z])\b"
+)
 
 
 #: A name (title or alias) is matched as a run of at most this many query terms.
@@ -208,18 +217,26 @@ def query_terms(text: str, analyze: Composable | None = None) -> list[str]:
 
 def synonym_pairs(kb: Any) -> list[list[str]]:
     """The synonym tables of a knowledge base as ``[what players say, what it means]``, folded,
-    without repeats (the general table and every game's: a query may be about any game)."""
+    sorted, without repeats (the general table and every game's: a query may be about any game),
+    and the glossaries' own: a term's variants and deprecated forms mean the term (a Chinese
+    one its Chinese name, an English one its English name; one Chinese character names too little)."""
     pairs = {
         (fold(say).strip(), fold(item["means"]).strip())
         for table in kb.synonym_tables()
         for item in table.items
         for say in item["say"]
     }
+    for game in kb.games.values():
+        for term in game.glossary.terms if game.glossary else []:
+            for say in [*term.get("variants", []), *term.get("deprecated", [])]:
+                folded = fold(say).strip()
+                if folded.isascii() or len(folded) > 1:
+                    pairs.add((folded, fold(term["en"] if folded.isascii() else term["zh"]).strip()))
     return [list(pair) for pair in sorted(pairs) if pair[0] and pair[0] != pair[1]]
 
 
 def synonyms_said(text: str, pairs: list[list[str]]) -> list[str]:
-    """What the synonyms a query uses mean, in table order without repeats: a Chinese word
+    """What the synonyms a query uses mean, in the pairs' order without repeats: a Chinese word
     anywhere in the query, English words as whole words.
 
     >>> synonyms_said("我扣血了", [["扣血", "伤害"]]), synonyms_said("fellow", [["fell", "fall"]])

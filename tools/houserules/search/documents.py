@@ -16,7 +16,7 @@ from whoosh.fields import ID, STORED, TEXT, Schema
 from . import analysis as searchtext
 
 #: Bump when the schema, the analysis or the stored record changes: caches rebuild.
-INDEX_VERSION = 5  # 5: names (titles, aliases, glossary terms) as query-term runs; analyzer in data.searchtext
+INDEX_VERSION = 6  # 6: names (titles, aliases, glossary terms) and what an entry is about as query-term runs; analyzer in data.searchtext
 
 #: Weight of a query term found in each field: names above the answer above the details.
 #: A question document fills the same fields: the question as its title, the variants as
@@ -38,6 +38,7 @@ def schema(analyzer: Any = None) -> Schema:
         exact_alias=TEXT(analyzer=_lines(), phrase=False),
         words=TEXT(analyzer=_lines(), phrase=False),
         names=TEXT(analyzer=_lines(), phrase=False),
+        about=TEXT(analyzer=_lines(), phrase=False),
         record=STORED,
         **{name: TEXT(analyzer=text, phrase=False) for name in FIELD_BOOSTS},
     )
@@ -55,11 +56,15 @@ def documents(kb: Any) -> Iterable[dict[str, Any]]:
     from ..render.urls import entry_url
 
     termed = _glossary_names(kb)
+    own = {
+        ref: {k for n in [*e.title.values(), *e.aliases, *termed.get(ref, [])] if (k := searchtext.name_key(n))}
+        for ref, e in kb.entries.items()
+    }
     for entry in kb.entries.values():
         titles = [entry.title["zh"], entry.title["en"]]
-        names = "\n".join(
-            sorted({k for n in [*titles, *entry.aliases, *termed.get(entry.ref, [])] if (k := searchtext.name_key(n))})
-        )
+        names = "\n".join(sorted(own[entry.ref]))
+        # The names of what the entry refers to: a ruling about the Gymnasium is about the Gymnasium.
+        about = "\n".join(sorted(set().union(*(own.get(r, set()) for r in entry.all_refs())) - own[entry.ref]))
         texts = {
             "code": entry.code,
             "title": "\n".join(titles),
@@ -87,6 +92,7 @@ def documents(kb: Any) -> Iterable[dict[str, Any]]:
             "exact_alias": "\n".join(searchtext.exact_key(a) for a in entry.aliases),
             "words": _words(texts.values()),
             "names": names,
+            "about": about,
             **texts,
         }
         for question in entry.questions:
@@ -112,6 +118,7 @@ def documents(kb: Any) -> Iterable[dict[str, Any]]:
                 "exact_alias": "\n".join(searchtext.exact_key(a) for a in asked),
                 "words": _words(qtexts.values()),
                 "names": names,
+                "about": about,
                 **qtexts,
             }
 

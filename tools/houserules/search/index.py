@@ -39,11 +39,13 @@ COMMON_SKIPPED = ("summary", "body")
 EXACT_FIELDS = ("exact", "exact_alias")
 #: A question prefers the entries that answer (rulings and rules) over the things they are about.
 QUESTION_KINDS = ("ruling", "rule")
-QUESTION_BOOST = 10.0
+QUESTION_BOOST = 15.0
 #: ... and a question document (a question players asked) a little more.
 QUESTION_DOC_BOOST = 10.0
 #: An entry the query names (one of its titles or aliases is a run of the query's terms) comes first.
-NAME_BOOST = 20.0
+NAME_BOOST = 15.0
+#: ... and an entry that refers to what the query names (a ruling about the room it names) this.
+ABOUT_BOOST = 10.0
 #: The documents of the game the query's words belong to (:func:`favoured_game`) gain this.
 GAME_BOOST = 3.0
 #: English words this long or longer may be corrected (shorter ones are too ambiguous).
@@ -191,11 +193,12 @@ class SearchIndex:
                 docs.update(self._reader.postings(part.fieldname, part.text).all_ids())
         return [frozenset(docs) for docs in found.values()]
 
-    def named(self, sequence: list[str]) -> set[int]:
-        """The documents of the entries a query names: a run of its terms is one of their titles or aliases."""
+    def named(self, sequence: list[str], field: str = "names") -> set[int]:
+        """The documents of the entries a query names: a run of its terms is one of their titles or
+        aliases (``field="about"``: the entries that refer to what the query names)."""
         docs: set[int] = set()
-        for _, _, key in searchtext.named_spans(sequence, lambda k: ("names", k) in self._reader):
-            docs.update(self._reader.postings("names", key).all_ids())
+        for _, _, key in searchtext.named_spans(sequence, lambda k: (field, k) in self._reader):
+            docs.update(self._reader.postings(field, key).all_ids())
         return docs
 
     def games_of(self) -> list[int]:
@@ -211,13 +214,14 @@ class SearchIndex:
     def extras(self, sequence: list[str], term_docs: list[frozenset[int]], asks: bool) -> Callable[[int], float]:
         """What is added to each document's score (see :func:`extra`)."""
         named = self.named(sequence)
+        about = self.named(sequence, "about")
         game_of = self.games_of()
         game = favoured_game(term_docs, game_of)
         bonus = self.bonus if asks else None
 
         def add(docnum: int) -> float:
             return (
-                (NAME_BOOST if docnum in named else 0.0)
+                (NAME_BOOST if docnum in named else ABOUT_BOOST if docnum in about else 0.0)
                 + (GAME_BOOST if game is not None and game_of[docnum] == game else 0.0)
                 + (bonus(docnum) if bonus else 0.0)
             )
