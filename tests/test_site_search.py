@@ -216,6 +216,9 @@ def _corpus(kb) -> list[str]:
         "a13b",
         "  spaced   out  ",
         'AND ( * " :',
+        "开鬼之后掉血了",  # synonyms: the rules' words are added
+        "the lift crashed, a lifted curse",
+        "叛徒能坐魔梯吗",  # a glossary variant
     ]
     return texts
 

@@ -74,6 +74,8 @@ class SearchIndex:
         self._answers: set[int] | None = None
         self._questions: set[int] = set()
         self._game_of: list[int] | None = None
+        #: English words of the synonym tables: known words, never corrected into others.
+        self._said = {say for say, _ in self.meta.get("synonyms", []) if say.isascii() and " " not in say}
 
     def __enter__(self) -> SearchIndex:
         return self
@@ -100,13 +102,14 @@ class SearchIndex:
     def correct(self, text: str) -> str:
         """The folded query with unknown English words replaced by the closest indexed word,
         and an unknown last word by the words it begins: against the seeds' index, "Elevatr crash"
-        becomes "elevator crash" and "mystic eleva" becomes "mystic elevator elevators".
+        becomes "elevator crash" and "mystic eleva" becomes "mystic elevator elevators". A word of
+        the synonym tables is known ("lift" stays "lift", for its synonym).
         """
         folded = searchtext.fold(text)
 
         def fix(match: re.Match[str]) -> str:
             word = match.group(0)
-            if ("words", word) in self._reader:
+            if ("words", word) in self._reader or word in self._said:
                 return word
             if len(word) >= MIN_COMPLETED and searchtext.is_last_word(folded, match.start(), match.end()):
                 completions = self.complete(word)
