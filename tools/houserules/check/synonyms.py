@@ -7,16 +7,18 @@ table), or words the entries use. Anything else points at nothing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
-from typing import Any
 
 from ..data import searchtext
 from ..data.model import KnowledgeBase, Synonyms
 from ..errors import Problem, display_path
 
+_ASCII = re.compile(r"[a-z0-9]+")
+
 
 def check_synonyms(kb: KnowledgeBase) -> Iterator[Problem]:
-    vocabularies: dict[str, set[str]] = {}
+    vocabularies: dict[str, _Words] | None = None  # by game, read once and only if needed
     for table in kb.synonym_tables():
         games = [table.game] if table.game else sorted(kb.games)
         names = _names(kb, games)
@@ -24,11 +26,11 @@ def check_synonyms(kb: KnowledgeBase) -> Iterator[Problem]:
             means = item["means"]
             if searchtext.fold(means).strip() in names:
                 continue
-            key = table.game or "*"
-            if key not in vocabularies:
-                vocabularies[key] = _vocabulary(kb, games)
-            missing = [t for t in searchtext.query_terms(means) if t not in vocabularies[key]]
-            if missing or not searchtext.query_terms(means):
+            if vocabularies is None:
+                vocabularies = _vocabularies(kb)
+            terms = searchtext.query_terms(means)
+            missing = [t for t in terms if not any(g in vocabularies and t in vocabularies[g] for g in games)]
+            if missing or not terms:
                 yield _problem(table, index, means, missing)
 
 
@@ -56,15 +58,24 @@ def _names(kb: KnowledgeBase, games: list[str]) -> set[str]:
     return found
 
 
-def _vocabulary(kb: KnowledgeBase, games: list[str]) -> set[str]:
-    """Every term the search indexes in the games' entries."""
-    analyze = searchtext.analyzer()
-    words: set[str] = set()
+class _Words:
+    """What the entries of a game say, to look terms up in: the folded text (a Chinese term is
+    found as a substring: its characters stand next to each other) and the English stems."""
+
+    def __init__(self, texts: list[str]):
+        self.text = searchtext.fold("\n".join(texts))
+        self.stems = set().union(*(searchtext.index_terms(w) for w in set(_ASCII.findall(self.text))))
+
+    def __contains__(self, term: str) -> bool:
+        return term in self.stems if term.isascii() else term in self.text
+
+
+def _vocabularies(kb: KnowledgeBase) -> dict[str, _Words]:
+    """The words of each game's entries: names, one-line answers, bodies and questions."""
+    texts: dict[str, list[str]] = {}
     for entry in kb.entries.values():
-        if entry.game not in games:
-            continue
-        texts: list[Any] = [*entry.title.values(), *entry.aliases, *entry.summary.values(), *entry.body.values()]
+        found = texts.setdefault(entry.game, [])
+        found += [*entry.title.values(), *entry.aliases, *entry.summary.values(), *entry.body.values()]
         for question in entry.questions:
-            texts += [*question["q"].values(), *question["a"].values(), *question.get("variants", [])]
-        words.update(token.text for token in analyze("\n".join(texts)))
-    return words
+            found += [*question["q"].values(), *question["a"].values(), *question.get("variants", [])]
+    return {game: _Words(found) for game, found in texts.items()}

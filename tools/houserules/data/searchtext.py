@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from hanziconv.charmap import simplified_charmap, traditional_charmap
-from whoosh.analysis import Composable, Filter, StopFilter, Token, Tokenizer
+from whoosh.analysis import STOP_WORDS, Composable, Filter, StopFilter, Token, Tokenizer
 from whoosh.lang.porter import stem
 
 #: Traditional → simplified, one character at a time (hanziconv's aligned tables).
@@ -199,6 +199,23 @@ def named_spans(sequence: list[str], known: Callable[[str], bool]) -> list[tuple
             if known(key):
                 found.append((start, end, key))
     return found
+
+
+def index_terms(text: str) -> set[str]:
+    """The distinct terms the index makes of a text (as :func:`analyzer` does, without Whoosh's
+    per-token machinery: the check reads every entry's short texts with it).
+
+    >>> sorted(index_terms("魔梯 The Elevators"))
+    ['elev', '梯', '魔', '魔梯']
+    """
+    terms: set[str] = set()
+    for match in _TOKEN.finditer(fold(text)):
+        run = match.group(0)
+        if run[0] >= "\u3400":
+            terms.update(_pieces(run, index=True))
+        elif run not in STOP_WORDS:
+            terms.add(run if run.isdigit() else _stem(run))
+    return terms
 
 
 def query_terms(text: str, analyze: Composable | None = None) -> list[str]:
