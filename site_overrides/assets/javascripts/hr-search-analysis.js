@@ -109,7 +109,7 @@ var hrAnalysis = (function () {
     var ENGLISH = /[a-z]+/g;
     var ALNUM = /^[a-z0-9]$/;
     // English words of the synonym tables: known words, never corrected into others (index.SearchIndex._said).
-    var said = new Set((head.synonyms || []).map(function (pair) { return pair[0]; })
+    var saidWords = new Set((head.synonyms || []).map(function (pair) { return pair[0]; })
       .filter(function (say) { return /^[\x00-\x7f]*$/.test(say) && say.indexOf(" ") < 0; }));
 
     function fold(text) {
@@ -171,7 +171,7 @@ var hrAnalysis = (function () {
       var folded = fold(text);
       return folded.replace(ENGLISH, function (word, start) {
         var lex = lexicon(word);
-        if (lex.known || said.has(word)) return word;
+        if (lex.known || saidWords.has(word)) return word;
         if (word.length >= head.minCompleted && isLastWord(folded, start, start + word.length)) {
           var done = lex.complete();
           if (done.length) return done.join(" ");
