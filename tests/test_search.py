@@ -125,6 +125,7 @@ def test_a_question_hit_reads_question_answer_then_entry(cache):
     [
         ("魔梯 必须离开吗", "betrayal:mystic-elevator-ruling"),  # not the rooms with a roll on leaving
         ("how do saves work in mausritter", "mausritter:saves"),  # not the questions about conditions
+        ("my friend fell through the floor, can I still go in", "betrayal:collapsed-room-ruling"),  # fell: fall
     ],
 )
 def test_what_the_query_names_comes_first(cache, query, first):
@@ -160,6 +161,11 @@ def test_synonyms_say_what_players_say(tmp_path, cache):
     (data / "demo" / "synonyms.yaml").write_text("synonyms:\n  - {say: [瞭望台], means: 塔楼}\n", encoding="utf-8")
     assert hits("瞭望台", cache=cache, data=data)[0]["id"] == "demo:tower"
     assert hits("lookout", cache=cache, data=data)[0]["id"] == "demo:tower"
+
+
+def test_irregular_past_forms_meet_their_verb():
+    assert searchtext.query_terms("fell, took, caught") == searchtext.query_terms("fall take catch")
+    assert searchtext.query_terms("left saw") == ["left", "saw"]  # words of their own stay
 
 
 @pytest.mark.parametrize(

@@ -102,6 +102,12 @@ var hrAnalysis = (function () {
     var from = Array.from(head.t2s[0]), to = Array.from(head.t2s[1]);
     for (var i = 0; i < from.length; i++) t2s.set(from[i], to[i]);
     var stop = new Set(head.stop);
+    var irregular = head.irregular || {};
+
+    /* searchtext._stem: an English word's term (irregular past forms first: fell -> fall). */
+    function termOf(word) {
+      return stem(Object.prototype.hasOwnProperty.call(irregular, word) ? irregular[word] : word);
+    }
     var TOKEN = new RegExp(head.token, "gu");
     var QUESTION = new RegExp(head.question, "gu");
     var QUESTION_WORDS = new RegExp(head.questionWords, "gu");
@@ -134,7 +140,7 @@ var hrAnalysis = (function () {
       for (var match of folded.matchAll(TOKEN)) {
         for (var piece of pieces(match[0])) {
           if (stop.has(piece)) continue;
-          out.push(/^[\x00-\x7f]*$/.test(piece) && !/^[0-9]+$/.test(piece) ? stem(piece) : piece);
+          out.push(/^[\x00-\x7f]*$/.test(piece) && !/^[0-9]+$/.test(piece) ? termOf(piece) : piece);
         }
       }
       return out;
@@ -171,7 +177,7 @@ var hrAnalysis = (function () {
       var folded = fold(text);
       return folded.replace(ENGLISH, function (word, start) {
         var lex = lexicon(word);
-        if (lex.known || saidWords.has(word)) return word;
+        if (lex.known || saidWords.has(word) || Object.prototype.hasOwnProperty.call(irregular, word)) return word;
         if (word.length >= head.minCompleted && isLastWord(folded, start, start + word.length)) {
           var done = lex.complete();
           if (done.length) return done.join(" ");
@@ -204,6 +210,7 @@ var hrAnalysis = (function () {
 
     return {
       synonymsSaid: synonymsSaid,
+      termOf: termOf,
       fold: fold, queryTerms: queryTerms, querySequence: querySequence, exactKey: exactKey, isQuestion: isQuestion,
       words: words, correct: correct, stem: stem, distance: distance
     };

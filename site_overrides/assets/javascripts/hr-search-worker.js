@@ -306,7 +306,7 @@
       var j = i;
       while (j < chars.length && WORD.test(folded[j])) j++;
       var word = folded.slice(i, j).join("");
-      if (word.length > 1 && (wanted.has(word) || wanted.has(analysis.stem(word)))) mask.fill(1, i, j);
+      if (word.length > 1 && (wanted.has(word) || wanted.has(analysis.termOf(word)))) mask.fill(1, i, j);
       i = j - 1;
     }
     var html = "", open = false;
@@ -323,7 +323,7 @@
     var terms = {};
     wanted.forEach(function (term) { if (CJK.test(Array.from(term)[0])) terms[term] = true; });
     (analysis.fold(text).match(/[a-z0-9]+/g) || []).forEach(function (word) {
-      if (word.length > 1 && (wanted.has(word) || wanted.has(analysis.stem(word)))) terms[word] = true;
+      if (word.length > 1 && (wanted.has(word) || wanted.has(analysis.termOf(word)))) terms[word] = true;
     });
     return terms;
   }

@@ -9,6 +9,7 @@ from ..data.searchtext import (  # noqa: F401 - re-exported for the search and t
     _QUESTION_WORDS,
     _T2S,
     _TOKEN,
+    IRREGULAR,
     MAX_NAME_TERMS,
     EnglishStemFilter,
     MixedTokenizer,
@@ -22,6 +23,5 @@ from ..data.searchtext import (  # noqa: F401 - re-exported for the search and t
     named_spans,
     query_sequence,
     query_terms,
-    synonym_pairs,
-    synonyms_said,
 )
+from ..data.synonyms import synonym_pairs, synonyms_said  # noqa: F401 - re-exported

@@ -103,13 +103,13 @@ class SearchIndex:
         """The folded query with unknown English words replaced by the closest indexed word,
         and an unknown last word by the words it begins: against the seeds' index, "Elevatr crash"
         becomes "elevator crash" and "mystic eleva" becomes "mystic elevator elevators". A word of
-        the synonym tables is known ("lift" stays "lift", for its synonym).
+        the synonym tables or an irregular past form is known ("lift", "fell" stay as they are).
         """
         folded = searchtext.fold(text)
 
         def fix(match: re.Match[str]) -> str:
             word = match.group(0)
-            if ("words", word) in self._reader or word in self._said:
+            if ("words", word) in self._reader or word in self._said or word in searchtext.IRREGULAR:
                 return word
             if len(word) >= MIN_COMPLETED and searchtext.is_last_word(folded, match.start(), match.end()):
                 completions = self.complete(word)

@@ -135,6 +135,7 @@ def analysis_tables() -> dict[str, Any]:
     return {
         "t2s": ["".join(chr(t) for t, _ in pairs), "".join(s for _, s in pairs)],
         "stop": sorted(STOP_WORDS),
+        "irregular": searchtext.IRREGULAR,
         "token": searchtext._TOKEN.pattern,
         "question": searchtext._QUESTION.pattern,
         "questionWords": _js_pattern(searchtext._QUESTION_WORDS),
