@@ -54,7 +54,40 @@ def with_exceptions(item: str, section: str = "【1】") -> str:
     )
 
 
+SYNONYM_FIX = "write a title, alias, glossary term or words the entries use, or remove the synonym"
+
 CASES = [
+    # -- the search's synonym tables ---------------------------------------------------------------
+    (
+        "synonym-points-at-nothing",
+        {
+            "data/demo/synonyms.yaml": "synonyms:\n"
+            "  - {say: [高塔], means: 塔楼}\n"
+            "  - {say: [独角兽], means: 麒麟}\n"
+            "  - {say: [crossing], means: tower unicorn}\n"
+        },
+        [
+            "data/demo/synonyms.yaml:3: demo: synonym '麒麟' points at nothing: it is no title, alias or glossary "
+            f"term of game 'demo'; the entries never use '麒麟' — {SYNONYM_FIX}",
+            "data/demo/synonyms.yaml:4: demo: synonym 'tower unicorn' points at nothing: it is no title, alias or "
+            f"glossary term of game 'demo'; the entries never use 'unicorn' — {SYNONYM_FIX}",
+        ],
+    ),
+    (
+        "synonym-of-every-game",
+        {"data/synonyms.yaml": "synonyms:\n  - {say: [过塔楼], means: 穿过}\n  - {say: [what], means: the}\n"},
+        [
+            "data/synonyms.yaml:3: -: synonym 'the' points at nothing: it is no title, alias or glossary term "
+            f"of any game — {SYNONYM_FIX}",
+        ],
+    ),
+    (
+        "synonym-without-meaning",
+        {"data/demo/synonyms.yaml": "synonyms:\n  - {say: [高塔]}\n"},
+        [
+            "data/demo/synonyms.yaml:2: demo: missing required field 'means' in synonyms.0 — add 'means:' (see CONTRIBUTING.md)",
+        ],
+    ),
     # -- files that cannot be read as data --------------------------------------------------------
     (
         "malformed-yaml",

@@ -15,7 +15,7 @@ from ..data.load import load
 from ..data.model import KnowledgeBase
 from ..data.readfile import ReadCache
 from ..errors import Problem
-from . import freshness, glossary, links, placeholders, questions, rules, wording
+from . import freshness, glossary, links, placeholders, questions, rules, synonyms, wording
 
 
 @dataclass
@@ -69,6 +69,7 @@ CHECKS: list[Callable[[KnowledgeBase], Iterator[Problem]]] = [
     links.check_links,
     links.check_markdown_shape,
     wording.check_wording,
+    synonyms.check_synonyms,
 ]
 
 

@@ -272,6 +272,29 @@ def glossary_schema() -> dict[str, Any]:
     return _published("glossary", "houserules glossary", _strict(terms, ["terms"]), defs)
 
 
+def synonyms_schema() -> dict[str, Any]:
+    """The schema of the search's synonym tables: ``rules_data/synonyms.yaml`` (every game) and
+    ``rules_data/<game>/synonyms.yaml`` (one game)."""
+    item = _strict(
+        {
+            "say": {
+                "type": "array",
+                "items": _string(maxLength=40),
+                "minItems": 1,
+                "uniqueItems": True,
+                "description": "What players say: a Chinese word, or English words matched whole.",
+            },
+            "means": _string(
+                maxLength=60,
+                description="The rules' word it stands for: a title, alias or glossary term, or words the entries use.",
+            ),
+        },
+        ["say", "means"],
+    )
+    properties = {"synonyms": {"type": "array", "items": item}}
+    return _published("synonyms", "houserules search synonyms", _strict(properties, ["synonyms"]), {})
+
+
 def profile_schema() -> dict[str, Any]:
     """The schema of a group's house-rule profile (see ``examples/house-rules/``)."""
     defs = _common_defs()
@@ -314,7 +337,13 @@ def profile_schema() -> dict[str, Any]:
     return _published("profile", "houserules house-rule profile", _strict(properties, required), defs)
 
 
-SCHEMAS = {"entry": entry_schema, "game": game_schema, "glossary": glossary_schema, "profile": profile_schema}
+SCHEMAS = {
+    "entry": entry_schema,
+    "game": game_schema,
+    "glossary": glossary_schema,
+    "profile": profile_schema,
+    "synonyms": synonyms_schema,
+}
 
 
 def schema_text(name: str) -> str:

@@ -160,7 +160,9 @@ def format_hits(hits: Iterable[Any], columns: int, names: dict[str, dict[str, An
     """Readable search results: code, titles, the one-line answer and the page path.
 
     A hit on one of an entry's questions shows the question and its answer first,
-    then the entry's code and titles and the page with the question's anchor.
+    then the entry's code and titles and the page with the question's anchor; when the
+    question holds too little of the query (``lead: "entry"``), the entry and its one-line
+    answer come first and the question below it.
     A reference in an answer is named by the target's title and code (``names``: ``game:id`` -> title, code).
     """
     names = names or {}
@@ -169,7 +171,12 @@ def format_hits(hits: Iterable[Any], columns: int, names: dict[str, dict[str, An
         rec = hit.record
         question = rec.get("question")
         lines: list[str] = []
-        if question:
+        if question and rec.get("lead") == "entry":
+            lines += wrap(f"{number:>2}. {pad(clean(rec['code']), 8)} {bilingual(rec['title'])}", columns)
+            lines += _texts(rec["summary"], columns, names)
+            lines += wrap(f"    问 {bilingual(question['question'])}", columns)
+            lines += _texts(question["answer"], columns, names)
+        elif question:
             lines += wrap(f"{number:>2}. 问 {bilingual(question['question'])}", columns)
             lines += _texts(question["answer"], columns, names)
             lines += wrap(f"    {pad(clean(rec['code']), 8)} {bilingual(rec['title'])}", columns)
