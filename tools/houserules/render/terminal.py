@@ -65,25 +65,62 @@ def pad(text: str, columns: int) -> str:
     return text + " " * max(0, columns - width(text))
 
 
+#: Marks that never start a line (Chinese line breaking: they stay with the text before them).
+CLOSING = frozenset("、。，．：；！？）］｝〕〉》」』】〗〙〛’”›»％‰‥…·・,.;:!?)]}%")
+#: Marks that never end a line (they go down with the text after them).
+OPENING = frozenset("（［｛〔〈《「『【〖〘〚‘“‹«([{")
+_PIECES = re.compile(r"[!-~]+| |[^ -~]")
+_LINK = re.compile(r"://|\.html\b|^\(?[a-z0-9][a-z0-9-]*:[a-z0-9][a-z0-9-]*\)?$")
+
+
+def _units(paragraph: str) -> list[str]:
+    """The pieces a line may break between: English words, spaces, single Chinese characters,
+    with closing marks glued to what precedes them and opening marks to what follows."""
+    units: list[str] = []
+    glue_next = False
+    for piece in _PIECES.findall(paragraph):
+        if units and piece != " " and (glue_next or (piece[0] in CLOSING and units[-1] != " ")):
+            units[-1] += piece
+        else:
+            units.append(piece)
+        glue_next = piece != " " and piece[-1] in OPENING
+    return units
+
+
+def is_link(text: str) -> bool:
+    """A page address, URL or ``game:id`` reference: never broken across lines.
+
+    >>> is_link("betrayal/mystic-elevator.html"), is_link("(betrayal:vault)"), is_link("every")
+    (True, True, False)
+    """
+    return bool(_LINK.search(text))
+
+
 def wrap(text: str, columns: int) -> list[str]:
-    """Lines of at most ``columns`` display columns: Chinese breaks anywhere, English at spaces.
+    """Lines of at most ``columns`` display columns: Chinese breaks between characters, English at
+    spaces; no line starts with a closing mark (，。；：！？）」 …) or ends with an opening one, and a
+    link is never broken (one longer than the line gets a line of its own, and only it may be wider).
 
     >>> wrap("进入魔梯就必须运行 every turn", 10)
     ['进入魔梯就', '必须运行', 'every turn']
+    >>> wrap("进入魔梯，就必须运行", 8)
+    ['进入魔', '梯，就必', '须运行']
     """
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
-        for piece in re.findall(r"[!-~]+| |[^ -~]", paragraph):
-            if width(line) + width(piece) > columns and line.strip():
+        for unit in _units(paragraph):
+            if width(line) + width(unit) > columns and line.strip():
                 lines.append(line.rstrip(" "))
-                line = "" if piece == " " else piece
+                line = "" if unit == " " else unit
             else:
-                line += piece
-            while width(line) > columns:  # a word longer than the line
+                line += unit
+            while width(line) > columns and not is_link(line.strip()):  # a word longer than the line
                 cut = _fit(line, columns)
-                lines.append(line[:cut])
-                line = line[cut:]
+                while 1 < cut < len(line) and (line[cut] in CLOSING or line[cut - 1] in OPENING):
+                    cut -= 1
+                lines.append(line[:cut].rstrip(" "))
+                line = line[cut:].lstrip(" ")
         lines.append(line)
     return lines
 
@@ -98,8 +135,40 @@ def _fit(text: str, columns: int) -> int:
 
 
 def terminal_columns() -> int:
-    """The terminal's width (``$COLUMNS`` wins), kept within readable bounds."""
-    return max(40, min(shutil.get_terminal_size((100, 24)).columns, 120))
+    """The terminal's width: ``$COLUMNS``, else the terminal's own, else 80 (output to a pipe or file);
+    at most 120 (longer lines are hard to read), at least 20."""
+    return max(20, min(shutil.get_terminal_size((80, 24)).columns, 120))
+
+
+_HANG = re.compile(r"^(\s*)(\d+\.\s+|[-*+]\s+|问\s|→\s)?")
+
+
+def fit(text: str, columns: int) -> str:
+    """Finished terminal text with every line at most ``columns`` display columns wide.
+
+    The last step of ``houserules search`` and ``show``: a line that is too wide is wrapped
+    (:func:`wrap`) under its own indent, past its list marker or number; lines that fit are kept
+    as they are. Only a link longer than the width stays wider.
+
+    >>> print(fit(" 1. 进入魔梯就必须运行，每名探索者每回合最多一次", 20))
+     1. 进入魔梯就必须运
+        行，每名探索者每
+        回合最多一次
+    """
+    out: list[str] = []
+    for line in text.split("\n"):
+        if width(line) <= columns:
+            out.append(line)
+            continue
+        lead = _HANG.match(line).group(0)
+        hang = " " * width(lead)
+        if columns - width(hang) < 10:
+            lead = hang = _HANG.match(line).group(1)
+            if columns - width(hang) < 10:
+                lead = hang = ""
+        body = wrap(line[len(lead) :], columns - width(hang))
+        out += [(lead if i == 0 else hang) + part for i, part in enumerate(body)]
+    return "\n".join(out)
 
 
 _LIST_ITEM = re.compile(r"^(\s*(?:[-*+]|\d+[.)])\s+)")
@@ -225,7 +294,10 @@ def format_entry(entry: Any, kb: Any, url: str, columns: int) -> str:
     label_width = max(width(_label(names)) for names, value in fields) + 2
     lines = [f"{clean(entry.code)}  {bilingual(entry.title)}", "═" * min(columns, 60)]
     for names, value in fields:
-        if value:
+        if value and is_link(value) and label_width + width(value) > columns:
+            # A link is never broken: too long for the value column, it gets a line of its own.
+            lines += [_label(names), ("  " if width(value) + 2 <= columns else "") + value]
+        elif value:
             first, *rest = wrap(value, columns - label_width)
             lines.append(pad(_label(names), label_width) + first)
             lines += [" " * label_width + more for more in rest]
