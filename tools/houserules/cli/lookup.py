@@ -78,8 +78,8 @@ def show_command(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("ref", help="an entry as game:id or its code (e.g. betrayal:vault or BH-R06)")
 
     def run(args: argparse.Namespace) -> int:
-        from ..data.load import load
         from ..data.codes import find_code, parse_code
+        from ..data.load import load
         from ..render.terminal import clean, close_matches, fit, format_entry, terminal_columns
         from ..render.urls import entry_url
 
