@@ -260,7 +260,7 @@
      `input` (not while an IME is still composing) and on `compositionend`, as one synthetic keyup;
      the real keyups are kept from it, so a query runs once per change, not once per key.
      Tab from the box goes to the first result, Tab and Shift+Tab stay among the box and its results
-     while the dialog is open, Escape closes it and puts the focus back where it was, and the
+     while the dialog is open (with nothing typed, Tab closes it and moves on), Escape closes it and puts the focus back where it was, and the
      result count is a live region (site_overrides/partials/search.html). */
   function searchBox() {
     var toggle = document.getElementById("__search");
@@ -320,6 +320,13 @@
         // Material closes the dialog on Tab; keep the focus among the box and its results instead.
         event.stopPropagation();
         var stops = [input].concat(results());
+        if (stops.length === 1 && !input.value) {
+          // Nothing typed, nothing to reach: the dialog closes and Tab moves on through the page
+          // (on a phone the box opens when Tab reaches it; it must not keep the focus).
+          toggle.click();
+          returnTo = null;
+          return;
+        }
         var at = stops.indexOf(document.activeElement);
         var next = at < 0 ? 0 : (at + (event.shiftKey ? -1 : 1) + stops.length) % stops.length;
         event.preventDefault();
