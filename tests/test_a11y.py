@@ -101,12 +101,7 @@ def test_the_check_finds_known_violations(browser):
     page.goto(FIXTURE.as_uri())
     found = {v["id"] for v in violations(page)}
     page.close()
-    assert {"color-contrast", "image-alt", "link-in-text-block", "aria-dialog-name", "target-size"} & found == {
-        "color-contrast",
-        "image-alt",
-        "link-in-text-block",
-        "aria-dialog-name",
-    }
+    assert {"color-contrast", "image-alt", "link-in-text-block", "aria-dialog-name"} <= found, found
 
 
 def test_the_check_finds_a_fault_put_into_a_real_page(browser, base_url):
@@ -298,6 +293,7 @@ def test_the_result_count_is_announced(browser, base_url):
 # -- thumbs and a phone's screen -------------------------------------------------------------------
 TARGETS = """() => {
   const inText = a => {  // a link inside a sentence is exempt (WCAG 2.5.5 "inline")
+    if (a.matches('.hr-translators > a, table.hr-entries td > a:first-child')) return false;  // link rows
     const block = a.parentElement.closest('p, li, td, th, dd, dt, h1, h2, h3, h4, figcaption, .hr-cite');
     return block && block.textContent.trim().length > a.textContent.trim().length;
   };
@@ -320,7 +316,7 @@ TARGETS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("path", [PAGES["entry"], PAGES["home"], "betrayal/mystic-elevator-ruling.html"])
+@pytest.mark.parametrize("path", [PAGES["entry"], PAGES["home"], PAGES["game"], "betrayal/mystic-elevator-ruling.html"])
 def test_every_control_is_a_44px_target_on_a_phone(browser, base_url, path):
     context = browser.new_context(**PHONE)
     page = context.new_page()
