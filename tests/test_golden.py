@@ -107,7 +107,7 @@ TERMINAL = [
 def test_terminal_output(tmp_path_factory, name, args, columns):
     """``houserules search`` and ``show`` at a terminal's width: golden, and no line wider than it."""
     from conftest import run_cli
-    from houserules.render.terminal import CLOSING, is_link, width
+    from houserules.render.linebreak import CLOSING, is_link, width
 
     cache = tmp_path_factory.getbasetemp() / "terminal-cache"
     result = run_cli(

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from conftest import FIXTURES, GOOD, load_kb, run_cli
 from houserules.data.codes import find_code, parse_code
-from houserules.render.terminal import CLOSING, OPENING, fit, is_link, terminal_columns, width, wrap
+from houserules.render.linebreak import CLOSING, OPENING, fit, is_link, width, wrap
+from houserules.render.terminal import terminal_columns
 
 SEARCH_DATA = FIXTURES / "search" / "data"
 KB = load_kb(SEARCH_DATA)

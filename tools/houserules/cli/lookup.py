@@ -47,7 +47,8 @@ def search_command(parser: argparse.ArgumentParser) -> Runner:
 
     def run(args: argparse.Namespace) -> int:
         from ..data import vocab
-        from ..render.terminal import clean, fit, format_hits, terminal_columns
+        from ..render.linebreak import fit
+        from ..render.terminal import clean, format_hits, terminal_columns
         from ..search.index import open_index
 
         text = " ".join(args.query).strip()
@@ -80,7 +81,8 @@ def show_command(parser: argparse.ArgumentParser) -> Runner:
     def run(args: argparse.Namespace) -> int:
         from ..data.codes import find_code, parse_code
         from ..data.load import load
-        from ..render.terminal import clean, close_matches, fit, format_entry, terminal_columns
+        from ..render.linebreak import fit
+        from ..render.terminal import clean, close_matches, format_entry, terminal_columns
         from ..render.urls import entry_url
 
         result = load(args.data)
