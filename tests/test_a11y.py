@@ -293,7 +293,7 @@ def test_the_result_count_is_announced(browser, base_url):
 # -- thumbs and a phone's screen -------------------------------------------------------------------
 TARGETS = """() => {
   const inText = a => {  // a link inside a sentence is exempt (WCAG 2.5.5 "inline")
-    if (a.matches('.hr-translators > a, table.hr-entries td > a:first-child')) return false;  // link rows
+    if (a.matches('.hr-translators > a, table.hr-entries td > a:first-child, table.hr-glossary td > a')) return false;
     const block = a.parentElement.closest('p, li, td, th, dd, dt, h1, h2, h3, h4, figcaption, .hr-cite');
     return block && block.textContent.trim().length > a.textContent.trim().length;
   };
@@ -316,7 +316,10 @@ TARGETS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("path", [PAGES["entry"], PAGES["home"], PAGES["game"], "betrayal/mystic-elevator-ruling.html"])
+@pytest.mark.parametrize(
+    "path",
+    [PAGES[k] for k in ("entry", "home", "game", "go", "glossary", "guide")] + ["betrayal/mystic-elevator-ruling.html"],
+)
 def test_every_control_is_a_44px_target_on_a_phone(browser, base_url, path):
     context = browser.new_context(**PHONE)
     page = context.new_page()
