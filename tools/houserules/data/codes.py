@@ -4,7 +4,8 @@ The go page's script (site_overrides/assets/javascripts/houserules.js, ``parseCo
 ``loose``) and :func:`find_code` accept the same forms, so ``houserules show`` takes whatever
 a link by code takes: any case, spaces, underscores, dots, colons or dashes of any kind between
 prefix and number, full-width characters, a missing separator, a leading ``#``, percent-escapes,
-zero-padded or split numbers (A13 = A013 = A-13), and a question after ``/`` or ``#``::
+zero-padded or split numbers (A13 = A013 = A-13), a question after ``/`` or ``#``, and a whole
+copied link (``https://…/go.html#BH-A13``)::
 
     BH-A13   bh-a13   bh a13   BH_A13   bha13   ｂｈ－ａ１３   #BH-A13   BH-A013
     bh-a13/must-run   BH-A13#must-move   bh a13 / Must Run
@@ -40,8 +41,12 @@ def parse_code(text: str, prefixes: set[str] | frozenset[str] = frozenset()) -> 
     'BH-A13'
     >>> parse_code("%23bh%E2%80%94a13").code
     'BH-A13'
+    >>> parse_code("https://example.org/hr/go.html#BH-A13/must-run")
+    TypedCode(code='BH-A13', question='must-run')
     """
     value = text.strip()
+    if "go.html#" in value:  # a copied link by code: https://…/go.html#BH-A13/must-run
+        value = value.split("go.html#", 1)[1]
     value = unquote(value).lstrip("#") if "%" in value else value.lstrip("#")
     value = unicodedata.normalize("NFKC", value).strip()
     cut = re.search(r"[/#]", value)
