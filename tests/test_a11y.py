@@ -329,7 +329,7 @@ def test_every_control_is_a_44px_target_on_a_phone(browser, base_url, path):
     page.wait_for_timeout(300)
     targets = page.evaluate(TARGETS)
     context.close()
-    assert len(targets) >= 5
+    assert len(targets) >= 3  # at least the header's buttons
     small = [t for t in targets if t["width"] < 44 or t["height"] < 44]
     assert small == []
 
