@@ -17,6 +17,7 @@ from typing import Any
 from ..data import vocab
 from ..data.model import INLINE_REF
 from .blocks import EntryBlocks
+from .linebreak import is_link, width, wrap
 from .text import Linker, plain_text
 
 #: Labels of the header fields of ``houserules show`` (the sections use vocab.SECTIONS).
@@ -46,61 +47,15 @@ def clean(text: str) -> str:
     return "".join(out)
 
 
-def char_width(char: str) -> int:
-    if unicodedata.combining(char):
-        return 0
-    return 2 if unicodedata.east_asian_width(char) in {"W", "F"} else 1
-
-
-def width(text: str) -> int:
-    """Columns ``text`` takes in a terminal.
-
-    >>> width("魔梯 BH-A13")
-    11
-    """
-    return sum(char_width(c) for c in text)
-
-
 def pad(text: str, columns: int) -> str:
     """``text`` followed by spaces up to ``columns`` display columns."""
     return text + " " * max(0, columns - width(text))
 
 
-def wrap(text: str, columns: int) -> list[str]:
-    """Lines of at most ``columns`` display columns: Chinese breaks anywhere, English at spaces.
-
-    >>> wrap("进入魔梯就必须运行 every turn", 10)
-    ['进入魔梯就', '必须运行', 'every turn']
-    """
-    lines: list[str] = []
-    for paragraph in text.split("\n"):
-        line = ""
-        for piece in re.findall(r"[!-~]+| |[^ -~]", paragraph):
-            if width(line) + width(piece) > columns and line.strip():
-                lines.append(line.rstrip(" "))
-                line = "" if piece == " " else piece
-            else:
-                line += piece
-            while width(line) > columns:  # a word longer than the line
-                cut = _fit(line, columns)
-                lines.append(line[:cut])
-                line = line[cut:]
-        lines.append(line)
-    return lines
-
-
-def _fit(text: str, columns: int) -> int:
-    used = 0
-    for i, char in enumerate(text):
-        used += char_width(char)
-        if used > columns:
-            return max(i, 1)
-    return len(text)
-
-
 def terminal_columns() -> int:
-    """The terminal's width (``$COLUMNS`` wins), kept within readable bounds."""
-    return max(40, min(shutil.get_terminal_size((100, 24)).columns, 120))
+    """The terminal's width: ``$COLUMNS``, else the terminal's own, else 80 (output to a pipe or file);
+    at most 120 (longer lines are hard to read), at least 20."""
+    return max(20, min(shutil.get_terminal_size((80, 24)).columns, 120))
 
 
 _LIST_ITEM = re.compile(r"^(\s*(?:[-*+]|\d+[.)])\s+)")
@@ -260,7 +215,10 @@ def format_entry(entry: Any, kb: Any, url: str, columns: int) -> str:
     label_width = max(width(_label(names)) for names, value in fields) + 2
     lines = [f"{clean(entry.code)}  {bilingual(entry.title)}", "═" * min(columns, 60)]
     for names, value in fields:
-        if value:
+        if value and is_link(value) and label_width + width(value) > columns:
+            # A link is never broken: too long for the value column, it gets a line of its own.
+            lines += [_label(names), ("  " if width(value) + 2 <= columns else "") + value]
+        elif value:
             first, *rest = wrap(value, columns - label_width)
             lines.append(pad(_label(names), label_width) + first)
             lines += [" " * label_width + more for more in rest]
