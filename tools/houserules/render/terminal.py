@@ -61,6 +61,16 @@ def terminal_columns() -> int:
 _LIST_ITEM = re.compile(r"^(\s*(?:[-*+]|\d+[.)])\s+)")
 
 
+def hanging(text: str, columns: int, indent: str = "    ") -> list[str]:
+    """``text`` wrapped with its later lines under ``indent``, as a result's heading.
+
+    >>> hanging(" 1. 问 进了魔梯一定要让它动吗", 16)
+    [' 1. 问 进了', '    魔梯一定要让', '    它动吗']
+    """
+    lines = wrap(text, columns - width(indent))
+    return lines[:1] + [indent + line for line in lines[1:]]
+
+
 def indented(text: str, columns: int, indent: str = "    ") -> list[str]:
     """``text`` wrapped under ``indent``; list items keep a hanging indent.
 
@@ -127,16 +137,16 @@ def format_hits(hits: Iterable[Any], columns: int, names: dict[str, dict[str, An
         question = rec.get("question")
         lines: list[str] = []
         if question and rec.get("lead") == "entry":
-            lines += wrap(f"{number:>2}. {pad(clean(rec['code']), 8)} {bilingual(rec['title'])}", columns)
+            lines += hanging(f"{number:>2}. {pad(clean(rec['code']), 8)} {bilingual(rec['title'])}", columns)
             lines += _texts(rec["summary"], columns, names)
-            lines += wrap(f"    问 {bilingual(question['question'])}", columns)
+            lines += hanging(f"    问 {bilingual(question['question'])}", columns)
             lines += _texts(question["answer"], columns, names)
         elif question:
-            lines += wrap(f"{number:>2}. 问 {bilingual(question['question'])}", columns)
+            lines += hanging(f"{number:>2}. 问 {bilingual(question['question'])}", columns)
             lines += _texts(question["answer"], columns, names)
-            lines += wrap(f"    {pad(clean(rec['code']), 8)} {bilingual(rec['title'])}", columns)
+            lines += hanging(f"    {pad(clean(rec['code']), 8)} {bilingual(rec['title'])}", columns)
         else:
-            lines += wrap(f"{number:>2}. {pad(clean(rec['code']), 8)} {bilingual(rec['title'])}", columns)
+            lines += hanging(f"{number:>2}. {pad(clean(rec['code']), 8)} {bilingual(rec['title'])}", columns)
             lines += _texts(rec["summary"], columns, names)
         lines.append(f"    → {clean(rec['url'])}  ({clean(rec['id'])})")
         blocks.append("\n".join(lines))
