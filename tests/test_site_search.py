@@ -15,7 +15,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 
-from conftest import DATA, ROOT, build_once, load_kb, run_cli
+from conftest import DATA, ROOT, build_once, load_kb, run_process
 from houserules.data.load import load
 from houserules.search import analysis as searchtext
 from houserules.search import index as search
@@ -60,7 +60,7 @@ def browser():
 
 
 def eval_site(site: Path, judgements: Path, cache: Path) -> dict:
-    result = run_cli(
+    result = run_process(
         "search-eval",
         "--json",
         "--site",

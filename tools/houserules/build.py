@@ -15,6 +15,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from .data.model import KnowledgeBase
 from .errors import HouserulesError
@@ -115,7 +116,7 @@ def _quiet_jieba() -> None:
 
 
 def mkdocs_config(
-    kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML, preview=None, **options: object
+    kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML, preview=None, **options: Any
 ):
     """MkDocs' configuration of the site, with the houserules plugin given the checked knowledge base.
 
@@ -124,7 +125,11 @@ def mkdocs_config(
     from mkdocs.config import load_config
 
     config = load_config(str(config_file), site_dir=str(site_dir), strict=True, **options)
-    config.plugins["houserules"].use(kb, data_dir, preview)
+    from .site.plugin import HouserulesPlugin
+
+    plugin = config.plugins["houserules"]
+    assert isinstance(plugin, HouserulesPlugin), "mkdocs.yml lists the houserules plugin"
+    plugin.use(kb, data_dir, preview)
     return config
 
 

@@ -71,7 +71,7 @@ def _server(builder, host: str, port: int, root: Path):
 
             return add_policy(super()._inject_js_into_html(content, epoch).decode("utf-8")).encode("utf-8")
 
-    class ChangesOnly(watchdog.observers.Observer):
+    class ChangesOnly(watchdog.observers.Observer):  # type: ignore[misc,valid-type]  # a per-platform class
         """Reports writes, creations, removals, renames and permission changes, not a file being read:
         a build reads the data (the site index is built from every file), which must not start another."""
 

@@ -67,7 +67,7 @@ def _read(blob: bytes | None) -> dict[str, Any] | None:
 def entry_change(ref: str, status: str, old: dict[str, Any] | None, new: dict[str, Any] | None) -> EntryChange:
     """What changed between two versions of an entry's data (either may be None: added, removed or unreadable)."""
     shown = new if new is not None else old
-    title = shown.get("title") if shown and isinstance(shown.get("title"), dict) else {}
+    title = shown["title"] if shown and isinstance(shown.get("title"), dict) else {}
     code = str(shown.get("code", "")) if shown else ""
     change = EntryChange(ref, code, {"zh": str(title.get("zh", ref)), "en": str(title.get("en", ""))}, status)
     if status != "changed":

@@ -98,6 +98,13 @@ class History:
         )
 
 
+def _data_dir(kb: KnowledgeBase) -> Path:
+    """The folder ``kb`` was loaded from (a knowledge base built in memory has none, so no history)."""
+    if kb.root is None:
+        raise HouserulesError("these entries were not loaded from a data folder, so they have no history to compare")
+    return Path(kb.root)
+
+
 def _file_blobs(folder: Path) -> dict[str, str]:
     """Git's blob hash of every file under ``folder`` (relative paths with '/'), ``.git`` left out."""
     found = {}
@@ -112,7 +119,7 @@ def _file_blobs(folder: Path) -> dict[str, str]:
 
 def changes_between(kb: KnowledgeBase, top: Path, tree: str) -> tuple[list[EntryChange], list[tuple[str, str]]]:
     """What changed from the committed tree ``tree`` of the data folder to the files ``kb`` was loaded from."""
-    data_dir = Path(kb.root)
+    data_dir = _data_dir(kb)
     before, now = _committed_blobs(top, tree), _file_blobs(data_dir)
     files = [("A", p) for p in now if p not in before] + [("D", p) for p in before if p not in now]
     files += [("M", p) for p in now if p in before and before[p] != now[p]]
@@ -137,7 +144,7 @@ def changes_since(kb: KnowledgeBase, wanted: str) -> tuple[Version, list[EntryCh
     version = history.find(wanted)
     if version is history.versions[0]:
         raise HouserulesError(f"nothing changed since {version.version}: it is the current data version")
-    top, _ = _checkout(Path(kb.root))  # found: so the folder is in a checkout
+    top, _ = _checkout(_data_dir(kb))  # found: so the folder is in a checkout
     entries, others = changes_between(kb, top, version.version.tree)
     return version, entries, others
 

@@ -145,7 +145,8 @@ class EnglishStemFilter(Filter):
 
 @lru_cache(maxsize=50_000)
 def _stem(word: str) -> str:
-    return stem(word)
+    stemmed: str = stem(word)
+    return stemmed
 
 
 def analyzer() -> Composable:

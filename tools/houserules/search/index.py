@@ -96,7 +96,8 @@ class SearchIndex:
 
     @property
     def games(self) -> list[str]:
-        return self.meta["games"]
+        games: list[str] = self.meta["games"]
+        return games
 
     def refs(self) -> set[str]:
         """Every indexed entry as ``game:id``."""
@@ -104,7 +105,8 @@ class SearchIndex:
 
     @property
     def problems(self) -> list[str]:
-        return self.meta["problems"]
+        problems: list[str] = self.meta["problems"]
+        return problems
 
     def correct(self, text: str) -> str:
         """The folded query with unknown English words replaced by the closest indexed word,
@@ -136,7 +138,7 @@ class SearchIndex:
         return ranked[:COMPLETIONS]
 
     def _common(self, field: str, term: str) -> bool:
-        return self._reader.doc_frequency(field, term) > MAX_COMMON_SHARE * self._count
+        return bool(self._reader.doc_frequency(field, term) > MAX_COMMON_SHARE * self._count)
 
     def query(self, text: str) -> Query | None:
         """The Whoosh query for a text, or None when it holds nothing searchable.

@@ -125,7 +125,7 @@ class Prepared:
         try:
             if self.finished() != "ready":
                 return None
-            head = json.loads((self.staging / "head.json").read_text(encoding="utf-8"))
+            head: dict[str, Any] = json.loads((self.staging / "head.json").read_text(encoding="utf-8"))
             if target.exists():
                 shutil.rmtree(target)
             target.parent.mkdir(parents=True, exist_ok=True)

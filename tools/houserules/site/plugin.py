@@ -25,6 +25,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
+from mkdocs.utils.templates import TemplateContext
 
 from ..data.model import KnowledgeBase
 from ..render.urls import page_url
@@ -126,6 +127,7 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
                 file.is_modified = _always_modified  # type: ignore[method-assign]
         for path, markdown in self.plan.pages.items():
             file = GeneratedPage.generated(config, path, content=markdown)
+            assert isinstance(file, GeneratedPage)  # File.generated makes an instance of the class it is called on
             file.modified = path in self.plan.modified
             files.append(file)
         self._files = files
@@ -153,8 +155,8 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
 
     @event_priority(100)  # before Material's search plugin indexes the page
     def on_page_context(
-        self, context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation
-    ) -> dict[str, Any]:
+        self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
+    ) -> TemplateContext:
         # The site searches with its own index (houserules.search.site); Material's stays empty,
         # so a browser loads one index and the build skips a jieba pass over every page.
         page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
