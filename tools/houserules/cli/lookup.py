@@ -78,7 +78,8 @@ def show_command(parser: argparse.ArgumentParser) -> Runner:
 
     def run(args: argparse.Namespace) -> int:
         from ..data.load import load
-        from ..render.terminal import clean, close_matches, format_entry, terminal_columns
+        from ..render.entrytext import close_matches, format_entry
+        from ..render.terminal import clean, terminal_columns
         from ..render.urls import entry_url
 
         result = load(args.data)

@@ -102,6 +102,8 @@ REVIEW_REASONS: dict[str, dict[str, str]] = {
 #: What ``houserules export`` can write, and in which formats.
 EXPORT_TABLES: tuple[str, ...] = ("entries", "faq", "errata", "glossary", "review")
 EXPORT_FORMATS: tuple[str, ...] = ("csv", "json", "tbx")
+#: The layouts of the printed FAQ: each entry's short answer and its questions, or every detail.
+PRINT_LAYOUTS: tuple[str, ...] = ("qa", "full")
 #: The tables a format other than CSV and JSON can carry: TBX is a terminology format.
 EXPORT_ONLY: dict[str, tuple[str, ...]] = {"tbx": ("glossary",)}
 
