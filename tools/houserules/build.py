@@ -106,7 +106,7 @@ def recover(target: Path) -> None:
         shutil.rmtree(stale, ignore_errors=True)
 
 
-def _quiet_jieba() -> None:
+def quiet_jieba() -> None:
     """Material's search segments Chinese with jieba, which logs its dictionary loading on stderr."""
     import logging
 
@@ -138,7 +138,7 @@ def mkdocs_build(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file:
     from mkdocs.commands.build import build
     from mkdocs.exceptions import MkDocsException
 
-    _quiet_jieba()
+    quiet_jieba()
     try:
         build(mkdocs_config(kb, data_dir, site_dir, config_file))
     except MkDocsException as exc:

@@ -20,7 +20,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from .build import MKDOCS_YML, ROOT, _quiet_jieba, mkdocs_config
+from .build import MKDOCS_YML, ROOT, mkdocs_config, quiet_jieba
 from .errors import HouserulesError
 
 log = logging.getLogger("mkdocs.houserules")
@@ -196,7 +196,7 @@ def serve(data_dir: Path, port: int, host: str = "127.0.0.1") -> int:
         raise HouserulesError(f"data folder not found: {data_dir} — pass --data DIR pointing at rules_data/")
     logging.basicConfig(level=logging.INFO, format="%(levelname)-7s -  %(message)s")
     logging.getLogger("mkdocs.commands.build").addFilter(_not_the_dirty_warning)
-    _quiet_jieba()
+    quiet_jieba()
     site_dir = Path(tempfile.mkdtemp(prefix="houserules-serve-"))
     session = Session(data_dir, site_dir)
 

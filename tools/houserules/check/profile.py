@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..data.files import _children
+from ..data.files import folder_children
 from ..data.load import LoadResult, load_entries
 from ..data.model import Entry, Game, KnowledgeBase, Record
 from ..data.readfile import read_document
@@ -112,7 +112,7 @@ def _game_folders(profile: Profile, problems: list[Problem]) -> Iterator[tuple[s
     """The ``<game>/`` folders of the entries folder; anything else is a problem."""
     if not profile.entries_dir.is_dir():
         return
-    children = _children(profile.entries_dir, profile.label, problems)
+    children = folder_children(profile.entries_dir, profile.label, problems)
     for child, mode in children or []:
         # A group may link its game folders from elsewhere: the profile is its own, trusted.
         if (stat.S_ISDIR(mode) or stat.S_ISLNK(mode) and child.is_dir()) and child.name in profile.games:

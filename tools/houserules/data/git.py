@@ -1,7 +1,7 @@
 """Asking git about the data folder: the checkout holding it, its commits, and objects read in batches.
 
 Every call goes through :func:`_git`, with a fixed locale and no optional locks;
-any failure (git missing, no checkout, an unreadable repository) is a :class:`_NoGit`
+any failure (git missing, no checkout, an unreadable repository) is a :class:`NoGit`
 whose message says why, so a caller can fall back to the data without its history.
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 from ..errors import display_path
 
 
-class _NoGit(Exception):
+class NoGit(Exception):
     pass
 
 
@@ -26,27 +26,27 @@ def _git(cwd: Path, *args: str, stdin: bytes | None = None) -> bytes:
     try:
         done = subprocess.run(["git", "-C", str(cwd), *args], input=stdin, capture_output=True, env=env, check=False)
     except FileNotFoundError:
-        raise _NoGit(GIT_MISSING) from None
+        raise NoGit(GIT_MISSING) from None
     if done.returncode != 0:
         lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise _NoGit(lines[-1] if lines else "git failed")
+        raise NoGit(lines[-1] if lines else "git failed")
     return done.stdout
 
 
-def _checkout(data_dir: Path) -> tuple[Path, str]:
+def git_checkout(data_dir: Path) -> tuple[Path, str]:
     """The top of the git checkout holding ``data_dir`` and the folder's path in it (``rules_data/``)."""
     try:
         top, prefix = _git(data_dir, "rev-parse", "--show-toplevel", "--show-prefix").decode().split("\n")[:2]
-    except _NoGit as exc:
+    except NoGit as exc:
         if str(exc) == GIT_MISSING:
             raise
         if "not a git repository" in str(exc):
-            raise _NoGit(f"{display_path(data_dir)} is not in a git checkout") from None
-        raise _NoGit(f"git cannot read the history of {display_path(data_dir)} ({exc})") from None  # e.g. ownership
+            raise NoGit(f"{display_path(data_dir)} is not in a git checkout") from None
+        raise NoGit(f"git cannot read the history of {display_path(data_dir)} ({exc})") from None  # e.g. ownership
     return Path(top), prefix
 
 
-def _batch(top: Path, names: list[str]) -> dict[str, bytes | None]:
+def git_objects(top: Path, names: list[str]) -> dict[str, bytes | None]:
     """The contents of ``<commit>:<path>`` objects, in one ``git cat-file --batch``; None for a missing one."""
     if not names:
         return {}
@@ -66,7 +66,7 @@ def _batch(top: Path, names: list[str]) -> dict[str, bytes | None]:
     return found
 
 
-def _trees(top: Path, names: list[str]) -> list[str | None]:
+def git_tree_ids(top: Path, names: list[str]) -> list[str | None]:
     out = _git(top, "cat-file", "--batch-check", stdin="".join(n + "\n" for n in names).encode()).decode()
     return [
         parts[0] if len(parts) == 3 and parts[1] == "tree" else None
@@ -74,7 +74,7 @@ def _trees(top: Path, names: list[str]) -> list[str | None]:
     ]
 
 
-def _log(top: Path, prefix: str) -> list[tuple[str, str, str, list[tuple[str, str]]]]:
+def git_log(top: Path, prefix: str) -> list[tuple[str, str, str, list[tuple[str, str]]]]:
     """(commit, date, subject, [(status, path in the data folder)]) of each commit changing the folder, newest first."""
     out = _git(
         top,
@@ -102,7 +102,7 @@ def _log(top: Path, prefix: str) -> list[tuple[str, str, str, list[tuple[str, st
     return commits
 
 
-def _committed_blobs(top: Path, tree: str) -> dict[str, str]:
+def committed_blobs(top: Path, tree: str) -> dict[str, str]:
     out = _git(top, "ls-tree", "-r", "-z", tree).decode("utf-8", "replace")
     found = {}
     for item in out.split("\0"):

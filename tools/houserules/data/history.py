@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import HouserulesError, display_path
-from .entrychanges import EntryChange, _changes, _parsed, _read, aspect_names, entry_change
-from .git import _batch, _checkout, _committed_blobs, _log, _NoGit, _trees
+from .entrychanges import EntryChange, aspect_names, entry_change, entry_changes, needs_reading, read_blob
+from .git import NoGit, committed_blobs, git_checkout, git_log, git_objects, git_tree_ids
 from .model import KnowledgeBase
 from .version import SHORT, DataVersion, blob_hash, newest_date, tree_hash
 
@@ -120,18 +120,18 @@ def _file_blobs(folder: Path) -> dict[str, str]:
 def changes_between(kb: KnowledgeBase, top: Path, tree: str) -> tuple[list[EntryChange], list[tuple[str, str]]]:
     """What changed from the committed tree ``tree`` of the data folder to the files ``kb`` was loaded from."""
     data_dir = _data_dir(kb)
-    before, now = _committed_blobs(top, tree), _file_blobs(data_dir)
+    before, now = committed_blobs(top, tree), _file_blobs(data_dir)
     files = [("A", p) for p in now if p not in before] + [("D", p) for p in before if p not in now]
     files += [("M", p) for p in now if p in before and before[p] != now[p]]
-    old = _batch(top, [before[p] for letter, p in files if letter != "A" and _parsed(letter, p, kb)])
+    old = git_objects(top, [before[p] for letter, p in files if letter != "A" and needs_reading(letter, p, kb)])
 
     def read_new(path: str) -> dict[str, Any] | None:
         try:
-            return _read((data_dir / path).read_bytes())
+            return read_blob((data_dir / path).read_bytes())
         except OSError:
             return None
 
-    return _changes(files, lambda p: _read(old.get(before.get(p, ""))), read_new, kb)
+    return entry_changes(files, lambda p: read_blob(old.get(before.get(p, ""))), read_new, kb)
 
 
 def changes_since(kb: KnowledgeBase, wanted: str) -> tuple[Version, list[EntryChange], list[tuple[str, str]]]:
@@ -144,7 +144,7 @@ def changes_since(kb: KnowledgeBase, wanted: str) -> tuple[Version, list[EntryCh
     version = history.find(wanted)
     if version is history.versions[0]:
         raise HouserulesError(f"nothing changed since {version.version}: it is the current data version")
-    top, _ = _checkout(_data_dir(kb))  # found: so the folder is in a checkout
+    top, _ = git_checkout(_data_dir(kb))  # found: so the folder is in a checkout
     entries, others = changes_between(kb, top, version.version.tree)
     return version, entries, others
 
@@ -166,14 +166,16 @@ def load_history(kb: KnowledgeBase, current: DataVersion | None = None) -> Histo
     current = current or DataVersion(tree_hash(data_dir), newest_date(kb))
     alone = Version(current, None, today())
     try:
-        top, prefix = _checkout(data_dir)
-        commits = _log(top, prefix)
+        top, prefix = git_checkout(data_dir)
+        commits = git_log(top, prefix)
         if not commits:
             return History([alone], f"no commit holds {display_path(data_dir)} yet")
         # One batch: each commit's tree of the data folder, then of each game folder (a game's PDF prints its own).
         games = sorted(kb.games)
         game_names = [f"{c}:{prefix}{g}" for c, *_ in commits for g in games]
-        all_trees = _trees(top, [f"{c}:{prefix}" if prefix else f"{c}^{{tree}}" for c, *_ in commits] + game_names)
+        all_trees = git_tree_ids(
+            top, [f"{c}:{prefix}" if prefix else f"{c}^{{tree}}" for c, *_ in commits] + game_names
+        )
         trees = all_trees[: len(commits)]
         game_trees: dict[str, dict[str, str]] = {c: {} for c, *_ in commits}
         for name, tree in zip(game_names, all_trees[len(commits) :]):
@@ -183,18 +185,18 @@ def load_history(kb: KnowledgeBase, current: DataVersion | None = None) -> Histo
         names = []
         for commit, _, _, files in commits:
             for letter, path in files:
-                if _parsed(letter, path, kb):
+                if needs_reading(letter, path, kb):
                     if letter != "A":
                         names.append(f"{commit}^:{prefix}{path}")
                     if letter != "D":
                         names.append(f"{commit}:{prefix}{path}")
-        blobs = _batch(top, names)
+        blobs = git_objects(top, names)
         versions = []
         for (commit, date, subject, files), tree in zip(commits, trees):
-            entries, others = _changes(
+            entries, others = entry_changes(
                 files,
-                lambda p, c=commit: _read(blobs.get(f"{c}^:{prefix}{p}")),
-                lambda p, c=commit: _read(blobs.get(f"{c}:{prefix}{p}")),
+                lambda p, c=commit: read_blob(blobs.get(f"{c}^:{prefix}{p}")),
+                lambda p, c=commit: read_blob(blobs.get(f"{c}:{prefix}{p}")),
                 kb,
             )
             version = DataVersion(tree or "0" * 40)
@@ -206,7 +208,7 @@ def load_history(kb: KnowledgeBase, current: DataVersion | None = None) -> Histo
         else:
             versions[0].version = current  # the committed state is the one being built: it has its date
         return History(versions, game_trees=game_trees)
-    except _NoGit as exc:
+    except NoGit as exc:
         return History([alone], str(exc))
 
 

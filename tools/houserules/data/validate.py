@@ -67,14 +67,14 @@ def inline_refs(node: Any, defs: dict[str, Any], within: tuple[str, ...] = ()) -
     return {key: value if key == "$defs" else inline_refs(value, defs, within) for key, value in node.items()}
 
 
-def _field_name(path: tuple[Any, ...]) -> str:
+def field_name(path: tuple[Any, ...]) -> str:
     return ".".join(str(p) for p in path) or "(top level)"
 
 
 def describe(error: jsonschema.ValidationError) -> tuple[tuple[Any, ...], str, str]:
     """A schema error as (data path, problem, fix) in words a contributor can act on."""
     path = tuple(error.absolute_path)
-    where = _field_name(path)
+    where = field_name(path)
     kind = error.validator
     # Typed as "unset" until the error is reported: here it always is.
     schema: Any = error.schema
@@ -90,7 +90,7 @@ def describe(error: jsonschema.ValidationError) -> tuple[tuple[Any, ...], str, s
         name = extra[0] if extra else "?"
         return (
             path + (name,),
-            f"unknown field '{_field_name(path + (name,))}'",
+            f"unknown field '{field_name(path + (name,))}'",
             f"remove it or use one of: {', '.join(allowed)}",
         )
     if kind == "type":

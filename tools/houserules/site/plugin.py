@@ -36,7 +36,7 @@ from .incremental import Plan, plan
 from .nav import site_nav
 from .pages import home_cards, licences
 from .postbuild import Outputs, SiteInfo
-from .preview import GeneratedPage, Preview, _always_modified
+from .preview import GeneratedPage, Preview, always_modified
 from .repo import RepoLinks
 from .verbatim import VerbatimBlocks
 
@@ -124,7 +124,7 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         if self._dirty:
             # The hand-written pages show the data too (the home page's game cards): always rendered again.
             for file in files.documentation_pages():
-                file.is_modified = _always_modified  # type: ignore[method-assign]
+                file.is_modified = always_modified  # type: ignore[method-assign]
         for path, markdown in self.plan.pages.items():
             file = GeneratedPage.generated(config, path, content=markdown)
             assert isinstance(file, GeneratedPage)  # File.generated makes an instance of the class it is called on
