@@ -42,14 +42,14 @@ format: setup
 	$(BIN)/ruff format tools tests benchmarks
 	$(BIN)/ruff check --fix tools tests benchmarks
 
-# Two workers (pytest-xdist); every test gets its caches in a folder of its own session (tests/conftest.py).
+# Two workers (pytest-xdist): each has its own session, its own cache folder and site fixtures (tests/conftest.py).
 PYTEST_WORKERS ?= 2
 test: setup lint
 	$(BIN)/pytest -n $(PYTEST_WORKERS)
 
 # Everything but the tests marked browser (Chromium), slow (the real site, PDFs) and bench.
 test-fast: setup
-	$(BIN)/pytest -q -m "not browser and not slow and not bench"
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) -m "not browser and not slow and not bench"
 
 # The benchmark's smoke run (a tiny `make bench`: two minutes), which `make test` leaves out.
 bench-smoke: setup
