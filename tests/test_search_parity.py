@@ -20,7 +20,7 @@ from houserules.search import analysis as searchtext
 from houserules.search import index as search
 from houserules.search import shards
 from houserules.search.evaluate import read_judgements
-from houserules.search.site import write_site_index
+from houserules.search.siteindex import write_site_index
 
 NODE = shutil.which("node")
 SCRIPTS = ROOT / "site_overrides" / "assets" / "javascripts"

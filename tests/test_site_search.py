@@ -19,8 +19,7 @@ from conftest import DATA, ROOT, build_once, load_kb, run_process
 from houserules.data.load import load
 from houserules.search import analysis as searchtext
 from houserules.search import index as search
-from houserules.search import shards
-from houserules.search import site as siteindex
+from houserules.search import shards, siteindex
 from sitecheck import chromium, serve
 
 pytestmark = pytest.mark.browser

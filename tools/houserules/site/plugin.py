@@ -29,7 +29,7 @@ from mkdocs.utils.templates import TemplateContext
 
 from ..data.model import KnowledgeBase
 from ..render.urls import page_url
-from ..search.site import Prepared
+from ..search.siteindex import Prepared
 from . import csp
 from .context import SiteContext
 from .incremental import Plan, plan
@@ -157,7 +157,7 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
     def on_page_context(
         self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
     ) -> TemplateContext:
-        # The site searches with its own index (houserules.search.site); Material's stays empty,
+        # The site searches with its own index (houserules.search.siteindex); Material's stays empty,
         # so a browser loads one index and the build skips a jieba pass over every page.
         page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
         self._titles[page.file.src_uri] = page.title
