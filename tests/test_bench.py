@@ -1,7 +1,9 @@
 """The benchmarks: the synthetic data they generate, the plain-MkDocs baseline, and a smoke run.
 
 No timings are asserted here (they belong to BENCHMARKS.md); these tests make
-sure that ``make bench`` runs and measures what it says it measures.
+sure that ``make bench`` runs and measures what it says it measures. The smoke run
+(two minutes: it builds sites and PDFs) is marked ``bench``: ``make bench-smoke`` runs it,
+``make test`` does not.
 """
 
 from __future__ import annotations
@@ -86,6 +88,7 @@ def test_the_plain_baseline_has_the_plugin_pages_and_no_plugin(tmp_path):
         assert (docs / entry.game / f"{entry.id}.md").is_file()
 
 
+@pytest.mark.bench
 def test_smoke_run_prints_every_measure(tmp_path):
     out = tmp_path / "bench.json"
     result = subprocess.run(

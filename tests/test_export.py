@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, FIXTURES, HOUSERULES, run_cli
+from conftest import DATA, FIXTURES, HOUSERULES, run_cli, run_process
 from houserules import export
 from houserules.data.load import load
 
@@ -90,7 +90,7 @@ def test_every_question_of_the_real_data_is_a_faq_row_with_its_anchor():
 
 
 def test_entries_json_is_the_api_document_with_translation_freshness():
-    result = run_cli("export", "--data", str(TRANSLATORS))
+    result = run_process("export", "--data", str(TRANSLATORS))  # end to end: the installed command
     payload = json.loads(result.stdout)
     assert [e["id"] for e in payload["entries"]] == [
         "demo:library",

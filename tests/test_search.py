@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, FIXTURES, ROOT, run_cli
+from conftest import DATA, FIXTURES, ROOT, run_cli, run_process
 from houserules.render import terminal
 from houserules.search import analysis as searchtext
 from houserules.search import cache as searchcache
@@ -514,7 +514,7 @@ def test_a_fifo_in_the_data_never_hangs_a_search(tmp_path, where):
     data = tmp_path / "data"
     shutil.copytree(SEARCH_DATA, data)
     os.mkfifo(data / where)
-    result = run_cli(
+    result = run_process(
         "search", "塔楼", "--json", "--data", str(data), timeout=60, env={"HOUSERULES_CACHE": str(tmp_path / "cache")}
     )
     assert result.returncode == 0, result.stderr

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 
-from conftest import DATA, GOOD, run_cli
+import pytest
+
+from conftest import DATA, GOOD, run_cli, run_process
 from houserules.check import run as run_check
 from houserules.render.urls import entry_url
 from sitecheck import broken_links, external_resources
+
+pytestmark = pytest.mark.slow  # the real data's built site, and full builds
 
 KB = run_check(DATA).kb
 
@@ -91,6 +95,6 @@ def test_failed_build_leaves_the_previous_site(tmp_path):
 
 
 def test_strict_build_has_no_warnings(tmp_path):
-    result = run_cli("build", "--data", str(GOOD), "-o", str(tmp_path / "site"))
+    result = run_process("build", "--data", str(GOOD), "-o", str(tmp_path / "site"))  # end to end
     assert result.returncode == 0
     assert "WARNING" not in result.stderr, result.stderr

@@ -18,12 +18,11 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 
-from conftest import DATA, ROOT, build_once, load_kb, run_cli
+from conftest import DATA, ROOT, build_once, load_kb, run_process
 from houserules.data.load import load
 from houserules.search import analysis as searchtext
 from houserules.search import index as search
-from houserules.search import shards
-from houserules.search import site as siteindex
+from houserules.search import shards, siteindex
 from sitecheck import chromium, serve
 
 pytestmark = pytest.mark.browser
@@ -63,7 +62,7 @@ def browser():
 
 
 def eval_site(site: Path, judgements: Path, cache: Path) -> dict:
-    result = run_cli(
+    result = run_process(
         "search-eval",
         "--json",
         "--site",

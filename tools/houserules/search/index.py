@@ -89,7 +89,8 @@ class SearchIndex:
 
     @property
     def games(self) -> list[str]:
-        return self.meta["games"]
+        games: list[str] = self.meta["games"]
+        return games
 
     def refs(self) -> set[str]:
         """Every indexed entry as ``game:id``."""
@@ -107,7 +108,8 @@ class SearchIndex:
 
     @property
     def problems(self) -> list[str]:
-        return self.meta["problems"]
+        problems: list[str] = self.meta["problems"]
+        return problems
 
     def correct(self, text: str) -> str:
         """The folded query with unknown English words replaced by the closest indexed word,
@@ -140,7 +142,7 @@ class SearchIndex:
         return ranked[:COMPLETIONS]
 
     def _common(self, field: str, term: str) -> bool:
-        return self._reader.doc_frequency(field, term) > MAX_COMMON_SHARE * self._count
+        return bool(self._reader.doc_frequency(field, term) > MAX_COMMON_SHARE * self._count)
 
     def analysed(self, text: str) -> tuple[list[str], list[str]]:
         """The query's distinct terms and their sequence (for names), after correction."""

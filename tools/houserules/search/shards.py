@@ -214,7 +214,7 @@ def _words(index: search.SearchIndex) -> dict[str, list[Any]]:
 def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | None = None) -> dict[str, Any]:
     """Write the shards of an open index into ``out``; return the head (also written).
 
-    ``glossary`` (an index of :func:`~houserules.search.site.glossary_documents`) adds the glossary terms: their
+    ``glossary`` (an index of :func:`~houserules.search.siteindex.glossary_documents`) adds the glossary terms: their
     scores sit in the same shards under ``§term``, their records in ``g/N.js``.
     """
     terms = {term: _flat(scores) for term, scores in postings(index).items() if scores}
