@@ -230,7 +230,7 @@ def _corpus(kb) -> list[str]:
 
 def test_every_indexed_word_stems_alike(worker_page, index):
     words = sorted(w.decode() if isinstance(w, bytes) else w for w in index._reader.lexicon("words"))
-    words += sorted({t for t in searchtext._TOKEN.findall(" ".join(_corpus(load(DATA).kb)).lower()) if t.isascii()})
+    words += sorted({t for t in searchtext.TOKEN.findall(" ".join(_corpus(load(DATA).kb)).lower()) if t.isascii()})
     from whoosh.lang.porter import stem
 
     assert len(words) > 1000

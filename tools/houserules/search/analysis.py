@@ -4,14 +4,14 @@ use it too: the synonym tables are checked against the words the search indexes)
 from __future__ import annotations
 
 from ..data.searchtext import (  # noqa: F401 - re-exported for the search and the site's tables
-    _ASKS,
-    _QUESTION,
-    _QUESTION_WORDS,
-    _T2S,
-    _TOKEN,
+    ASKS,
     IRREGULAR,
     MAX_NAME_TERMS,
     MAX_QUERY,
+    QUESTION,
+    QUESTION_WORDS,
+    T2S,
+    TOKEN,
     EnglishStemFilter,
     MixedTokenizer,
     analyzer,

@@ -131,15 +131,15 @@ def analysis_tables() -> dict[str, Any]:
     """What the browser's query analysis needs from :mod:`houserules.search.analysis`."""
     from whoosh.analysis import STOP_WORDS
 
-    pairs = sorted(searchtext._T2S.items())
+    pairs = sorted(searchtext.T2S.items())
     return {
         "t2s": ["".join(chr(t) for t, _ in pairs), "".join(s for _, s in pairs)],
         "stop": sorted(STOP_WORDS),
         "irregular": searchtext.IRREGULAR,
-        "token": searchtext._TOKEN.pattern,
-        "question": searchtext._QUESTION.pattern,
-        "questionWords": _js_pattern(searchtext._QUESTION_WORDS),
-        "asks": _js_pattern(searchtext._ASKS),
+        "token": searchtext.TOKEN.pattern,
+        "question": searchtext.QUESTION.pattern,
+        "questionWords": _js_pattern(searchtext.QUESTION_WORDS),
+        "asks": _js_pattern(searchtext.ASKS),
         "minCorrected": search.MIN_CORRECTED,
         "minCompleted": search.MIN_COMPLETED,
         "completions": search.COMPLETIONS,
