@@ -98,3 +98,18 @@ def test_strict_build_has_no_warnings(tmp_path):
     result = run_process("build", "--data", str(GOOD), "-o", str(tmp_path / "site"))  # end to end
     assert result.returncode == 0
     assert "WARNING" not in result.stderr, result.stderr
+
+
+def test_page_descriptions_are_plain_text(built_site):
+    """Link previews and search engines read a page's description: references are named, never ``[[…]]``."""
+    import re
+
+    descriptions = {
+        page.relative_to(built_site).as_posix(): match.group(1)
+        for page in built_site.rglob("*.html")
+        for match in re.finditer(r'<meta name="description" content="([^"]*)"', page.read_text(encoding="utf-8"))
+    }
+    assert len(descriptions) > 100
+    assert {page: text for page, text in descriptions.items() if "[[" in text or "]]" in text} == {}
+    water = descriptions["mice-and-mystics/water-movement.html"]
+    assert re.search(r"\((MM-[A-Z]\d+)\)", water), water  # a reference as its title and code

@@ -124,6 +124,7 @@ def _cmd_export(parser: argparse.ArgumentParser) -> Runner:
         default="json",
         help="default: json; tbx (TBX-Basic, for CAT tools) for the glossary",
     )
+    parser.add_argument("--game", metavar="G", help="one game only (default: every game)")
     parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE instead of stdout")
 
     def run(args: argparse.Namespace) -> int:
@@ -137,7 +138,7 @@ def _cmd_export(parser: argparse.ArgumentParser) -> Runner:
         if report.errors:
             print(f"not exported: {report.summary()}", file=sys.stderr)
             return 1
-        data = export(report.kb, args.what, args.format)
+        data = export(report.kb, args.what, args.format, args.game)
         if args.output is None:
             sys.stdout.buffer.write(data)
             sys.stdout.flush()
