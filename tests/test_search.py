@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import DATA, FIXTURES, ROOT, run_cli, run_process
-from houserules.render import terminal
+from houserules.render import linebreak, terminal
 from houserules.search import analysis as searchtext
 from houserules.search import cache as searchcache
 from houserules.search import index as search
@@ -382,7 +382,7 @@ def test_show_aligns_by_display_width(cache, columns):
     lines = hr("show", "DM-A01", cache=cache, columns=columns).stdout.splitlines()
     # A link too long for the value column has a line of its own under its label.
     header = lines[2 : lines.index("")]
-    alone = {i for i, line in enumerate(header) if terminal.is_link(line.strip())}
+    alone = {i for i, line in enumerate(header) if linebreak.is_link(line.strip())}
     header = [line for i, line in enumerate(header) if i not in alone and i + 1 not in alone]
     starts = {display_width(line[: len(line) - len(line.split("  ")[-1].lstrip())]) for line in header}
     assert len(starts) == 1, header  # every header value starts in the same column
