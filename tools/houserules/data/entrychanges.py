@@ -71,7 +71,8 @@ def read_blob(blob: bytes | None) -> dict[str, Any] | None:
 def entry_change(ref: str, status: str, old: dict[str, Any] | None, new: dict[str, Any] | None) -> EntryChange:
     """What changed between two versions of an entry's data (either may be None: added, removed or unreadable)."""
     shown = new if new is not None else old
-    title = shown.get("title") if shown and isinstance(shown.get("title"), dict) else {}
+    found = shown.get("title") if shown else None
+    title: dict[str, Any] = found if isinstance(found, dict) else {}
     code = shown_text(str(shown.get("code", ""))) if shown else ""
     titles = {"zh": shown_text(str(title.get("zh", ref))), "en": shown_text(str(title.get("en", "")))}
     change = EntryChange(ref, code, titles, status)

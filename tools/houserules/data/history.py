@@ -183,9 +183,9 @@ def load_history(kb: KnowledgeBase, current: DataVersion | None = None) -> Histo
         trees = all_trees[: len(commits)]
         game_trees: dict[str, dict[str, str]] = {c.id: {} for c in commits}
         for name, tree in zip(game_names, all_trees[len(commits) :]):
-            commit, _, path = name.partition(":")
+            commit_id, _, path = name.partition(":")
             if tree:
-                game_trees[commit][path.removeprefix(prefix)] = tree
+                game_trees[commit_id][path.removeprefix(prefix)] = tree
         ids = [
             blob
             for c in commits

@@ -24,7 +24,9 @@ from whoosh.query import And, Or, Query, Term
 from . import analysis as searchtext
 from .cache import META_FILE, ensure_index
 from .documents import FIELD_BOOSTS
-from .ranking import QUESTION_SHOWN, Hit, coordination, favoured_game, fold  # noqa: F401 - QUESTION_SHOWN, Hit: part of this module's interface
+from .ranking import QUESTION_SHOWN as QUESTION_SHOWN  # part of this module's interface
+from .ranking import Hit as Hit  # part of this module's interface
+from .ranking import coordination, favoured_game, fold
 
 #: A query equal to a code or a title (ignoring case, spaces and punctuation) comes first.
 EXACT_BOOST = 1000.0

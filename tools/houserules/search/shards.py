@@ -227,7 +227,7 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         len(json.dumps(t, ensure_ascii=False).encode()) + len(json.dumps(p)) + 1 for t, p in {**terms, **extra}.items()
     )
     shards = max(1, math.ceil(size / SHARD_BYTES))
-    buckets: list[dict[str, list[int]]] = [{} for _ in range(shards)]
+    buckets: list[dict[str, list[int] | dict[str, list[int]]]] = [{} for _ in range(shards)]
     for term in sorted(terms):
         buckets[fnv1a(term) % shards][term] = terms[term]
     for term in sorted(extra):

@@ -13,6 +13,7 @@ and the plugin runs MkDocs' dirty build of the pages that changed.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -118,7 +119,8 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
             config.site_url,
             str(version) if version else "",
         )
-        report = (config.extra or {}).get("report")
+        extra: Mapping[str, Any] = config.extra or {}
+        report = extra.get("report")
         self.ctx.report = str(report).strip() if report else None
         config.nav = self._nav = site_nav(kb, config.nav or [])
         config.extra["houserules_offline"] = self.config.offline  # main.html names the worker only then
