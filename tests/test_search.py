@@ -208,6 +208,8 @@ def test_search_eval_counts_a_question_hit_as_its_entry(tmp_path, cache):
         ("DM-A01", "demo:tower-crossing"),
         ("dm-a01", "demo:tower-crossing"),
         ("DM A01", "demo:tower-crossing"),
+        ("DM-A1", "demo:tower-crossing"),  # without its zero padding, as the go page takes it
+        ("dm a1", "demo:tower-crossing"),
         # an exact title comes before entries that only mention it
         ("塔楼", "demo:tower"),
         ("Tower", "demo:tower"),

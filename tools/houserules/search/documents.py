@@ -8,6 +8,7 @@ index (:mod:`houserules.data.searchtext` must stay where it is).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -16,13 +17,23 @@ from whoosh.fields import ID, STORED, TEXT, Schema
 from . import analysis as searchtext
 
 #: Bump when the schema, the analysis or the stored record changes: caches rebuild.
-INDEX_VERSION = 7  # 7: irregular past forms; 6: names (titles, aliases, glossary terms) and what an entry is about as query-term runs; analyzer in data.searchtext
+INDEX_VERSION = 8  # 8: codes also without zero padding (MR-R8); 7: irregular past forms; 6: names (titles, aliases, glossary terms) and what an entry is about as query-term runs; analyzer in data.searchtext
 
 #: Weight of a query term found in each field: names above the answer above the details.
 #: A question document fills the same fields: the question as its title, the variants as
 #: aliases, the answer as summary, its entry's titles as body (weak context). Separate
 #: fields ranked no better on the development questions and cost 60 % more per query.
 FIELD_BOOSTS: dict[str, float] = {"code": 8.0, "title": 4.0, "aliases": 4.0, "summary": 3.0, "body": 1.0}
+
+
+def code_forms(code: str) -> list[str]:
+    """A code as it is printed and as people type it without the zero padding.
+
+    >>> code_forms("MR-R08"), code_forms("BH-A13")
+    (['MR-R08', 'MR-R8'], ['BH-A13'])
+    """
+    short = re.sub(r"(?<=[A-Za-z])0+(?=\d)", "", code)
+    return [code] if short == code else [code, short]
 
 
 def schema(analyzer: Any = None) -> Schema:
@@ -88,7 +99,7 @@ def documents(kb: Any) -> Iterable[dict[str, Any]]:
             "game": entry.game,
             "kind": entry.kind,
             "record": record,
-            "exact": "\n".join(searchtext.exact_key(t) for t in [entry.code, *titles]),
+            "exact": "\n".join(searchtext.exact_key(t) for t in [*code_forms(entry.code), *titles]),
             "exact_alias": "\n".join(searchtext.exact_key(a) for a in entry.aliases),
             "words": _words(texts.values()),
             "names": names,
