@@ -421,6 +421,8 @@
         "Saved on this device: the site now opens without a network.")), button]);
     button.addEventListener("click", function () { notice.remove(); });
     document.body.appendChild(notice);
+    // It says something the reader needs no action on: it goes by itself rather than cover the results.
+    setTimeout(function () { notice.remove(); }, 10000);
   }
 
   function offline() {
