@@ -183,6 +183,8 @@
     // Coordination, as the CLI's (index.coordination): a document's score times the weights
     // (rarity) of the query's terms it has over those of all the terms found anywhere.
     var weights = new Map(), total = 0, specific = new Map();
+    // The terms of a name the query says weigh head.nameTermsShare (index.NAME_TERMS_SHARE).
+    var spanned = nameTerms(sequence, byShard);
     terms.forEach(function (term) {
       var exact = term[0] === head.exact || term[0] === head.exactAlias;
       var shard = byShard.get(shardOf(term));
@@ -190,10 +192,11 @@
       var list = shard[term];
       if (!exact) matched.push(term);
       var half = list.length / 2, doc = 0, weight = Math.log(1 + head.docs / half), games = new Set();
+      var share = spanned.has(term) ? head.nameTermsShare : 1;
       if (!exact) total += weight;
       for (var i = 0; i < half; i++) {
         doc += list[i];
-        scores.set(doc, (scores.get(doc) || 0) + list[half + i]);
+        scores.set(doc, (scores.get(doc) || 0) + list[half + i] * share);
         if (!exact) {
           weights.set(doc, (weights.get(doc) || 0) + weight);
           games.add(head.gameOf[entryOf[doc]]);
@@ -249,6 +252,22 @@
       else if (count === bestCount) tie = true;
     });
     return tie ? null : best;
+  }
+
+  /* index.SearchIndex.name_terms: the terms of the runs of the query that are names. */
+  function nameTerms(sequence, byShard) {
+    var found = new Set();
+    sequence.forEach(function (first, start) {
+      var shard = byShard.get(shardOf(first)), key = head.names + first;
+      if (!shard || !Object.prototype.hasOwnProperty.call(shard, key)) return;
+      Object.keys(shard[key]).forEach(function (name) {
+        var length = name.split(" ").length;
+        if (length > head.maxNameTerms || start + length > sequence.length) return;
+        if (sequence.slice(start, start + length).join(" ") !== name) return;
+        for (var k = start; k < start + length; k++) found.add(sequence[k]);
+      });
+    });
+    return found;
   }
 
   /* index.SearchIndex.named: the documents of the entries whose title or alias is a run of the

@@ -46,6 +46,11 @@ QUESTION_DOC_BOOST = 10.0
 NAME_BOOST = 15.0
 #: ... and an entry that refers to what the query names (a ruling about the room it names) this.
 ABOUT_BOOST = 10.0
+#: The terms of a name the query says (a run of its terms that is an entry's title or alias) weigh
+#: this share of their score: the name boost already says what the query is about, so a name's
+#: words (two bigrams for 健身房) do not count twice, and the rest of the query, what it asks about
+#: the thing, decides between the thing and the rulings about it.
+NAME_TERMS_SHARE = 0.5
 #: The documents of the game the query's words belong to (:func:`favoured_game`) gain this.
 GAME_BOOST = 3.0
 #: English words this long or longer may be corrected (shorter ones are too ambiguous).
@@ -154,13 +159,19 @@ class SearchIndex:
         A question's preference for answers (:func:`bonus`) is added to these scores
         afterwards, by :meth:`ranked`.
         """
-        return self._query(self.analysed(text)[0], searchtext.exact_key(text))
+        terms, sequence = self.analysed(text)
+        return self._query(terms, searchtext.exact_key(text), self.name_terms(sequence))
 
-    def _query(self, terms: list[str], key: str) -> Query | None:
+    def name_terms(self, sequence: list[str]) -> set[str]:
+        """The terms of the query that belong to a name it says (see :data:`NAME_TERMS_SHARE`)."""
+        spans = searchtext.named_spans(sequence, lambda k: ("names", k) in self._reader)
+        return {term for start, end, _ in spans for term in sequence[start:end]}
+
+    def _query(self, terms: list[str], key: str, named: set[str] | frozenset[str] = frozenset()) -> Query | None:
         if not terms and not key:
             return None
         parts: list[Query] = [
-            Term(f, t, boost=b)
+            Term(f, t, boost=b * NAME_TERMS_SHARE if t in named else b)
             for t in terms
             for f, b in FIELD_BOOSTS.items()
             if f not in COMMON_SKIPPED or not self._common(f, t)
@@ -183,7 +194,7 @@ class SearchIndex:
         open the vault door" lost betrayal:vault.)
         """
         terms, sequence = self.analysed(text)
-        query = self._query(terms, searchtext.exact_key(text))
+        query = self._query(terms, searchtext.exact_key(text), self.name_terms(sequence))
         if query is None:
             return []
         term_docs = self.term_docs(query)
