@@ -108,6 +108,12 @@ var hrAnalysis = (function () {
     function termOf(word) {
       return stem(Object.prototype.hasOwnProperty.call(irregular, word) ? irregular[word] : word);
     }
+    /* searchtext.word_form: the stem without a doubled last consonant ("stabbing" -> "stab"). */
+    function wordForm(word) {
+      var term = termOf(word), n = term.length;
+      if (n > 2 && term[n - 1] === term[n - 2] && "aeiouylsz".indexOf(term[n - 1]) < 0) return term.slice(0, -1);
+      return term;
+    }
     var TOKEN = new RegExp(head.token, "gu");
     var QUESTION = new RegExp(head.question, "gu");
     var QUESTION_WORDS = new RegExp(head.questionWords, "gu");
@@ -117,6 +123,9 @@ var hrAnalysis = (function () {
     // English words of the synonym tables: known words, never corrected into others (index.SearchIndex._said).
     var saidWords = new Set((head.synonyms || []).map(function (pair) { return pair[0]; })
       .filter(function (say) { return /^[\x00-\x7f]*$/.test(say) && say.indexOf(" ") < 0; }));
+    // ... and the one-word ones in any of their forms (synonyms.said_word: "stabbing" says "stab").
+    var saidStems = new Set();
+    saidWords.forEach(function (say) { if (/^[a-z]+$/.test(say)) saidStems.add(wordForm(say)); });
 
     /* searchtext.bounded: the first head.maxQuery characters (code points) of a query. */
     function bounded(text) {
@@ -185,7 +194,8 @@ var hrAnalysis = (function () {
       var folded = fold(text);
       return folded.replace(ENGLISH, function (word, start) {
         var lex = lexicon(word);
-        if (lex.known || saidWords.has(word) || Object.prototype.hasOwnProperty.call(irregular, word)) return word;
+        if (lex.known || saidWords.has(word) || Object.prototype.hasOwnProperty.call(irregular, word)
+            || saidStems.has(wordForm(word))) return word;
         if (word.length >= head.minCompleted && isLastWord(folded, start, start + word.length)) {
           var done = lex.complete();
           if (done.length) return done.join(" ");
@@ -199,8 +209,10 @@ var hrAnalysis = (function () {
     /* searchtext.synonyms_said: what the synonyms a query uses mean (head.synonyms: [say, means]). */
     function synonymsSaid(text) {
       var folded = fold(text), found = [];
+      var forms = new Set((folded.match(ENGLISH) || []).map(wordForm));
       (head.synonyms || []).forEach(function (pair) {
-        if (said(folded, pair[0]) && found.indexOf(pair[1]) < 0) found.push(pair[1]);
+        var inForm = /^[a-z]+$/.test(pair[0]) && forms.has(wordForm(pair[0]));
+        if ((said(folded, pair[0]) || inForm) && found.indexOf(pair[1]) < 0) found.push(pair[1]);
       });
       return found;
     }
@@ -221,7 +233,7 @@ var hrAnalysis = (function () {
       synonymsSaid: synonymsSaid,
       termOf: termOf,
       fold: fold, queryTerms: queryTerms, querySequence: querySequence, exactKey: exactKey, isQuestion: isQuestion,
-      words: words, correct: correct, stem: stem, distance: distance
+      words: words, correct: correct, stem: stem, wordForm: wordForm, distance: distance
     };
   }
 

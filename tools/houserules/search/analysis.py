@@ -25,5 +25,6 @@ from ..data.searchtext import (  # noqa: F401 - re-exported for the search and t
     named_spans,
     query_sequence,
     query_terms,
+    word_form,
 )
-from ..data.synonyms import synonym_pairs, synonyms_said  # noqa: F401 - re-exported
+from ..data.synonyms import said_word, synonym_pairs, synonyms_said  # noqa: F401 - re-exported

@@ -81,6 +81,10 @@ class SearchIndex:
         self._game_of: list[int] | None = None
         #: English words of the synonym tables: known words, never corrected into others.
         self._said = {say for say, _ in self.meta.get("synonyms", []) if say.isascii() and " " not in say}
+        #: ... in any of their forms ("stabbing" is "stab" said, not a misspelt "starting").
+        self._said_stems = {
+            searchtext.word_form(say) for say, _ in self.meta.get("synonyms", []) if searchtext.said_word(say)
+        }
 
     def __enter__(self) -> SearchIndex:
         return self
@@ -124,7 +128,12 @@ class SearchIndex:
 
         def fix(match: re.Match[str]) -> str:
             word = match.group(0)
-            if ("words", word) in self._reader or word in self._said or word in searchtext.IRREGULAR:
+            if (
+                ("words", word) in self._reader
+                or word in self._said
+                or word in searchtext.IRREGULAR
+                or searchtext.word_form(word) in self._said_stems
+            ):
                 return word
             if len(word) >= MIN_COMPLETED and searchtext.is_last_word(folded, match.start(), match.end()):
                 completions = self.complete(word)
