@@ -254,7 +254,8 @@
     return tie ? null : best;
   }
 
-  /* index.SearchIndex.name_terms: the terms of the runs of the query that are names. */
+  /* index.SearchIndex.name_terms: the terms of the runs of the query that are names (none when
+   * every term is one: the query then asks nothing besides the names). */
   function nameTerms(sequence, byShard) {
     var found = new Set();
     sequence.forEach(function (first, start) {
@@ -267,7 +268,7 @@
         for (var k = start; k < start + length; k++) found.add(sequence[k]);
       });
     });
-    return found;
+    return sequence.every(function (term) { return found.has(term); }) ? new Set() : found;
   }
 
   /* index.SearchIndex.named: the documents of the entries whose title or alias is a run of the

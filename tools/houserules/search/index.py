@@ -172,9 +172,12 @@ class SearchIndex:
         return self._query(terms, searchtext.exact_key(text), self.name_terms(sequence))
 
     def name_terms(self, sequence: list[str]) -> set[str]:
-        """The terms of the query that belong to a name it says (see :data:`NAME_TERMS_SHARE`)."""
+        """The terms of the query that belong to a name it says (see :data:`NAME_TERMS_SHARE`); none
+        when every term does: a query that only names things ("frightened condition what does it do")
+        asks nothing else that could decide between them and the rulings about them."""
         spans = searchtext.named_spans(sequence, lambda k: ("names", k) in self._reader)
-        return {term for start, end, _ in spans for term in sequence[start:end]}
+        found = {term for start, end, _ in spans for term in sequence[start:end]}
+        return found if set(sequence) - found else set()
 
     def _query(self, terms: list[str], key: str, named: set[str] | frozenset[str] = frozenset()) -> Query | None:
         if not terms and not key:
