@@ -113,13 +113,16 @@ def test_result_texts_name_their_references(built_site):
 
 
 def _exported_named(sequence: list[str], lists: dict[str, dict[str, list[int]]]) -> set[int]:
-    """The documents of the exported names that are runs of the query's terms."""
-    docs: set[int] = set()
+    """The documents of the exported names that are runs of the query's terms, not inside a longer one."""
+    spans = {}
     for start, first in enumerate(sequence):
         for name, deltas in lists.get(first, {}).items():
             length = len(name.split(" "))
             if length <= searchtext.MAX_NAME_TERMS and " ".join(sequence[start : start + length]) == name:
-                docs.update(itertools.accumulate(deltas))
+                spans[(start, start + length, name)] = deltas
+    docs: set[int] = set()
+    for span in searchtext.longest_spans(list(spans)):
+        docs.update(itertools.accumulate(spans[span]))
     return docs
 
 

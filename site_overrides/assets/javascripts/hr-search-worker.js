@@ -272,10 +272,10 @@
   }
 
   /* index.SearchIndex.named: the documents of the entries whose title or alias is a run of the
-   * query's terms (the names that begin with a term are stored with the term, under ^term), or
+   * query's terms, not inside a longer one (the names that begin with a term are stored with the term, under ^term), or
    * with prefix head.about, of the entries that refer to them (@term). */
   function namedDocs(sequence, byShard, prefix) {
-    var docs = new Set();
+    var spans = [];
     sequence.forEach(function (first, start) {
       var shard = byShard.get(shardOf(first)), key = prefix + first;
       if (!shard || !Object.prototype.hasOwnProperty.call(shard, key)) return;
@@ -284,9 +284,18 @@
         var length = name.split(" ").length;
         if (length > head.maxNameTerms || start + length > sequence.length) return;
         if (sequence.slice(start, start + length).join(" ") !== name) return;
-        var list = names[name], doc = 0;
-        for (var i = 0; i < list.length; i++) { doc += list[i]; docs.add(doc); }
+        spans.push({ start: start, end: start + length, list: names[name] });
       });
+    });
+    // searchtext.longest_spans: a name inside a longer one the query says names nothing.
+    var docs = new Set();
+    spans.forEach(function (span) {
+      var inside = spans.some(function (other) {
+        return other !== span && other.start <= span.start && span.end <= other.end &&
+          (other.end - other.start) > (span.end - span.start);
+      });
+      if (inside) return;
+      for (var i = 0, doc = 0; i < span.list.length; i++) { doc += span.list[i]; docs.add(doc); }
     });
     return docs;
   }

@@ -21,6 +21,7 @@ from ..data.searchtext import (  # noqa: F401 - re-exported for the search and t
     fold,
     is_last_word,
     is_question,
+    longest_spans,
     name_key,
     named_spans,
     query_sequence,

@@ -231,9 +231,11 @@ class SearchIndex:
 
     def named(self, sequence: list[str], field: str = "names") -> set[int]:
         """The documents of the entries a query names: a run of its terms is one of their titles or
-        aliases (``field="about"``: the entries that refer to what the query names)."""
+        aliases, and not inside a longer run that is (``field="about"``: the entries that refer to
+        what the query names)."""
         docs: set[int] = set()
-        for _, _, key in searchtext.named_spans(sequence, lambda k: (field, k) in self._reader):
+        spans = searchtext.named_spans(sequence, lambda k: (field, k) in self._reader)
+        for _, _, key in searchtext.longest_spans(spans):
             docs.update(self._reader.postings(field, key).all_ids())
         return docs
 
