@@ -50,7 +50,7 @@ ABOUT_BOOST = 10.0
 #: this share of their score: the name boost already says what the query is about, so a name's
 #: words (two bigrams for 健身房) do not count twice, and the rest of the query, what it asks about
 #: the thing, decides between the thing and the rulings about it.
-NAME_TERMS_SHARE = 0.5
+NAME_TERMS_SHARE = 0.55
 #: The documents of the game the query's words belong to (:func:`favoured_game`) gain this.
 GAME_BOOST = 3.0
 #: English words this long or longer may be corrected (shorter ones are too ambiguous).
