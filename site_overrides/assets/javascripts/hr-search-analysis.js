@@ -123,7 +123,7 @@ var hrAnalysis = (function () {
     // English words of the synonym tables: known words, never corrected into others (index.SearchIndex._said).
     var saidWords = new Set((head.synonyms || []).map(function (pair) { return pair[0]; })
       .filter(function (say) { return /^[\x00-\x7f]*$/.test(say) && say.indexOf(" ") < 0; }));
-    // ... and the one-word ones in any of their forms (synonyms.said_word: "stabbing" says "stab").
+    // ... nor any form of the one-word ones (synonyms.said_word: "stabbing" is not "starting" misspelt).
     var saidStems = new Set();
     saidWords.forEach(function (say) { if (/^[a-z]+$/.test(say)) saidStems.add(wordForm(say)); });
 
@@ -209,10 +209,8 @@ var hrAnalysis = (function () {
     /* searchtext.synonyms_said: what the synonyms a query uses mean (head.synonyms: [say, means]). */
     function synonymsSaid(text) {
       var folded = fold(text), found = [];
-      var forms = new Set((folded.match(ENGLISH) || []).map(wordForm));
       (head.synonyms || []).forEach(function (pair) {
-        var inForm = /^[a-z]+$/.test(pair[0]) && forms.has(wordForm(pair[0]));
-        if ((said(folded, pair[0]) || inForm) && found.indexOf(pair[1]) < 0) found.push(pair[1]);
+        if (said(folded, pair[0]) && found.indexOf(pair[1]) < 0) found.push(pair[1]);
       });
       return found;
     }

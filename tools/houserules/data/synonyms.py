@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .searchtext import english_words, fold, word_form
+from .searchtext import fold
 
 
 def synonym_pairs(kb: Any) -> list[list[str]]:
@@ -34,25 +34,21 @@ def synonym_pairs(kb: Any) -> list[list[str]]:
 
 def synonyms_said(text: str, pairs: list[list[str]]) -> list[str]:
     """What the synonyms a query uses mean, in the pairs' order without repeats: a Chinese word
-    anywhere in the query, English words as whole words, and a one-word English synonym in any of
-    its forms (its stem, :func:`~houserules.data.searchtext.word_form`: "stabbing" says "stab", "grabbed" says "grab").
+    anywhere in the query, English words as whole words.
 
     >>> synonyms_said("我扣血了", [["扣血", "伤害"]]), synonyms_said("fellow", [["fell", "fall"]])
     (['伤害'], [])
-    >>> synonyms_said("I stabbed it", [["stab", "attack"]])
-    ['attack']
     """
     folded = fold(text)
-    forms = {word_form(word) for word in english_words(folded)}
     found: dict[str, None] = {}
     for say, means in pairs:
-        if _said(folded, say) or (said_word(say) and word_form(say) in forms):
+        if _said(folded, say):
             found.setdefault(means, None)
     return list(found)
 
 
 def said_word(say: str) -> bool:
-    """Whether a synonym is one English word (matched in any of its forms, and never corrected)."""
+    """Whether a synonym is one English word (none of its forms is corrected into another word)."""
     return say.isascii() and say.isalpha()
 
 
