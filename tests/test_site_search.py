@@ -126,9 +126,11 @@ def _exported_named(sequence: list[str], lists: dict[str, dict[str, list[int]]])
     return docs
 
 
-def _exported_name_terms(sequence: list[str], lists: dict[str, dict[str, list[int]]]) -> set[str]:
-    """The query's terms in runs that are exported names; none when every term is in one."""
-    found: set[str] = set()
+def _exported_name_terms(sequence: list[str], lists: dict[str, dict[str, list[int]]], games: set[str]) -> set[str]:
+    """The query's terms in runs that are exported names or games' names; none when every term is in one."""
+    found: set[str] = {
+        t for start, end, _ in searchtext.named_spans(sequence, games.__contains__) for t in sequence[start:end]
+    }
     for start, first in enumerate(sequence):
         for name in lists.get(first, {}):
             length = len(name.split(" "))
@@ -154,7 +156,7 @@ def test_exported_scores_add_up_to_the_cli_scores(index):
         totals: dict[int, float] = {}
         weights: dict[int, float] = {}
         total, specific = 0.0, collections.Counter()
-        spanned = _exported_name_terms(sequence, names["names"])
+        spanned = _exported_name_terms(sequence, names["names"], set(index.meta["game_names"]))
         for term in terms:
             found = exported.get(term, {})
             if not found:

@@ -254,10 +254,18 @@
     return tie ? null : best;
   }
 
-  /* index.SearchIndex.name_terms: the terms of the runs of the query that are names (none when
-   * every term is one: the query then asks nothing besides the names). */
+  /* index.SearchIndex.name_terms: the terms of the runs of the query that are names, an entry's or
+   * a game's (none when every term is one: the query then asks nothing besides the names). */
+  var gameNames = null;
   function nameTerms(sequence, byShard) {
     var found = new Set();
+    if (!gameNames) gameNames = new Set(head.gameNames || []);
+    sequence.forEach(function (first, start) {
+      for (var end = start + 1; end <= Math.min(sequence.length, start + head.maxNameTerms); end++) {
+        if (!gameNames.has(sequence.slice(start, end).join(" "))) continue;
+        for (var k = start; k < end; k++) found.add(sequence[k]);
+      }
+    });
     sequence.forEach(function (first, start) {
       var shard = byShard.get(shardOf(first)), key = head.names + first;
       if (!shard || !Object.prototype.hasOwnProperty.call(shard, key)) return;

@@ -34,14 +34,14 @@ _QUESTION = re.compile("为什么|怎么办|怎么样|能不能|可不可以|怎
 #: English question words, pronouns, auxiliaries and fillers carry no topic either ("frightened
 #: condition what does it do" searches frighten/condit; "my friend already passed the roll, is there
 #: any point" keeps friend/pass/roll/point), nor do the words that ask for a comparison ("the
-#: difference between a trick and an item" is about tricks and items), nor does a letter left of a
-#: contraction (I'm, can't).
+#: difference between a trick and an item" is about tricks and items) or how a thing works ("how do
+#: saves work" asks about saves), nor does a letter left of a contraction (I'm, can't).
 #: Queries only: the index keeps every word.
 _QUESTION_WORDS = re.compile(
     r"\b(?:what|whats|how|why|where|which|who|whom|whose|do|does|did|done|doing|i|im|ive|id|ill|me|my|mine"
     r"|we|our|ours|you|youre|your|yours|he|him|his|she|her|they|them|their|its|this|these|those|there|theres"
     r"|should|would|could|shall|might|must|was|were|been|being|has|had|have|having|am"
-    r"|difference|differences|different|between"
+    r"|difference|differences|different|between|work|works|working"
     r"|some|any|anything|something|someone|somebody|anyone|anybody|everyone|everybody"
     r"|dont|doesnt|didnt|cant|cannot|isnt|arent|wasnt|werent|wont|wouldnt|shouldnt|couldnt|hasnt|havent"
     r"|[b-z])\b"

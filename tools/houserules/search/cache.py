@@ -132,6 +132,16 @@ def build_for(data_dir: Path, target: Path) -> Path:
         "games": sorted(kb.games),
         "problems": [str(p) for p in result.problems if p.severity == "error"],
         "synonyms": searchtext.synonym_pairs(kb),
+        # The names of the games (their id, names and aliases) as query-term runs: a query saying
+        # one names the game it is about, not a topic (index.SearchIndex.name_terms).
+        "game_names": sorted(
+            {
+                key
+                for game in kb.games.values()
+                for name in [game.id.replace("-", " "), *game.name.values(), *game.data.get("aliases", [])]
+                if (key := searchtext.name_key(name))
+            }
+        ),
     }
     return write_index(target, documents(kb), meta)
 

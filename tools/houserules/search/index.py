@@ -80,6 +80,7 @@ class SearchIndex:
         self._questions: set[int] = set()
         self._game_of: list[int] | None = None
         #: English words of the synonym tables: known words, never corrected into others.
+        self._game_names = set(self.meta.get("game_names", []))
         self._said = {say for say, _ in self.meta.get("synonyms", []) if say.isascii() and " " not in say}
         #: ... in any of their forms ("stabbing" is "stab" said, not a misspelt "starting").
         self._said_stems = {
@@ -172,10 +173,11 @@ class SearchIndex:
         return self._query(terms, searchtext.exact_key(text), self.name_terms(sequence))
 
     def name_terms(self, sequence: list[str]) -> set[str]:
-        """The terms of the query that belong to a name it says (see :data:`NAME_TERMS_SHARE`); none
-        when every term does: a query that only names things ("frightened condition what does it do")
-        asks nothing else that could decide between them and the rulings about them."""
-        spans = searchtext.named_spans(sequence, lambda k: ("names", k) in self._reader)
+        """The terms of the query that belong to a name it says (see :data:`NAME_TERMS_SHARE`), an
+        entry's or a game's ("how do saves work in mausritter" asks about saves); none when every
+        term does: a query that only names things ("frightened condition what does it do") asks
+        nothing else that could decide between them and the rulings about them."""
+        spans = searchtext.named_spans(sequence, lambda k: ("names", k) in self._reader or k in self._game_names)
         found = {term for start, end, _ in spans for term in sequence[start:end]}
         return found if set(sequence) - found else set()
 

@@ -274,6 +274,7 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         "questionDocBoost": round(search.QUESTION_DOC_BOOST * SCALE),
         "nameBoost": round(search.NAME_BOOST * SCALE),
         "nameTermsShare": search.NAME_TERMS_SHARE,
+        "gameNames": index.meta.get("game_names", []),
         "aboutBoost": round(search.ABOUT_BOOST * SCALE),
         "about": ABOUT,
         "questionShown": search.QUESTION_SHOWN,
