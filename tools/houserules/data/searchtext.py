@@ -280,20 +280,6 @@ def named_spans(sequence: list[str], known: Callable[[str], bool]) -> list[tuple
     return found
 
 
-def longest_spans(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    """The runs of :func:`named_spans` that are not inside a longer one: the query names what its
-    longest name says ("tile and space" names "Tiles and spaces", not also each room tile).
-
-    >>> longest_spans([(2, 3, "tile"), (2, 4, "tile space"), (3, 4, "space"), (6, 7, "gym")])
-    [(2, 4, 'tile space'), (6, 7, 'gym')]
-    """
-    return [
-        span
-        for span in spans
-        if not any(other != span and other[0] <= span[0] and span[1] <= other[1] for other in spans)
-    ]
-
-
 def index_terms(text: str) -> set[str]:
     """The distinct terms the index makes of a text (as :func:`analyzer` does, without Whoosh's
     per-token machinery: the check reads every entry's short texts with it).

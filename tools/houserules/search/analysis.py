@@ -3,6 +3,7 @@ use it too: the synonym tables are checked against the words the search indexes)
 
 from __future__ import annotations
 
+from ..data.querynames import longest_spans, name_terms  # noqa: F401 - re-exported
 from ..data.searchtext import (  # noqa: F401 - re-exported for the search and the site's tables
     _ASKS,
     _QUESTION,
@@ -21,7 +22,6 @@ from ..data.searchtext import (  # noqa: F401 - re-exported for the search and t
     fold,
     is_last_word,
     is_question,
-    longest_spans,
     name_key,
     named_spans,
     query_sequence,

@@ -46,10 +46,7 @@ QUESTION_DOC_BOOST = 10.0
 NAME_BOOST = 15.0
 #: ... and an entry that refers to what the query names (a ruling about the room it names) this.
 ABOUT_BOOST = 10.0
-#: The terms of a name the query says (a run of its terms that is an entry's title or alias) weigh
-#: this share of their score: the name boost already says what the query is about, so a name's
-#: words (two bigrams for 健身房) do not count twice, and the rest of the query, what it asks about
-#: the thing, decides between the thing and the rulings about it.
+#: A name's terms weigh this share: the name boost says what it is about, the rest decides which answer.
 NAME_TERMS_SHARE = 0.55
 #: The documents of the game the query's words belong to (:func:`favoured_game`) gain this.
 GAME_BOOST = 3.0
@@ -129,12 +126,7 @@ class SearchIndex:
 
         def fix(match: re.Match[str]) -> str:
             word = match.group(0)
-            if (
-                ("words", word) in self._reader
-                or word in self._said
-                or word in searchtext.IRREGULAR
-                or searchtext.word_form(word) in self._said_stems
-            ):
+            if self._known(word):
                 return word
             if len(word) >= MIN_COMPLETED and searchtext.is_last_word(folded, match.start(), match.end()):
                 completions = self.complete(word)
@@ -147,6 +139,10 @@ class SearchIndex:
             return found[0] if found else word
 
         return _ASCII_WORD.sub(fix, folded)
+
+    def _known(self, word: str) -> bool:
+        said = word in self._said or searchtext.word_form(word) in self._said_stems
+        return ("words", word) in self._reader or said or word in searchtext.IRREGULAR
 
     def complete(self, prefix: str) -> list[str]:
         """The indexed words that begin with ``prefix``, most frequent first (ties: alphabetical)."""
@@ -173,13 +169,8 @@ class SearchIndex:
         return self._query(terms, searchtext.exact_key(text), self.name_terms(sequence))
 
     def name_terms(self, sequence: list[str]) -> set[str]:
-        """The terms of the query that belong to a name it says (see :data:`NAME_TERMS_SHARE`), an
-        entry's or a game's ("how do saves work in mausritter" asks about saves); none when every
-        term does: a query that only names things ("frightened condition what does it do") asks
-        nothing else that could decide between them and the rulings about them."""
-        spans = searchtext.named_spans(sequence, lambda k: ("names", k) in self._reader or k in self._game_names)
-        found = {term for start, end, _ in spans for term in sequence[start:end]}
-        return found if set(sequence) - found else set()
+        """The terms of the query in an entry's or a game's name (:func:`~houserules.data.querynames.name_terms`)."""
+        return searchtext.name_terms(sequence, lambda k: ("names", k) in self._reader or k in self._game_names)
 
     def _query(self, terms: list[str], key: str, named: set[str] | frozenset[str] = frozenset()) -> Query | None:
         if not terms and not key:
