@@ -626,12 +626,12 @@ def test_natural_questions_find_their_answer_first(judged):
 
 #: What the questions and situations players tell (groups natural and situation-*) reach, by
 #: language and together: hit@1, hit@3. The aim is 0.92 and 0.98 everywhere; hit@3 reaches it,
-#: hit@1 does not yet in Chinese and English (0.88 and 0.87 measured), so the floors are what is reached.
+#: hit@1 does not yet in Chinese and English (0.917 and 0.900 measured), so the floors are what is reached.
 TOLD_FLOORS = {
-    "told-zh": (0.87, 0.98),
-    "told-en": (0.85, 0.98),
+    "told-zh": (0.91, 0.98),
+    "told-en": (0.90, 0.98),
     "told-typo": (0.92, 0.98),
-    "told": (0.87, 0.98),
+    "told": (0.91, 0.98),
 }
 
 

@@ -112,20 +112,36 @@ def test_result_texts_name_their_references(built_site):
 
 
 def _exported_named(sequence: list[str], lists: dict[str, dict[str, list[int]]]) -> set[int]:
-    """The documents of the exported names that are runs of the query's terms."""
-    docs: set[int] = set()
+    """The documents of the exported names that are runs of the query's terms, not inside a longer one."""
+    spans = {}
     for start, first in enumerate(sequence):
         for name, deltas in lists.get(first, {}).items():
             length = len(name.split(" "))
             if length <= searchtext.MAX_NAME_TERMS and " ".join(sequence[start : start + length]) == name:
-                docs.update(itertools.accumulate(deltas))
+                spans[(start, start + length, name)] = deltas
+    docs: set[int] = set()
+    for span in searchtext.longest_spans(list(spans)):
+        docs.update(itertools.accumulate(spans[span]))
     return docs
+
+
+def _exported_name_terms(sequence: list[str], lists: dict[str, dict[str, list[int]]], games: set[str]) -> set[str]:
+    """The query's terms in runs that are exported names or games' names; none when every term is in one."""
+    found: set[str] = {
+        t for start, end, _ in searchtext.named_spans(sequence, games.__contains__) for t in sequence[start:end]
+    }
+    for start, first in enumerate(sequence):
+        for name in lists.get(first, {}):
+            length = len(name.split(" "))
+            if length <= searchtext.MAX_NAME_TERMS and " ".join(sequence[start : start + length]) == name:
+                found.update(sequence[start : start + length])
+    return found if set(sequence) - found else set()
 
 
 def test_exported_scores_add_up_to_the_cli_scores(index):
     """Summing the exported per-term scores, times the rarity-weighted share of the query's terms a
-    document has, plus the boosts of the exported names, of the query's game and of a question,
-    gives the CLI's ranking and scores."""
+    document has (the terms of a name the query says at their share), plus the boosts of the exported
+    names, of the query's game and of a question, gives the CLI's ranking and scores."""
     exported = shards.postings(index)
     names = {field: shards.name_lists(index, field) for field in ("names", "about")}
     count = index._reader.doc_count_all()
@@ -139,6 +155,7 @@ def test_exported_scores_add_up_to_the_cli_scores(index):
         totals: dict[int, float] = {}
         weights: dict[int, float] = {}
         total, specific = 0.0, collections.Counter()
+        spanned = _exported_name_terms(sequence, names["names"], set(index.meta["game_names"]))
         for term in terms:
             found = exported.get(term, {})
             if not found:
@@ -148,8 +165,9 @@ def test_exported_scores_add_up_to_the_cli_scores(index):
             games = {records[doc]["game"] for doc in found}
             if len(games) == 1:
                 specific[games.pop()] += 1
+            share = search.NAME_TERMS_SHARE if term in spanned else 1.0
             for doc, value in found.items():
-                totals[doc] = totals.get(doc, 0.0) + value
+                totals[doc] = totals.get(doc, 0.0) + value * share
                 weights[doc] = weights.get(doc, 0.0) + weight
         for term in [shards.EXACT + key, shards.EXACT_ALIAS + key] if key else []:
             for doc, value in exported.get(term, {}).items():

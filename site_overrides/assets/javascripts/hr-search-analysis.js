@@ -109,6 +109,12 @@ var hrAnalysis = (function () {
     function termOf(word) {
       return stem(Object.prototype.hasOwnProperty.call(irregular, word) ? irregular[word] : word);
     }
+    /* searchtext.word_form: the stem without a doubled last consonant ("stabbing" -> "stab"). */
+    function wordForm(word) {
+      var term = termOf(word), n = term.length;
+      if (n > 2 && term[n - 1] === term[n - 2] && "aeiouylsz".indexOf(term[n - 1]) < 0) return term.slice(0, -1);
+      return term;
+    }
     var TOKEN = new RegExp(head.token, "gu");
     var QUESTION = new RegExp(head.question, "gu");
     var QUESTION_WORDS = new RegExp(head.questionWords, "gu");
@@ -118,6 +124,9 @@ var hrAnalysis = (function () {
     // English words of the synonym tables: known words, never corrected into others (index.SearchIndex._said).
     var saidWords = new Set((head.synonyms || []).map(function (pair) { return pair[0]; })
       .filter(function (say) { return /^[\x00-\x7f]*$/.test(say) && say.indexOf(" ") < 0; }));
+    // ... nor any form of the one-word ones (synonyms.said_word: "stabbing" is not "starting" misspelt).
+    var saidStems = new Set();
+    saidWords.forEach(function (say) { if (/^[a-z]+$/.test(say)) saidStems.add(wordForm(say)); });
 
     /* searchtext.bounded: the first head.maxQuery characters (code points) of a query. */
     function bounded(text) {
@@ -186,7 +195,8 @@ var hrAnalysis = (function () {
       var folded = fold(text);
       return folded.replace(ENGLISH, function (word, start) {
         var lex = lexicon(word);
-        if (lex.known || saidWords.has(word) || Object.prototype.hasOwnProperty.call(irregular, word)) return word;
+        if (lex.known || saidWords.has(word) || Object.prototype.hasOwnProperty.call(irregular, word)
+            || saidStems.has(wordForm(word))) return word;
         if (word.length >= head.minCompleted && isLastWord(folded, start, start + word.length)) {
           var done = lex.complete();
           if (done.length) return done.join(" ");
@@ -222,7 +232,7 @@ var hrAnalysis = (function () {
       synonymsSaid: synonymsSaid,
       termOf: termOf,
       fold: fold, queryTerms: queryTerms, querySequence: querySequence, exactKey: exactKey, isQuestion: isQuestion,
-      words: words, correct: correct, stem: stem, distance: distance
+      words: words, correct: correct, stem: stem, wordForm: wordForm, distance: distance
     };
   }
 

@@ -183,6 +183,8 @@
     // Coordination, as the CLI's (index.coordination): a document's score times the weights
     // (rarity) of the query's terms it has over those of all the terms found anywhere.
     var weights = new Map(), total = 0, specific = new Map();
+    // The terms of a name the query says weigh head.nameTermsShare (index.NAME_TERMS_SHARE).
+    var spanned = nameTerms(sequence, byShard);
     terms.forEach(function (term) {
       var exact = term[0] === head.exact || term[0] === head.exactAlias;
       var shard = byShard.get(shardOf(term));
@@ -190,10 +192,11 @@
       var list = shard[term];
       if (!exact) matched.push(term);
       var half = list.length / 2, doc = 0, weight = Math.log(1 + head.docs / half), games = new Set();
+      var share = spanned.has(term) ? head.nameTermsShare : 1;
       if (!exact) total += weight;
       for (var i = 0; i < half; i++) {
         doc += list[i];
-        scores.set(doc, (scores.get(doc) || 0) + list[half + i]);
+        scores.set(doc, (scores.get(doc) || 0) + list[half + i] * share);
         if (!exact) {
           weights.set(doc, (weights.get(doc) || 0) + weight);
           games.add(head.gameOf[entryOf[doc]]);
@@ -251,11 +254,36 @@
     return tie ? null : best;
   }
 
+  /* index.SearchIndex.name_terms: the terms of the runs of the query that are names, an entry's or
+   * a game's (none when every term is one: the query then asks nothing besides the names). */
+  var gameNames = null;
+  function nameTerms(sequence, byShard) {
+    var found = new Set();
+    if (!gameNames) gameNames = new Set(head.gameNames || []);
+    sequence.forEach(function (first, start) {
+      for (var end = start + 1; end <= Math.min(sequence.length, start + head.maxNameTerms); end++) {
+        if (!gameNames.has(sequence.slice(start, end).join(" "))) continue;
+        for (var k = start; k < end; k++) found.add(sequence[k]);
+      }
+    });
+    sequence.forEach(function (first, start) {
+      var shard = byShard.get(shardOf(first)), key = head.names + first;
+      if (!shard || !Object.prototype.hasOwnProperty.call(shard, key)) return;
+      Object.keys(shard[key]).forEach(function (name) {
+        var length = name.split(" ").length;
+        if (length > head.maxNameTerms || start + length > sequence.length) return;
+        if (sequence.slice(start, start + length).join(" ") !== name) return;
+        for (var k = start; k < start + length; k++) found.add(sequence[k]);
+      });
+    });
+    return sequence.every(function (term) { return found.has(term); }) ? new Set() : found;
+  }
+
   /* index.SearchIndex.named: the documents of the entries whose title or alias is a run of the
-   * query's terms (the names that begin with a term are stored with the term, under ^term), or
+   * query's terms, not inside a longer one (the names that begin with a term are stored with the term, under ^term), or
    * with prefix head.about, of the entries that refer to them (@term). */
   function namedDocs(sequence, byShard, prefix) {
-    var docs = new Set();
+    var spans = [];
     sequence.forEach(function (first, start) {
       var shard = byShard.get(shardOf(first)), key = prefix + first;
       if (!shard || !Object.prototype.hasOwnProperty.call(shard, key)) return;
@@ -264,9 +292,18 @@
         var length = name.split(" ").length;
         if (length > head.maxNameTerms || start + length > sequence.length) return;
         if (sequence.slice(start, start + length).join(" ") !== name) return;
-        var list = names[name], doc = 0;
-        for (var i = 0; i < list.length; i++) { doc += list[i]; docs.add(doc); }
+        spans.push({ start: start, end: start + length, list: names[name] });
       });
+    });
+    // searchtext.longest_spans: a name inside a longer one the query says names nothing.
+    var docs = new Set();
+    spans.forEach(function (span) {
+      var inside = spans.some(function (other) {
+        return other !== span && other.start <= span.start && span.end <= other.end &&
+          (other.end - other.start) > (span.end - span.start);
+      });
+      if (inside) return;
+      for (var i = 0, doc = 0; i < span.list.length; i++) { doc += span.list[i]; docs.add(doc); }
     });
     return docs;
   }

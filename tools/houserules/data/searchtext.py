@@ -33,12 +33,15 @@ _ENGLISH = re.compile(r"[a-z]+")
 QUESTION = re.compile("为什么|怎么办|怎么样|能不能|可不可以|怎么|怎样|什么|如何|是否|能否|可以|吗|呢|吧")
 #: English question words, pronouns, auxiliaries and fillers carry no topic either ("frightened
 #: condition what does it do" searches frighten/condit; "my friend already passed the roll, is there
-#: any point" keeps friend/pass/roll/point), nor does a letter left of a contraction (I'm, can't).
+#: any point" keeps friend/pass/roll/point), nor do the words that ask for a comparison ("the
+#: difference between a trick and an item" is about tricks and items) or how a thing works ("how do
+#: saves work" asks about saves), nor does a letter left of a contraction (I'm, can't).
 #: Queries only: the index keeps every word.
 QUESTION_WORDS = re.compile(
     r"\b(?:what|whats|how|why|where|which|who|whom|whose|do|does|did|done|doing|i|im|ive|id|ill|me|my|mine"
     r"|we|our|ours|you|youre|your|yours|he|him|his|she|her|they|them|their|its|this|these|those|there|theres"
     r"|should|would|could|shall|might|must|was|were|been|being|has|had|have|having|am"
+    r"|difference|differences|different|between|work|works|working"
     r"|some|any|anything|something|someone|somebody|anyone|anybody|everyone|everybody"
     r"|dont|doesnt|didnt|cant|cannot|isnt|arent|wasnt|werent|wont|wouldnt|shouldnt|couldnt|hasnt|havent"
     r"|[b-z])\b"
@@ -223,6 +226,19 @@ IRREGULAR = {
 @lru_cache(maxsize=50_000)
 def _stem(word: str) -> str:
     return stem(IRREGULAR.get(word, word))
+
+
+def word_form(word: str) -> str:
+    """An English word's stem without a doubled last consonant, as Porter's rule would have it
+    (the stemmer keeps "stabb" for "stabbing"): what one-word synonyms are compared in.
+
+    >>> word_form("stabbing"), word_form("stab"), word_form("grabbed"), word_form("falling")
+    ('stab', 'stab', 'grab', 'fall')
+    """
+    term = _stem(word)
+    if len(term) > 2 and term[-1] == term[-2] and term[-1] not in "aeiouylsz":
+        return term[:-1]
+    return term
 
 
 def analyzer() -> Composable:

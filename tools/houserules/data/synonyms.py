@@ -47,6 +47,11 @@ def synonyms_said(text: str, pairs: list[list[str]]) -> list[str]:
     return list(found)
 
 
+def said_word(say: str) -> bool:
+    """Whether a synonym is one English word (none of its forms is corrected into another word)."""
+    return say.isascii() and say.isalpha()
+
+
 _ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 
 

@@ -3,6 +3,7 @@ use it too: the synonym tables are checked against the words the search indexes)
 
 from __future__ import annotations
 
+from ..data.querynames import longest_spans, name_terms
 from ..data.searchtext import (
     ASKS,
     IRREGULAR,
@@ -25,8 +26,9 @@ from ..data.searchtext import (
     named_spans,
     query_sequence,
     query_terms,
+    word_form,
 )
-from ..data.synonyms import synonym_pairs, synonyms_said
+from ..data.synonyms import said_word, synonym_pairs, synonyms_said
 
 # Re-exported for the search and the site's tables (the patterns and tables in capitals are what
 # search/shards.py writes out for the browser's query analysis).
@@ -52,6 +54,10 @@ __all__ = [
     "named_spans",
     "query_sequence",
     "query_terms",
+    "said_word",
     "synonym_pairs",
+    "word_form",
+    "longest_spans",
+    "name_terms",
     "synonyms_said",
 ]

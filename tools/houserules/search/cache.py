@@ -127,13 +127,23 @@ def build_for(data_dir: Path, target: Path) -> Path:
 
     result = load(data_dir)
     kb = result.kb
-    meta = {
+    meta = index_meta(kb, [str(p) for p in result.problems if p.severity == "error"])
+    return write_index(target, documents(kb), meta)
+
+
+def index_meta(kb: Any, problems: list[str]) -> dict[str, Any]:
+    """What an index keeps beside its documents: sizes, games, load problems, the synonym tables,
+    and the games' names (their id, names and aliases) as query-term runs: a query saying one
+    names the game it is about, not a topic (``index.SearchIndex.name_terms``)."""
+    games = kb.games.values()
+    names = [n for g in games for n in [g.id.replace("-", " "), *g.name.values(), *g.data.get("aliases", [])]]
+    return {
         "entries": len(kb.entries),
         "games": sorted(kb.games),
-        "problems": [str(p) for p in result.problems if p.severity == "error"],
+        "problems": problems,
         "synonyms": searchtext.synonym_pairs(kb),
+        "game_names": sorted({key for name in names if (key := searchtext.name_key(name))}),
     }
-    return write_index(target, documents(kb), meta)
 
 
 def _remove_stale(home: Path, keep: Path) -> None:

@@ -17,7 +17,7 @@ from whoosh.fields import ID, STORED, TEXT, Schema
 from . import analysis as searchtext
 
 #: Bump when the schema, the analysis or the stored record changes: caches rebuild.
-INDEX_VERSION = 8  # 8: codes also without zero padding (MR-R8); 7: irregular past forms; 6: names (titles, aliases, glossary terms) and what an entry is about as query-term runs; analyzer in data.searchtext
+INDEX_VERSION = 9  # 9: codes also without zero padding (MR-R8); 8: the games' names in the metadata; 7: irregular past forms; 6: names (titles, aliases, glossary terms) and what an entry is about as query-term runs; analyzer in data.searchtext
 
 #: Weight of a query term found in each field: names above the answer above the details.
 #: A question document fills the same fields: the question as its title, the variants as

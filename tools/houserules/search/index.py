@@ -48,6 +48,8 @@ QUESTION_DOC_BOOST = 10.0
 NAME_BOOST = 15.0
 #: ... and an entry that refers to what the query names (a ruling about the room it names) this.
 ABOUT_BOOST = 10.0
+#: A name's terms weigh this share: the name boost says what it is about, the rest decides which answer.
+NAME_TERMS_SHARE = 0.55
 #: The documents of the game the query's words belong to (:func:`favoured_game`) gain this.
 GAME_BOOST = 3.0
 #: English words this long or longer may be corrected (shorter ones are too ambiguous).
@@ -77,7 +79,12 @@ class SearchIndex:
         self._questions: set[int] = set()
         self._game_of: list[int] | None = None
         #: English words of the synonym tables: known words, never corrected into others.
+        self._game_names = set(self.meta.get("game_names", []))
         self._said = {say for say, _ in self.meta.get("synonyms", []) if say.isascii() and " " not in say}
+        #: ... in any of their forms ("stabbing" is "stab" said, not a misspelt "starting").
+        self._said_stems = {
+            searchtext.word_form(say) for say, _ in self.meta.get("synonyms", []) if searchtext.said_word(say)
+        }
 
     def __enter__(self) -> SearchIndex:
         return self
@@ -123,7 +130,7 @@ class SearchIndex:
 
         def fix(match: re.Match[str]) -> str:
             word = match.group(0)
-            if ("words", word) in self._reader or word in self._said or word in searchtext.IRREGULAR:
+            if self._known(word):
                 return word
             if len(word) >= MIN_COMPLETED and searchtext.is_last_word(folded, match.start(), match.end()):
                 completions = self.complete(word)
@@ -136,6 +143,10 @@ class SearchIndex:
             return found[0] if found else word
 
         return _ASCII_WORD.sub(fix, folded)
+
+    def _known(self, word: str) -> bool:
+        said = word in self._said or searchtext.word_form(word) in self._said_stems
+        return ("words", word) in self._reader or said or word in searchtext.IRREGULAR
 
     def complete(self, prefix: str) -> list[str]:
         """The indexed words that begin with ``prefix``, most frequent first (ties: alphabetical)."""
@@ -158,13 +169,18 @@ class SearchIndex:
         A question's preference for answers (:func:`bonus`) is added to these scores
         afterwards, by :meth:`ranked`.
         """
-        return self._query(self.analysed(text)[0], searchtext.exact_key(text))
+        terms, sequence = self.analysed(text)
+        return self._query(terms, searchtext.exact_key(text), self.name_terms(sequence))
 
-    def _query(self, terms: list[str], key: str) -> Query | None:
+    def name_terms(self, sequence: list[str]) -> set[str]:
+        """The terms of the query in an entry's or a game's name (:func:`~houserules.data.querynames.name_terms`)."""
+        return searchtext.name_terms(sequence, lambda k: ("names", k) in self._reader or k in self._game_names)
+
+    def _query(self, terms: list[str], key: str, named: set[str] | frozenset[str] = frozenset()) -> Query | None:
         if not terms and not key:
             return None
         parts: list[Query] = [
-            Term(f, t, boost=b)
+            Term(f, t, boost=b * NAME_TERMS_SHARE if t in named else b)
             for t in terms
             for f, b in FIELD_BOOSTS.items()
             if f not in COMMON_SKIPPED or not self._common(f, t)
@@ -187,7 +203,7 @@ class SearchIndex:
         open the vault door" lost betrayal:vault.)
         """
         terms, sequence = self.analysed(text)
-        query = self._query(terms, searchtext.exact_key(text))
+        query = self._query(terms, searchtext.exact_key(text), self.name_terms(sequence))
         if query is None:
             return []
         term_docs = self.term_docs(query)
@@ -212,9 +228,11 @@ class SearchIndex:
 
     def named(self, sequence: list[str], field: str = "names") -> set[int]:
         """The documents of the entries a query names: a run of its terms is one of their titles or
-        aliases (``field="about"``: the entries that refer to what the query names)."""
+        aliases, and not inside a longer run that is (``field="about"``: the entries that refer to
+        what the query names)."""
         docs: set[int] = set()
-        for _, _, key in searchtext.named_spans(sequence, lambda k: (field, k) in self._reader):
+        spans = searchtext.named_spans(sequence, lambda k: (field, k) in self._reader)
+        for _, _, key in searchtext.longest_spans(spans):
             docs.update(self._reader.postings(field, key).all_ids())
         return docs
 

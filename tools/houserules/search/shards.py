@@ -273,6 +273,8 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         "questionBoost": round(search.QUESTION_BOOST * SCALE),
         "questionDocBoost": round(search.QUESTION_DOC_BOOST * SCALE),
         "nameBoost": round(search.NAME_BOOST * SCALE),
+        "nameTermsShare": search.NAME_TERMS_SHARE,
+        "gameNames": index.meta.get("game_names", []),
         "aboutBoost": round(search.ABOUT_BOOST * SCALE),
         "about": ABOUT,
         "questionShown": search.QUESTION_SHOWN,

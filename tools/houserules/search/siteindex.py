@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from . import analysis as searchtext
-from .cache import fingerprint, write_index
+from .cache import fingerprint, index_meta, write_index
 from .documents import documents
 from .index import SearchIndex
 from .shards import export
@@ -78,12 +78,7 @@ def write_site_index(kb: Any, site_dir: Path, prepared: Prepared | None = None) 
 
 def _build(kb: Any, target: Path) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="houserules-siteindex-") as tmp:
-        meta = {
-            "entries": len(kb.entries),
-            "games": sorted(kb.games),
-            "problems": [],
-            "synonyms": searchtext.synonym_pairs(kb),
-        }
+        meta = index_meta(kb, [])
         folder = write_index(Path(tmp) / "index", documents(kb), meta)
         terms = list(glossary_documents(kb))
         glossary = SearchIndex(write_index(Path(tmp) / "glossary", terms, meta)) if terms else None

@@ -1,0 +1,40 @@
+"""What a query names, as runs of its terms: the longest names it says, and the terms they hold.
+
+The runs are found by :func:`~houserules.data.searchtext.named_spans`; the command line's search
+(``search.index``) and the site's worker (``hr-search-worker.js``) use them the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .searchtext import named_spans
+
+
+def longest_spans(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The runs of :func:`~houserules.data.searchtext.named_spans` that are not inside a longer one:
+    the query names what its longest name says ("tile and space" names "Tiles and spaces", not also
+    each room tile).
+
+    >>> longest_spans([(2, 3, "tile"), (2, 4, "tile space"), (3, 4, "space"), (6, 7, "gym")])
+    [(2, 4, 'tile space'), (6, 7, 'gym')]
+    """
+    return [
+        span
+        for span in spans
+        if not any(other != span and other[0] <= span[0] and span[1] <= other[1] for other in spans)
+    ]
+
+
+def name_terms(sequence: list[str], known: Callable[[str], bool]) -> set[str]:
+    """The terms of a query in runs that ``known`` says are names (an entry's, a game's: their
+    words then weigh less, see ``search.index.NAME_TERMS_SHARE``; "how do saves work in
+    mausritter" asks about saves, in Mausritter); none when every term is in one: a query that
+    only names things ("frightened condition") asks nothing else that could decide between them
+    and the rulings about them.
+
+    >>> sorted(name_terms(["gym", "again"], {"gym"}.__contains__)), name_terms(["gym"], {"gym"}.__contains__)
+    (['gym'], set())
+    """
+    found = {term for start, end, _ in named_spans(sequence, known) for term in sequence[start:end]}
+    return found if set(sequence) - found else set()
