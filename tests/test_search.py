@@ -625,23 +625,23 @@ def test_natural_questions_find_their_answer_first(judged):
 
 
 #: What the questions and situations players tell (groups natural and situation-*) reach, by
-#: language and together: hit@1, hit@3. The aim is 0.92 and 0.98 everywhere; hit@3 reaches it,
-#: hit@1 does not yet in Chinese and English (0.917 and 0.900 measured), so the floors are what is reached.
+#: language and together: hit@1, hit@3. The aim is 0.92 and 0.98 everywhere; hit@3 reaches it, and
+#: hit@1 together (0.922) and in Chinese (0.921), not yet in English (0.910 measured): the floors are what is reached.
 TOLD_FLOORS = {
-    "told-zh": (0.91, 0.98),
-    "told-en": (0.90, 0.98),
+    "told-zh": (0.92, 0.98),
+    "told-en": (0.91, 0.98),
     "told-typo": (0.92, 0.98),
-    "told": (0.91, 0.98),
+    "told": (0.92, 0.98),
 }
 
 
 def test_judged_situations_are_all_there(judged):
     """The situations written from the source documents alone, every one of them, in every language."""
     assert {g: judged[g]["queries"] for g in judged if g.startswith("situation-")} == {
-        "situation-zh": 24,
-        "situation-en": 28,
-        "situation-zht": 10,
-        "situation-typo": 8,
+        "situation-zh": 40,
+        "situation-en": 35,
+        "situation-zht": 13,
+        "situation-typo": 12,
     }
 
 
