@@ -182,6 +182,7 @@ def test_copy_buttons_copy_the_link_by_code(tab, base_url):
 PROTOTYPE_NAMES = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("name", PROTOTYPE_NAMES)
 def test_names_of_object_properties_are_no_codes_or_questions(tab, base_url, name):
     entry = KB.lookup("BH-A10")
@@ -192,6 +193,7 @@ def test_names_of_object_properties_are_no_codes_or_questions(tab, base_url, nam
     assert "function" not in json.dumps(results)
 
 
+@pytest.mark.browser
 def test_a_prototype_name_in_the_hash_shows_the_entrys_questions(tab, base_url):
     tab.goto(f"{base_url}/go.html#BH-A10/constructor")
     tab.wait_for_selector(".hr-go-result li")
@@ -199,6 +201,7 @@ def test_a_prototype_name_in_the_hash_shows_the_entrys_questions(tab, base_url):
     assert "function" not in tab.locator(".hr-go-result").inner_text()
 
 
+@pytest.mark.browser
 def test_a_megabyte_hash_is_read_up_to_the_bound_with_a_notice(tab, base_url):
     tab.goto(f"{base_url}/go.html")
     tab.goto(f"{base_url}/go.html#BH-{'A' * 1_000_000}")

@@ -96,9 +96,8 @@ def built_pdfs(built_site, built_fixture_full, real_kb, good_kb) -> list[tuple[P
 
 
 def test_build_writes_a_pdf_per_game_and_one_for_all(built_site, real_kb):
-    assert sorted(p.name for p in (built_site / "print").glob("*.pdf")) == sorted(
-        [f"{g}.pdf" for g in real_kb.games] + ["faq.pdf"]
-    )
+    printed = sorted(p.name for p in (built_site / "print").glob("*.pdf") if not p.name.startswith("changes-since-"))
+    assert printed == sorted([f"{g}.pdf" for g in real_kb.games] + ["faq.pdf"])  # beside the ready inserts
 
 
 def test_every_entry_code_and_chinese_title_is_in_the_text(built_site, built_fixture_full, real_kb, good_kb):

@@ -105,9 +105,9 @@ def test_the_workflow_linters_are_pinned_in_the_test_extra(tool):
 
 # -- the link check -----------------------------------------------------------------------------------
 @pytest.mark.slow
-def test_the_link_check_names_a_broken_anchor_and_a_missing_offline_file(built_fixture_site, tmp_path):
+def test_the_link_check_names_a_broken_anchor_and_a_missing_offline_file(built_fixture_full, tmp_path):
     site = tmp_path / "site"
-    shutil.copytree(built_fixture_site, site)
+    shutil.copytree(built_fixture_full, site)  # with its PDFs, which the pages link
     ok = run_cli(*PUBLISH, "--no-build", "-o", "site", cwd=tmp_path)
     assert ok.returncode == 0, ok.stderr
     assert re.fullmatch(r"checked site: \d+ pages, \d+ internal links, ready to publish\n", ok.stdout)
