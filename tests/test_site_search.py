@@ -12,6 +12,7 @@ import collections
 import itertools
 import json
 import math
+import random
 import re
 from pathlib import Path
 from urllib.parse import quote, urlsplit
@@ -135,7 +136,7 @@ def test_exported_scores_add_up_to_the_cli_scores(index):
     for judgement in read_judgements(JUDGEMENTS):
         text = judgement.query
         terms, sequence = index.analysed(text)
-        key = searchtext.exact_key(text)
+        key = index.exact_key(text)
         totals: dict[int, float] = {}
         weights: dict[int, float] = {}
         total, specific = 0.0, collections.Counter()
@@ -224,7 +225,35 @@ def _corpus(kb) -> list[str]:
         "the lift crashed, a lifted curse",
         "叛徒能坐魔梯吗",  # a glossary variant
         "my friend fell through and got caught",  # irregular past forms, never corrected
+        # wrong homophones (a pinyin input method): corrected alike (search.homophones)
+        "魔题",
+        "魔替",
+        "兽兰",
+        "煤到槽",
+        "陵幕",
+        "墓圆",
+        "豁勉",
+        "奸图",
+        "魔题怎么用",
+        "煤到槽 elevatr",
+        "陵幕魔题兽兰",
     ]
+    # random characters: bigrams the index lacks, with and without indexed homophones (seeded)
+    rng = random.Random(20261201)
+    texts += ["".join(chr(rng.randint(0x4E00, 0x9FFF)) for _ in range(rng.randint(2, 6))) for _ in range(40)]
+    words = sorted({t for e in kb.entries.values() for t in searchtext.TOKEN.findall(e.title["zh"]) if len(t) >= 2})
+    texts += [rng.choice(words) + chr(rng.randint(0x4E00, 0x9FFF)) + rng.choice(words) for _ in range(20)]
+    # titles with one character swapped for a random homophone of it
+    from houserules.search import homophones
+
+    same: dict[str, list[str]] = collections.defaultdict(list)
+    for char, syllable in homophones.readings().items():
+        same[syllable].append(char)
+    for word in rng.sample(words, min(40, len(words))):
+        at = rng.randrange(len(word))
+        syllable = homophones.readings().get(word[at])
+        if syllable:
+            texts.append(word[:at] + rng.choice(same[syllable]) + word[at + 1 :])
     return texts
 
 
@@ -251,7 +280,7 @@ def test_queries_are_analysed_alike(worker_page, index):
     )
     for typed, (corrected, terms, asks) in zip(texts, js):
         text = searchtext.bounded(typed)
-        key = searchtext.exact_key(text)
+        key = index.exact_key(text)  # Chinese homophones corrected
         expected = index.analysed(text)[0]
         expected += [shards.EXACT + key, shards.EXACT_ALIAS + key] if key else []
         assert (corrected, terms, asks) == (index.correct(text), expected, searchtext.is_question(text)), text
