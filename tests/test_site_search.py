@@ -432,17 +432,29 @@ def test_keyboard_opens_and_walks_the_results(question_page):
     page.wait_for_url(re.compile(r".*/demo/elevator\.html.*"), timeout=15000)
 
 
-def test_search_is_offline_and_loads_only_what_a_query_needs(browser, question_site):
-    """From file:// the index loads as scripts; a query loads the head, a few shards and one chunk."""
+def _loaded_for(browser, site: Path, query: str) -> tuple[list[str], list[str], str]:
+    """The index files a query loads from file://, every URL asked for, and the first result's text."""
     page = browser.new_page()
     loaded: list[str] = []
     page.on("request", lambda req: loaded.append(req.url))
-    page.goto(f"{question_site.as_uri()}/index.html?q={quote('塔楼')}")
+    page.goto(f"{site.as_uri()}/index.html?q={quote(query)}")
     page.wait_for_selector(".md-search-result__item", timeout=15000)
+    first = page.locator(".md-search-result__item").first.inner_text()
     page.close()
     parts = sorted(re.sub(r"\?.*", "", u.split("/search/hr/")[1]) for u in loaded if "/search/hr/" in u)
+    return parts, loaded, first
+
+
+def test_search_is_offline_and_loads_only_what_a_query_needs(browser, question_site):
+    """From file:// the index loads as scripts; a query loads the head, a few shards and one chunk."""
+    parts, loaded, _ = _loaded_for(browser, question_site, "塔楼")
     assert parts[0] == "head.js" and any(p.startswith("t/") for p in parts) and any(p.startswith("r/") for p in parts)
     assert not [u for u in loaded if u.endswith("search_index.json")]
+    # the pinyin tables load only for a Chinese bigram the index lacks (a wrong homophone: 塔搂)
+    assert not [p for p in parts if p.startswith("py/")]
+    parts, _, first = _loaded_for(browser, question_site, "塔搂")
+    assert "py/chars.js" in parts and any(re.fullmatch(r"py/\d+\.js", p) for p in parts)
+    assert "塔楼" in first
 
 
 # -- the index is built beside MkDocs ----------------------------------------------------------
