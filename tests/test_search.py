@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, FIXTURES, ROOT, run_cli, run_process
+from conftest import DATA, FIXTURES, ROOT, load_kb, run_cli, run_process
 from houserules.render import linebreak, terminal
 from houserules.search import analysis as searchtext
 from houserules.search import cache as searchcache
@@ -695,3 +695,71 @@ def test_questions_are_recognised(query, asks):
     from houserules.search.analysis import is_question
 
     assert is_question(query) is asks
+
+
+# -- Chinese typed with the wrong homophone (a pinyin input method) ---------------------------
+
+
+@pytest.fixture(scope="module")
+def real_index():
+    with search.open_index(DATA) as opened:
+        yield opened
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant", "first"),
+    [
+        ("魔题", "魔梯", "betrayal:mystic-elevator"),
+        ("魔替", "魔梯", "betrayal:mystic-elevator"),
+        ("兽兰", "兽栏", None),
+        ("煤到槽", "煤导槽", "betrayal:coal-chute"),
+        ("陵幕", "陵墓", "betrayal:catacombs"),
+        ("墓圆", "墓园", None),
+        ("豁勉", "豁免", None),
+        ("奸图", "奸徒", None),
+        ("魔题怎么用", "魔梯怎么用", None),
+    ],
+)
+def test_a_wrong_homophone_finds_what_was_meant(cache, real_index, typed, meant, first):
+    assert real_index.correct(typed) == meant
+    found = hits(typed, cache=cache, data=DATA)
+    assert found, typed
+    assert found[0]["id"] == hits(meant, cache=cache, data=DATA)[0]["id"]
+    if first:
+        assert found[0]["id"] == first
+
+
+def test_a_correct_chinese_query_is_never_changed(real_index):
+    kb = load_kb(DATA)
+    texts = []
+    for entry in kb.entries.values():
+        texts += [*entry.title.values(), *entry.aliases, *entry.summary.values()]
+        texts += [t for q in entry.questions for t in [*q["q"].values(), *q.get("variants", [])]]
+    texts += ["魔梯坠毁后怎么办", "叛徒能坐魔梯吗", "兽栏里的怪物能出来吗", "豁免检定失败"]
+    # everyday words the index lacks, homophones of words it holds (大家, 一对, 有)
+    texts += ["打架的时候谁先动", "我们带回来一堆宝物", "又被砍了一刀怎么办", "一回合能先走再搜吗"]
+    chinese = [t for t in texts if any("\u4e00" <= c <= "\u9fff" for c in t)]
+    assert len(chinese) > 100
+    for text in chinese:
+        folded = searchtext.fold(text)
+        assert real_index.homophones(folded) == folded, text
+
+
+def test_homophone_keys_use_each_characters_first_reading():
+    from houserules.search import homophones
+
+    # 豁 reads huō, huò or huá: its first reading, wherever it stands; ü is written v.
+    assert homophones.key("豁免") == "huo mian"
+    assert homophones.key("绿色") == "lv se"
+    assert homophones.key("魔𠀀") is None
+    table = homophones.key_table([("魔梯", (True, 3)), ("魔题", (False, 1)), ("模替", (False, 3)), ("磨体", (True, 1))])
+    assert table == {"mo ti": ["魔梯", "磨体", "模替", "魔题"]}
+
+    # the candidate changing fewer typed characters wins over a better-ranked one
+    def known(bigram):
+        return bigram in ("模替", "魔梯", "坠毁")
+
+    assert homophones.correct("魔题", known, lambda k: ["模替", "魔梯"]) == "魔梯"
+    # both characters may change; a character of an indexed bigram of the query never does
+    assert homophones.correct("模题坠毁", known, lambda k: ["魔梯"]) == "魔梯坠毁"
+    assert homophones.correct("魔梯题", known, lambda k: ["魔梯"]) == "魔梯题"

@@ -12,6 +12,7 @@ import collections
 import itertools
 import json
 import math
+import random
 import re
 from pathlib import Path
 from urllib.parse import quote, urlsplit
@@ -151,7 +152,7 @@ def test_exported_scores_add_up_to_the_cli_scores(index):
     for judgement in read_judgements(JUDGEMENTS):
         text = judgement.query
         terms, sequence = index.analysed(text)
-        key = searchtext.exact_key(text)
+        key = index.exact_key(text)
         totals: dict[int, float] = {}
         weights: dict[int, float] = {}
         total, specific = 0.0, collections.Counter()
@@ -242,7 +243,35 @@ def _corpus(kb) -> list[str]:
         "the lift crashed, a lifted curse",
         "叛徒能坐魔梯吗",  # a glossary variant
         "my friend fell through and got caught",  # irregular past forms, never corrected
+        # wrong homophones (a pinyin input method): corrected alike (search.homophones)
+        "魔题",
+        "魔替",
+        "兽兰",
+        "煤到槽",
+        "陵幕",
+        "墓圆",
+        "豁勉",
+        "奸图",
+        "魔题怎么用",
+        "煤到槽 elevatr",
+        "陵幕魔题兽兰",
     ]
+    # random characters: bigrams the index lacks, with and without indexed homophones (seeded)
+    rng = random.Random(20261201)
+    texts += ["".join(chr(rng.randint(0x4E00, 0x9FFF)) for _ in range(rng.randint(2, 6))) for _ in range(40)]
+    words = sorted({t for e in kb.entries.values() for t in searchtext.TOKEN.findall(e.title["zh"]) if len(t) >= 2})
+    texts += [rng.choice(words) + chr(rng.randint(0x4E00, 0x9FFF)) + rng.choice(words) for _ in range(20)]
+    # titles with one character swapped for a random homophone of it
+    from houserules.search import homophones
+
+    same: dict[str, list[str]] = collections.defaultdict(list)
+    for char, syllable in homophones.readings().items():
+        same[syllable].append(char)
+    for word in rng.sample(words, min(40, len(words))):
+        at = rng.randrange(len(word))
+        syllable = homophones.readings().get(word[at])
+        if syllable:
+            texts.append(word[:at] + rng.choice(same[syllable]) + word[at + 1 :])
     return texts
 
 
@@ -269,7 +298,7 @@ def test_queries_are_analysed_alike(worker_page, index):
     )
     for typed, (corrected, terms, asks) in zip(texts, js):
         text = searchtext.bounded(typed)
-        key = searchtext.exact_key(text)
+        key = index.exact_key(text)  # Chinese homophones corrected
         expected = index.analysed(text)[0]
         expected += [shards.EXACT + key, shards.EXACT_ALIAS + key] if key else []
         assert (corrected, terms, asks) == (index.correct(text), expected, searchtext.is_question(text)), text
@@ -421,17 +450,29 @@ def test_keyboard_opens_and_walks_the_results(question_page):
     page.wait_for_url(re.compile(r".*/demo/elevator\.html.*"), timeout=15000)
 
 
-def test_search_is_offline_and_loads_only_what_a_query_needs(browser, question_site):
-    """From file:// the index loads as scripts; a query loads the head, a few shards and one chunk."""
+def _loaded_for(browser, site: Path, query: str) -> tuple[list[str], list[str], str]:
+    """The index files a query loads from file://, every URL asked for, and the first result's text."""
     page = browser.new_page()
     loaded: list[str] = []
     page.on("request", lambda req: loaded.append(req.url))
-    page.goto(f"{question_site.as_uri()}/index.html?q={quote('塔楼')}")
+    page.goto(f"{site.as_uri()}/index.html?q={quote(query)}")
     page.wait_for_selector(".md-search-result__item", timeout=15000)
+    first = page.locator(".md-search-result__item").first.inner_text()
     page.close()
     parts = sorted(re.sub(r"\?.*", "", u.split("/search/hr/")[1]) for u in loaded if "/search/hr/" in u)
+    return parts, loaded, first
+
+
+def test_search_is_offline_and_loads_only_what_a_query_needs(browser, question_site):
+    """From file:// the index loads as scripts; a query loads the head, a few shards and one chunk."""
+    parts, loaded, _ = _loaded_for(browser, question_site, "塔楼")
     assert parts[0] == "head.js" and any(p.startswith("t/") for p in parts) and any(p.startswith("r/") for p in parts)
     assert not [u for u in loaded if u.endswith("search_index.json")]
+    # the pinyin tables load only for a Chinese bigram the index lacks (a wrong homophone: 塔搂)
+    assert not [p for p in parts if p.startswith("py/")]
+    parts, _, first = _loaded_for(browser, question_site, "塔搂")
+    assert "py/chars.js" in parts and any(re.fullmatch(r"py/\d+\.js", p) for p in parts)
+    assert "塔楼" in first
 
 
 # -- the index is built beside MkDocs ----------------------------------------------------------

@@ -207,6 +207,46 @@ var hrAnalysis = (function () {
       });
     }
 
+    /* -- search.homophones: Chinese typed with the wrong homophone (魔题 for 魔梯) ----------- */
+    var CJK_ONE = new RegExp("^(?:" + head.token + ")$", "u");
+    function isCjk(ch) { return ch.codePointAt(0) >= 0x3400 && CJK_ONE.test(ch); }
+    function masked(folded) {
+      return Array.from(folded.replace(QUESTION, function (m) { return " ".repeat(m.length); }));
+    }
+
+    /* The distinct Chinese bigrams of a folded query, outside question phrases. */
+    function cjkPairs(folded) {
+      var chars = masked(folded), out = [];
+      for (var i = 0; i + 1 < chars.length; i++) {
+        if (isCjk(chars[i]) && isCjk(chars[i + 1]) && out.indexOf(chars[i] + chars[i + 1]) < 0) out.push(chars[i] + chars[i + 1]);
+      }
+      return out;
+    }
+
+    /* homophones.correct: ``known(bigram)``, ``candidates(key)`` (best first), ``reading`` a Map char -> syllable. */
+    function correctHomophones(folded, known, candidates, reading) {
+      var mask = masked(folded), chars = Array.from(folded), pairs = [], covered = [], i;
+      for (i = 0; i + 1 < chars.length; i++) if (isCjk(mask[i]) && isCjk(mask[i + 1])) pairs.push(i);
+      pairs.forEach(function (i) { if (known(chars[i] + chars[i + 1])) covered[i] = covered[i + 1] = true; });
+      pairs.forEach(function (i) {
+        var bigram = chars[i] + chars[i + 1];
+        var a = reading.get(chars[i]), b = reading.get(chars[i + 1]);
+        if (!a || !b || covered[i] || covered[i + 1] || known(bigram)) return;
+        var best = "", fewest = 3;
+        candidates(a + " " + b).forEach(function (candidate) {
+          var c = Array.from(candidate);
+          var changed = (c[0] !== chars[i] ? 1 : 0) + (c[1] !== chars[i + 1] ? 1 : 0);
+          if (changed < fewest) { best = candidate; fewest = changed; }
+        });
+        if (best) {
+          var c = Array.from(best);
+          chars[i] = c[0]; chars[i + 1] = c[1];
+          covered[i] = covered[i + 1] = true;
+        }
+      });
+      return chars.join("");
+    }
+
     /* searchtext.synonyms_said: what the synonyms a query uses mean (head.synonyms: [say, means]). */
     function synonymsSaid(text) {
       var folded = fold(text), found = [];
@@ -232,7 +272,8 @@ var hrAnalysis = (function () {
       synonymsSaid: synonymsSaid,
       termOf: termOf,
       fold: fold, queryTerms: queryTerms, querySequence: querySequence, exactKey: exactKey, isQuestion: isQuestion,
-      words: words, correct: correct, stem: stem, wordForm: wordForm, distance: distance
+      words: words, correct: correct, stem: stem, wordForm: wordForm, distance: distance,
+      cjkPairs: cjkPairs, correctHomophones: correctHomophones
     };
   }
 

@@ -149,6 +149,55 @@
     };
   }
 
+  function fnv1a(text) {
+    var h = 0x811c9dc5;
+    for (var i = 0; i < text.length; i++) {
+      h ^= text.charCodeAt(i);
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
+    return h;
+  }
+
+  var readings = null;
+  function readingsOf(table) {
+    if (readings) return readings;
+    readings = new Map();
+    Object.keys(table).forEach(function (syllable) {
+      for (var ch of table[syllable]) readings.set(ch, syllable);
+    });
+    return readings;
+  }
+
+  function owns(object, key) { return Object.prototype.hasOwnProperty.call(object, key); }
+
+  /* search.index.SearchIndex.homophones: null when every Chinese bigram of the folded query is
+   * indexed (the usual case: nothing more loads), else a function correcting a folded text.
+   * Only then load the characters' pinyin (py/chars) and the indexed bigrams of the keys (py/N). */
+  function homophoneFix(folded) {
+    var pairs = analysis.cjkPairs(folded);
+    if (!pairs.length || !head.pinyinShards) return Promise.resolve(null);
+    return Promise.all(pairs.map(function (b) { return load("t/" + shardOf(b)); })).then(function (parts) {
+      var inShards = new Set(pairs.filter(function (b, i) { return owns(parts[i], b); }));
+      if (inShards.size === pairs.length) return null;
+      return load("py/chars").then(function (table) {
+        var reading = readingsOf(table);
+        var keyOf = function (b) {
+          var c = Array.from(b), x = reading.get(c[0]), y = reading.get(c[1]);
+          return x && y ? x + " " + y : null;
+        };
+        var keys = Array.from(new Set(pairs.map(keyOf).filter(Boolean)));
+        return Promise.all(keys.map(function (k) { return load("py/" + (fnv1a(k) % head.pinyinShards)); })).then(function (shards) {
+          var byKey = new Map();
+          keys.forEach(function (k, i) { byKey.set(k, owns(shards[i], k) ? shards[i][k] : []); });
+          // Only the typed bigrams are asked about (a replaced character is never read again).
+          var known = function (b) { return inShards.has(b); };
+          var candidates = function (k) { return byKey.get(k) || []; };
+          return function (text) { return analysis.correctHomophones(text, known, candidates, reading); };
+        });
+      });
+    });
+  }
+
   /* The ranked hits of a query: [{entry, doc, score}], one per entry, best first. */
   function rank(text) {
     var words = analysis.words(text).filter(function (w) { return w.word.length >= Math.min(head.minCompleted, head.minCorrected); });
@@ -157,13 +206,15 @@
     var early = analysis.queryTerms(text), typedKey = analysis.exactKey(text);
     if (typedKey) early.push(head.exact + typedKey, head.exactAlias + typedKey);
     early.forEach(function (term) { load("t/" + shardOf(term)); });
-    return Promise.all(letters.map(wordsOf)).then(function (flats) {
+    return Promise.all([Promise.all(letters.map(wordsOf)), homophoneFix(analysis.fold(text))]).then(function (loaded) {
+      var flats = loaded[0], fix = loaded[1];
       var tables = new Map();
       letters.forEach(function (letter, i) { if (flats[i]) tables.set(letter, flats[i]); });
       var corrected = analysis.correct(text, lexicon(tables));
+      if (fix) corrected = fix(corrected);
       var sequence = analysis.querySequence([corrected].concat(analysis.synonymsSaid(text)).join(" "));
       var terms = Array.from(new Set(sequence));
-      var key = analysis.exactKey(text);
+      var key = analysis.exactKey(fix ? fix(analysis.fold(text)) : text);
       if (key) terms = terms.concat([head.exact + key, head.exactAlias + key]);
       var shards = Array.from(new Set(terms.map(shardOf)));
       return Promise.all(shards.map(function (n) { return load("t/" + n); })).then(function (parts) {

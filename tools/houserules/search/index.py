@@ -22,6 +22,7 @@ from whoosh import index as whoosh_index
 from whoosh.query import And, Or, Query, Term
 
 from . import analysis as searchtext
+from . import homophones
 from .cache import META_FILE, ensure_index
 from .documents import FIELD_BOOSTS
 from .ranking import QUESTION_SHOWN as QUESTION_SHOWN  # part of this module's interface
@@ -78,6 +79,7 @@ class SearchIndex:
         self._answers: set[int] | None = None
         self._questions: set[int] = set()
         self._game_of: list[int] | None = None
+        self._homophones: dict[str, list[str]] | None = None
         #: English words of the synonym tables: known words, never corrected into others.
         self._game_names = set(self.meta.get("game_names", []))
         self._said = {say for say, _ in self.meta.get("synonyms", []) if say.isascii() and " " not in say}
@@ -142,7 +144,49 @@ class SearchIndex:
             found = self._corrector.suggest(word, limit=1, maxdist=maxdist, prefix=1)
             return found[0] if found else word
 
-        return _ASCII_WORD.sub(fix, folded)
+        return self.homophones(_ASCII_WORD.sub(fix, folded))
+
+    def homophones(self, folded: str) -> str:
+        """A folded query with its unknown Chinese bigrams replaced by indexed homophones
+        (:mod:`houserules.search.homophones`: "魔题" becomes "魔梯")."""
+        if not homophones.unknown_pairs(folded, self.knows):
+            return folded
+        table = self.homophone_table()
+        return homophones.correct(folded, self.knows, lambda k: table.get(k, []))
+
+    def exact_key(self, text: str) -> str:
+        """The exact-match key of a query, its Chinese homophones corrected ("魔题" names 魔梯)."""
+        return searchtext.exact_key(self.homophones(searchtext.fold(text)))
+
+    def knows(self, term: str) -> bool:
+        """Whether a query term scores in the index: it is in a searched field where it is looked up
+        (a common term is not, in the long texts), as the site's term shards hold it."""
+        return any(
+            (field, term) in self._reader and not (field in COMMON_SKIPPED and self._common(field, term))
+            for field in FIELD_BOOSTS
+        )
+
+    def cjk_bigrams(self) -> dict[str, tuple[bool, int]]:
+        """The Chinese bigrams of the names (titles, aliases, glossary terms, synonyms): whether one is a whole
+        name, and its document frequency in the searched fields (summed over them). What a homophone
+        is corrected into."""
+        names = [raw.decode("utf-8") if isinstance(raw, bytes) else raw for raw in self._reader.lexicon("names")]
+        # The words of the synonym tables too: what players say (坏人) and the rules' word for it (奸徒).
+        names += [searchtext.name_key(word) for pair in self.meta.get("synonyms", []) for word in pair]
+        found: dict[str, tuple[bool, int]] = {}
+        for name in names:
+            for term in name.split(" "):
+                if len(term) == 2 and homophones.is_cjk(term[0]) and homophones.is_cjk(term[1]):
+                    frequency = sum(int(self._reader.doc_frequency(f, term)) for f in FIELD_BOOSTS)
+                    if frequency:  # only what the searched fields hold (a corrected query finds it)
+                        found[term] = (term == name or found.get(term, (False, 0))[0], frequency)
+        return found
+
+    def homophone_table(self) -> dict[str, list[str]]:
+        """The indexed bigrams by toneless pinyin (:func:`homophones.key_table`), made once per open index."""
+        if self._homophones is None:
+            self._homophones = homophones.key_table(self.cjk_bigrams().items())
+        return self._homophones
 
     def _known(self, word: str) -> bool:
         said = word in self._said or searchtext.word_form(word) in self._said_stems
@@ -170,7 +214,7 @@ class SearchIndex:
         afterwards, by :meth:`ranked`.
         """
         terms, sequence = self.analysed(text)
-        return self._query(terms, searchtext.exact_key(text), self.name_terms(sequence))
+        return self._query(terms, self.exact_key(text), self.name_terms(sequence))
 
     def name_terms(self, sequence: list[str]) -> set[str]:
         """The terms of the query in an entry's or a game's name (:func:`~houserules.data.querynames.name_terms`)."""
@@ -203,7 +247,7 @@ class SearchIndex:
         open the vault door" lost betrayal:vault.)
         """
         terms, sequence = self.analysed(text)
-        query = self._query(terms, searchtext.exact_key(text), self.name_terms(sequence))
+        query = self._query(terms, self.exact_key(text), self.name_terms(sequence))
         if query is None:
             return []
         term_docs = self.term_docs(query)

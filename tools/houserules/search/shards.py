@@ -35,6 +35,7 @@ from typing import Any
 
 from ..data.model import INLINE_REF
 from . import analysis as searchtext
+from . import homophones
 from . import index as search
 from .documents import FIELD_BOOSTS
 
@@ -260,6 +261,7 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         files[name] = _script(
             name, [[r["zh"], r["en"], *r["note"], r["url"]] for r in terms_shown[n : n + GLOSSARY_PER_CHUNK]]
         )
+    pinyin_shards = homophone_files(index, files)
     version = hashlib.blake2b("".join(files[k] for k in sorted(files)).encode(), digest_size=8).hexdigest()
     head = {
         "version": version,
@@ -289,6 +291,7 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         "glossaryDocs": len(terms_shown),
         "glossaryChunk": GLOSSARY_PER_CHUNK,
         "glossaryShown": GLOSSARY_SHOWN,
+        "pinyinShards": pinyin_shards,
         **analysis_tables(),
     }
     files["head"] = _script("head", head)
@@ -299,6 +302,25 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     return head
+
+
+def homophone_files(index: search.SearchIndex, files: dict[str, str]) -> int:
+    """Add the homophone tables to ``files``; return the number of key shards.
+
+    ``py/chars``: every character's toneless pinyin as ``{syllable: characters}``; ``py/N``: the
+    indexed bigrams by key (:func:`homophones.key_table`), hashed like the terms. The worker loads
+    them only for a query with a Chinese bigram the index lacks.
+    """
+    table = index.homophone_table()
+    size = sum(len(json.dumps([k, v], ensure_ascii=False).encode()) for k, v in table.items())
+    count = max(1, math.ceil(size / SHARD_BYTES))
+    buckets: list[dict[str, list[str]]] = [{} for _ in range(count)]
+    for k, bigrams in table.items():
+        buckets[fnv1a(k) % count][k] = bigrams
+    for n, bucket in enumerate(buckets):
+        files[f"py/{n}"] = _script(f"py/{n}", bucket)
+    files["py/chars"] = _script("py/chars", homophones.char_table())
+    return count
 
 
 def iter_terms(index: search.SearchIndex) -> Iterable[str]:

@@ -1,0 +1,117 @@
+"""Chinese typos: a wrong homophone picked from a pinyin input method (魔题 for 魔梯, 兽兰 for 兽栏).
+
+A Chinese bigram of the query that the index lacks is replaced by a bigram of an indexed name
+(title, alias, glossary term) with the same toneless pinyin (each character's first, default
+reading in pypinyin's dictionary, so a character reads the same wherever it stands: the browser
+looks it up in the same table). Names only: everyday words the index lacks (打架, 一堆) would
+otherwise become more frequent homophones of the rules' text (大家, 一对). The one changing fewer
+of the typed characters wins, then a whole name, then the most frequent, then code-point order. Only a bigram whose two characters are in no indexed bigram of the query is corrected: a
+correct query stays as it is, and so does a bigram spanning two words ("梯坠" in 魔梯坠毁, "的字" in
+房间上的字), whose characters belong to the indexed words around them.
+
+The site's worker (``hr-search-analysis.js`` ``correctHomophones``) runs the same steps on the
+tables :func:`char_table` and :func:`key_table` write into the site index.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+
+from ..data import searchtext
+
+#: Characters with a reading in the tables: the CJK Unified Ideographs block (the site ships them all).
+FIRST, LAST = 0x4E00, 0x9FFF
+_MARKS = re.compile("[\u0300-\u036f]")
+
+
+def toneless(reading: str) -> str:
+    """A pinyin syllable without its tone mark (ü as v, as pypinyin's normal style writes it).
+
+    >>> toneless("lǜ"), toneless("huō"), toneless("ń")
+    ('lv', 'huo', 'n')
+    """
+    return _MARKS.sub("", unicodedata.normalize("NFD", reading).replace("u\u0308", "v"))
+
+
+@lru_cache(maxsize=1)
+def readings() -> dict[str, str]:
+    """Every character of the block pypinyin knows → its first reading, toneless."""
+    from pypinyin.pinyin_dict import pinyin_dict
+
+    return {chr(code): toneless(text.split(",")[0]) for code, text in pinyin_dict.items() if FIRST <= code <= LAST}
+
+
+def char_table() -> dict[str, str]:
+    """:func:`readings` grouped by syllable, for the browser: ``{syllable: characters}``, sorted."""
+    grouped: dict[str, list[str]] = defaultdict(list)
+    for char, syllable in readings().items():
+        grouped[syllable].append(char)
+    return {syllable: "".join(sorted(chars)) for syllable, chars in sorted(grouped.items())}
+
+
+def key(bigram: str) -> str | None:
+    """The toneless pinyin of a bigram (``"mo ti"``), or None when a character has no reading."""
+    table = readings()
+    first, second = table.get(bigram[0]), table.get(bigram[1])
+    return f"{first} {second}" if first and second else None
+
+
+def key_table(bigrams: Iterable[tuple[str, tuple[bool, int]]]) -> dict[str, list[str]]:
+    """The bigrams of the names ``(bigram, (whole name, frequency))`` by key, best first: whole names
+    (奸徒) before bigrams of longer names (间图 of 房间图块), then the most frequent, then code-point order."""
+    found: dict[str, list[tuple[bool, int, str]]] = defaultdict(list)
+    for bigram, (whole, frequency) in bigrams:
+        k = key(bigram)
+        if k is not None:
+            found[k].append((not whole, -frequency, bigram))
+    return {k: [bigram for *_, bigram in sorted(items)] for k, items in sorted(found.items())}
+
+
+def is_cjk(char: str) -> bool:
+    return char >= "\u3400" and searchtext.TOKEN.fullmatch(char) is not None
+
+
+def unknown_pairs(folded: str, known: Callable[[str], bool]) -> bool:
+    """Whether the folded query has a Chinese bigram (outside question phrases) the index lacks."""
+    chars = _masked(folded)
+    return any(
+        is_cjk(chars[i]) and is_cjk(chars[i + 1]) and not known(chars[i] + chars[i + 1]) for i in range(len(chars) - 1)
+    )
+
+
+def _masked(folded: str) -> list[str]:
+    # Question phrases carry no topic (the query drops them): no bigram is read across or in one.
+    return list(searchtext.QUESTION.sub(lambda m: " " * len(m.group(0)), folded))
+
+
+def correct(folded: str, known: Callable[[str], bool], candidates: Callable[[str], list[str]]) -> str:
+    """``folded`` with each unknown bigram replaced by its best homophone (see the module's text).
+
+    ``known(bigram)`` says whether the index holds a bigram; ``candidates(key)`` lists the indexed
+    bigrams of a key, best first (:func:`key_table`).
+    """
+    masked = _masked(folded)
+    chars = list(folded)
+    pairs = [i for i in range(len(chars) - 1) if is_cjk(masked[i]) and is_cjk(masked[i + 1])]
+    covered = [False] * len(chars)
+    for i in pairs:
+        if known(chars[i] + chars[i + 1]):
+            covered[i] = covered[i + 1] = True
+    for i in pairs:
+        bigram = chars[i] + chars[i + 1]
+        k = key(bigram)
+        if k is None or covered[i] or covered[i + 1] or known(bigram):
+            continue
+        best, fewest = "", 3
+        for candidate in candidates(k):
+            changed = (candidate[0] != chars[i]) + (candidate[1] != chars[i + 1])
+            if changed < fewest:
+                best, fewest = candidate, changed
+        if best:
+            chars[i], chars[i + 1] = best[0], best[1]
+            covered[i] = covered[i + 1] = True
+    return "".join(chars)
