@@ -215,7 +215,8 @@ def _current_games(kb: KnowledgeBase) -> str:
 
 
 def _uuid(name: str) -> str:
-    return f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, 'houserules:' + name)}"
+    """A stable id for ``name``; what no XML can carry (a lone surrogate UTF-8 cannot encode) is left out first."""
+    return f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, 'houserules:' + xml_text(name))}"
 
 
 def _sub(parent: etree.Element, tag: str, text: str | None = None, **attributes: str) -> etree.Element:
