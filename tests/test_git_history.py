@@ -162,6 +162,28 @@ def test_the_built_site_carries_the_hostile_history_as_text(hostile_repo, tmp_pa
     etree.parse(tmp_path / "site/changes.xml")
 
 
+def test_pdf_changes_since_prints_the_history_warning_as_the_build_does(hostile_repo, tmp_path):
+    data, commits = hostile_repo
+    v2 = load_history(load_kb(data)).versions[2]
+    assert v2.commit == commits[2]
+    target = tmp_path / "insert.pdf"
+    result = run_cli("pdf", "--data", str(data), "--changes-since", v2.version.short, "-o", str(target))
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr and target.stat().st_size > 0
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("houserules: warning: git history: ")]
+    built = run_cli("build", "--data", str(data), "-o", str(tmp_path / "site"))
+    assert built.returncode == 0, built.stderr
+    assert warnings == [
+        line for line in built.stderr.splitlines() if line.startswith("houserules: warning: git history: ")
+    ]
+    assert warnings == [
+        f"houserules: warning: git history: commit {commit[:10]} changes a file named 'rules_data/demo/entries/{name}', "
+        "which no data file can be called: its change is not listed"
+        for commit in commits[:2]
+        for name in ("\\x1b[2Jclear.yaml", "odd\\x0aname.yaml")
+    ]
+
+
 # -- any subject, any file name ----------------------------------------------------------------------
 
 CONTROLS = [chr(c) for c in range(1, 0x20)] + ["\x7f", "\x85", "\u2028", "\u2029", "\ufffe", "\uffff", "\u202e"]
