@@ -11,8 +11,16 @@ export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: setup serve build check data-test publish-check lint format test fuzz bench clean
 
-setup: $(STAMP)
+NODE_STAMP := node_modules/.installed
+
+setup: $(STAMP) $(NODE_STAMP)
 	@tools/setup-debian.sh
+
+# axe-core for the accessibility tests (tests/test_a11y.py), at the version package-lock.json pins.
+$(NODE_STAMP): package.json package-lock.json
+	@tools/setup-debian.sh
+	npm ci --ignore-scripts --no-audit --no-fund
+	@touch $@
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)

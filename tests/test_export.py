@@ -36,7 +36,7 @@ def test_csv_parses_back_to_the_same_records(tmp_path, what):
     out = tmp_path / f"{what}.csv"
     result = run_cli("export", "--data", str(TRANSLATORS), "--what", what, "--format", "csv", "-o", str(out))
     assert result.returncode == 0, result.stderr
-    expected = export.rows(load(TRANSLATORS).kb, what)
+    expected = export.rows(load(TRANSLATORS).kb, what, readable=True)
     assert expected, "the fixture has records of every kind"
     data = out.read_bytes()
     assert read_csv(data) == [{k: export.spreadsheet_safe(v) for k, v in row.items()} for row in expected]
@@ -50,8 +50,25 @@ def test_json_carries_the_same_records_as_the_csv(what):
     assert as_json.returncode == as_csv.returncode == 0
     payload = json.loads(as_json.stdout)
     assert payload["what"] == what and payload["columns"] == list(export.TABLES[what][1])
-    safe = [{k: export.spreadsheet_safe(v) for k, v in row.items()} for row in payload["records"]]
-    assert safe == read_csv(as_csv.stdout.encode("utf-8"))
+    assert payload["records"] == export.rows(load(TRANSLATORS).kb, what), "the JSON keeps the exact text"
+    csv_rows = read_csv(as_csv.stdout.encode("utf-8"))
+    assert [row.keys() for row in csv_rows] == [row.keys() for row in payload["records"]]
+    assert len(csv_rows) == len(payload["records"])
+
+
+def test_the_csv_names_references_and_sources_as_a_reader_sees_them():
+    """A spreadsheet is read by people: no ``[[game:id]]`` and no document file name, but the
+    target's title and code and the document's title; the JSON keeps the exact text."""
+    as_csv = run_cli("export", "--what", "faq", "--format", "csv").stdout
+    as_json = run_cli("export", "--what", "faq", "--format", "json").stdout
+    assert "[[" not in as_csv and "002_912163b109a9ba77.txt" not in as_csv
+    rows = {row["id"]: row for row in read_csv(as_csv.encode("utf-8"))}
+    must_move = rows["BH-A13/must-move"]
+    assert "楼层封闭 (BH-T06)" in must_move["answer_zh"] and "Sealed floor (BH-T06)" in must_move["answer_en"]
+    assert must_move["source"] == "山屋惊魂规则补充说明4（A. 房间卡） 【13】"
+    exact = {r["id"]: r for r in json.loads(as_json)["records"]}["BH-A13/must-move"]
+    assert "[[betrayal:sealed-floor]]" in exact["answer_zh"]
+    assert exact["source"] == "002_912163b109a9ba77.txt 【13】"
 
 
 def test_a_question_variant_never_runs_as_a_formula():

@@ -92,3 +92,32 @@ def test_dropping_a_block_from_print_changes_the_document(monkeypatch, layout, k
         print_document.PRINT_BLOCKS, layout, tuple(k for k in print_document.PRINT_BLOCKS[layout] if k != kind)
     )
     assert f'data-block="{kind}"' not in print_html(layout)
+
+
+# -- the terminal at 60, 80 and 120 columns ---------------------------------------------------------
+TERMINAL = [
+    ("search", ["search", "塔楼"]),
+    ("search-en", ["search", "tower crossing"]),
+    ("show", ["show", "dm a01"]),
+]
+
+
+@pytest.mark.parametrize("columns", [60, 80, 120])
+@pytest.mark.parametrize("name, args", TERMINAL, ids=[name for name, _ in TERMINAL])
+def test_terminal_output(tmp_path_factory, name, args, columns):
+    """``houserules search`` and ``show`` at a terminal's width: golden, and no line wider than it."""
+    from conftest import run_cli
+    from houserules.render.linebreak import CLOSING, is_link, width
+
+    cache = tmp_path_factory.getbasetemp() / "terminal-cache"
+    result = run_cli(
+        *args,
+        "--data",
+        str(FIXTURES / "search" / "data"),
+        env={"HOUSERULES_CACHE": str(cache), "COLUMNS": str(columns)},
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line for line in lines if width(line) > columns and not is_link(line.split()[-1])] == []
+    assert [line for line in lines if line.strip()[:1] in CLOSING] == []
+    assert_golden(GOLDEN / "terminal" / f"{name}-{columns}.txt", result.stdout)

@@ -85,13 +85,16 @@ class PipeReader(threading.Thread):
     def run(self):
         chunks = []
         while True:
+            # Asked before the read: an end of file read after the writer finished is the real end
+            # (asked after, a writer could open, write and finish between the read and the question).
+            finished = self.done.is_set()
             try:
                 chunk = os.read(self.fd, 65536)
             except BlockingIOError:  # a writer is there but wrote nothing yet
                 chunk = None
             if chunk:
                 chunks.append(chunk)
-            elif chunk == b"" and self.done.is_set():
+            elif chunk == b"" and finished:
                 break
             else:
                 time.sleep(0.001)

@@ -86,3 +86,68 @@ def test_every_rule_has_two_to_four_questions_and_there_are_enough():
     assert [e.ref for e in rules if e.data.get("status") != "stub" and not 2 <= len(e.questions) <= 4] == []
     assert [e.ref for e in rules if not e.questions] == []
     assert sum(len(e.questions) for e in KB.entries.values()) >= 150
+
+
+# -- exceptions: what the seed attaches to a clause ------------------------------------------------
+#: Wording by which the clarification attaches an exception or a condition to a rule: "unless" (除非, 除…),
+#: "except" (除了), "but" (但, 不过), "only" (只有), "otherwise" (否则), "exempt" (可免) and "need not"
+#: (不需要: the traitor and monsters, rooms placed by the haunt). 【14】 breaks off at 除, so a bare 除 at
+#: its end counts.
+EXCEPTION_WORDING = re.compile(r"除非|除了|除$|但|不过|只有|否则|可免|不需要")
+#: "If … then" (若…则, also across a comma) inside a clause: a case the rule carves out ("若无，则…"). A clause
+#: that opens with it ("若门靠着别的房间的墙壁，则为假门") states its own case, not an exception to another.
+CONDITION = re.compile(r"若[^。；]*则")
+#: Read in the seed, not caught by the wording: the Revolver continues the 除非 of 【5】 with 或者.
+READ_AS_EXCEPTIONS = {("【5】", "revolver")}
+
+
+def seed_clauses_with_exceptions(seeds: Path) -> set[tuple[str, str]]:
+    """Each (ruling, clause) whose text in the seed carries an exception or condition."""
+    rulings = seed_rulings(seeds)
+    found = set()
+    for ruling, clauses in CLAUSES["rulings"].items():
+        for clause, excerpt in clauses.items():
+            assert excerpt in rulings[ruling], f"{ruling} {clause}: the excerpt is not in the seed"
+            if EXCEPTION_WORDING.search(excerpt) or CONDITION.search(excerpt[1:]):
+                found.add((ruling, clause))
+    return found | READ_AS_EXCEPTIONS
+
+
+def declared_exceptions() -> dict[str, list[dict]]:
+    source = next(s for s in KB.games["betrayal"].data["sources"] if s["id"] == CLAUSES["doc"])
+    return source.get("exceptions", {})
+
+
+def test_every_clause_with_an_exception_in_the_seed_declares_it(seeds):
+    """A clause that says "unless", "but", "only" ... either declares what it attaches (listed in an
+    exception's ``clauses``) or is where the ruling states another clause's exception (its ``clause``)."""
+    wanted = seed_clauses_with_exceptions(seeds)
+    assert len(wanted) >= 15, "the seed's exception wording was found"
+    covered = {
+        (ruling, clause)
+        for ruling, exceptions in declared_exceptions().items()
+        for exception in exceptions
+        for clause in [*exception.get("clauses", []), *([exception["clause"]] if "clause" in exception else [])]
+    }
+    assert sorted(wanted - covered) == []
+
+
+@pytest.mark.parametrize(
+    "ruling, stated_by, qualifies",
+    [
+        ("【5】", "revolver", "two-sides"),  # attacking across a barrier room: unless you hold the Revolver
+        ("【4】", "monsters-pass", "cross"),  # the traitor and monsters roll for nothing when crossing
+        ("【12】", "all-revealed", "connect"),  # every basement room already revealed
+        ("【12】", "monster-first", "below-token"),  # a monster first in
+        ("【1】", "placed-no-draw", "like-exploring"),  # a room placed by the haunt or a scenario
+    ],
+)
+def test_the_exceptions_the_seed_states_elsewhere_qualify_the_clause(ruling, stated_by, qualifies):
+    exceptions = declared_exceptions()[ruling]
+    assert any(e.get("clause") == stated_by and qualifies in e.get("clauses", []) for e in exceptions)
+
+
+def test_every_answer_citing_a_clause_states_its_exceptions():
+    """The checker's rule holds on the data: no problem about an exception."""
+    problems = [p for p in run_check(DATA).problems if "exception" in p.problem]
+    assert problems == []

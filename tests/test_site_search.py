@@ -8,7 +8,10 @@ the judged queries; the search fixture (``tests/fixtures/search/``) has question
 
 from __future__ import annotations
 
+import collections
+import itertools
 import json
+import math
 import re
 from pathlib import Path
 from urllib.parse import quote, urlsplit
@@ -109,28 +112,59 @@ def test_result_texts_name_their_references(built_site):
         assert json.dumps(f"{sealed.title[lang]} ({sealed.code})", ensure_ascii=False)[1:-1] in chunks
 
 
+def _exported_named(sequence: list[str], lists: dict[str, dict[str, list[int]]]) -> set[int]:
+    """The documents of the exported names that are runs of the query's terms."""
+    docs: set[int] = set()
+    for start, first in enumerate(sequence):
+        for name, deltas in lists.get(first, {}).items():
+            length = len(name.split(" "))
+            if length <= searchtext.MAX_NAME_TERMS and " ".join(sequence[start : start + length]) == name:
+                docs.update(itertools.accumulate(deltas))
+    return docs
+
+
 def test_exported_scores_add_up_to_the_cli_scores(index):
-    """Summing the exported per-term scores, times the share of the query's terms a document has,
+    """Summing the exported per-term scores, times the rarity-weighted share of the query's terms a
+    document has, plus the boosts of the exported names, of the query's game and of a question,
     gives the CLI's ranking and scores."""
     exported = shards.postings(index)
-    kinds = {d: index._reader.stored_fields(d)["record"] for d in range(index._reader.doc_count_all())}
+    names = {field: shards.name_lists(index, field) for field in ("names", "about")}
+    count = index._reader.doc_count_all()
+    records = {d: index._reader.stored_fields(d)["record"] for d in range(count)}
     from houserules.search.evaluate import read_judgements
 
     for judgement in read_judgements(JUDGEMENTS):
         text = judgement.query
-        terms = searchtext.query_terms(index.correct(text), index._analyzer)
+        terms, sequence = index.analysed(text)
         key = searchtext.exact_key(text)
         totals: dict[int, float] = {}
-        has: dict[int, int] = {}
-        for term in terms + ([shards.EXACT + key, shards.EXACT_ALIAS + key] if key else []):
+        weights: dict[int, float] = {}
+        total, specific = 0.0, collections.Counter()
+        for term in terms:
+            found = exported.get(term, {})
+            if not found:
+                continue
+            weight = math.log(1 + count / len(found))
+            total += weight
+            games = {records[doc]["game"] for doc in found}
+            if len(games) == 1:
+                specific[games.pop()] += 1
+            for doc, value in found.items():
+                totals[doc] = totals.get(doc, 0.0) + value
+                weights[doc] = weights.get(doc, 0.0) + weight
+        for term in [shards.EXACT + key, shards.EXACT_ALIAS + key] if key else []:
             for doc, value in exported.get(term, {}).items():
                 totals[doc] = totals.get(doc, 0.0) + value
-                has[doc] = has.get(doc, 0) + (term in terms)
-        if terms:
-            totals = {doc: value * has[doc] / len(terms) for doc, value in totals.items()}
-        if searchtext.is_question(text):
-            for doc in totals:
-                record = kinds[doc]
+        if total:
+            totals = {doc: value * weights.get(doc, 0.0) / total for doc, value in totals.items()}
+        ranked = specific.most_common(2)
+        game = ranked[0][0] if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) else None
+        named, about = (_exported_named(sequence, names[field]) for field in ("names", "about"))
+        for doc in totals:
+            record = records[doc]
+            totals[doc] += search.NAME_BOOST if doc in named else search.ABOUT_BOOST if doc in about else 0.0
+            totals[doc] += search.GAME_BOOST * (record["game"] == game)
+            if searchtext.is_question(text):
                 totals[doc] += search.QUESTION_BOOST * (record["kind"] in search.QUESTION_KINDS)
                 totals[doc] += search.QUESTION_DOC_BOOST * ("question" in record)
         ours = sorted(totals.items(), key=lambda item: (-item[1], item[0]))[:10]
@@ -187,6 +221,10 @@ def _corpus(kb) -> list[str]:
         "𠀀" * 150 + "塔楼" * 100,
         "x" * 199 + "塔楼",
         "mystic " + "[" * 10_000,
+        "开鬼之后掉血了",  # synonyms: the rules' words are added
+        "the lift crashed, a lifted curse",
+        "叛徒能坐魔梯吗",  # a glossary variant
+        "my friend fell through and got caught",  # irregular past forms, never corrected
     ]
     return texts
 
@@ -215,7 +253,7 @@ def test_queries_are_analysed_alike(worker_page, index):
     for typed, (corrected, terms, asks) in zip(texts, js):
         text = searchtext.bounded(typed)
         key = searchtext.exact_key(text)
-        expected = searchtext.query_terms(index.correct(text), index._analyzer)
+        expected = index.analysed(text)[0]
         expected += [shards.EXACT + key, shards.EXACT_ALIAS + key] if key else []
         assert (corrected, terms, asks) == (index.correct(text), expected, searchtext.is_question(text)), text
 

@@ -6,12 +6,16 @@
 #   zbar-tools          zbarimg: tests read the printed QR codes back
 #   libharfbuzz-subset0 font subsetting for WeasyPrint
 #   libpango-1.0-0 libpangoft2-1.0-0  WeasyPrint's text layout
+#   nodejs, npm         npm ci installs axe-core (package.json), the accessibility checker of the tests
 set -euo pipefail
 packages=(chromium fonts-wqy-microhei poppler-utils zbar-tools libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0)
 missing=()
 for pkg in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
 done
+# Node.js from Debian (or any other install that brings its own npm).
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "installing Debian packages: ${missing[*]}"
 if [ "$(id -u)" -eq 0 ]; then sudo=""; elif command -v sudo >/dev/null; then sudo="sudo"; else

@@ -296,6 +296,102 @@
   var goBox = document.getElementById("hr-go");
   if (goBox) goPage(goBox);
 
+  /* -- the search box: any way text arrives, keyboard and screen readers -------------------- */
+  /* Material's search box reads the query on keyup, which pasted, dictated, autofilled or
+     IME-composed text never sends. Here the query goes to it once per change of the text, on
+     `input` (not while an IME is still composing) and on `compositionend`, as one synthetic keyup;
+     the real keyups are kept from it, so a query runs once per change, not once per key.
+     Tab from the box goes to the first result, Tab and Shift+Tab stay among the box and its results
+     while the dialog is open (with nothing typed, Tab closes it and moves on), Escape closes it and puts the focus back where it was, and the
+     result count is a live region (site_overrides/partials/search.html). */
+  function searchBox() {
+    var toggle = document.getElementById("__search");
+    var dialog = document.querySelector(".md-search[role=dialog]");
+    var input = dialog && dialog.querySelector("input.md-search__input");
+    if (!toggle || !input) return;
+    var sent = null;
+    var returnTo = null;
+
+    function send() {
+      if (input.value === sent) return;
+      sent = input.value;
+      var event = new KeyboardEvent("keyup", { bubbles: true, key: "Unidentified" });
+      event.hrQuery = true;
+      input.dispatchEvent(event);
+    }
+    input.addEventListener("input", function (event) {
+      if (event.isComposing) return;  // compositionend sends the committed text
+      send();
+    });
+    input.addEventListener("compositionend", send);
+    input.form.addEventListener("reset", function () { sent = ""; });
+    // Capture on the document runs before Material's listener on the box itself.
+    document.addEventListener("keyup", function (event) {
+      if (event.target === input && !event.hrQuery) {
+        event.stopPropagation();
+        if (!event.isComposing && event.keyCode !== 229) send();  // a value set by script, then a key
+      }
+    }, true);
+
+    function results() {
+      return Array.prototype.filter.call(dialog.querySelectorAll(".md-search-result__list a[href], .md-search-result__list summary"),
+        function (link) { return link.getClientRects().length > 0; });
+    }
+    function visible(node) {
+      return node && node !== document.body && document.contains(node) && node.getClientRects().length > 0;
+    }
+    function remember(node) {
+      if (node && !dialog.contains(node) && node !== toggle && node !== document.body) returnTo = node;
+    }
+    dialog.addEventListener("focusin", function (event) { remember(event.relatedTarget); });
+    function close() {
+      if (toggle.checked) toggle.click();
+      input.blur();
+      var back = returnTo;
+      returnTo = null;
+      if (visible(back)) back.focus();
+    }
+
+    dialog.addEventListener("keydown", function (event) {
+      if (!toggle.checked) return;
+      if (event.key === "Escape") {
+        event.preventDefault();
+        event.stopPropagation();
+        close();
+      } else if (event.key === "Tab") {
+        // Material closes the dialog on Tab; keep the focus among the box and its results instead.
+        event.stopPropagation();
+        var stops = [input].concat(results());
+        if (stops.length === 1 && !input.value) {
+          // Nothing typed, nothing to reach: the dialog closes and Tab moves on through the page
+          // (on a phone the box opens when Tab reaches it; it must not keep the focus).
+          toggle.click();
+          returnTo = null;
+          return;
+        }
+        var at = stops.indexOf(document.activeElement);
+        var next = at < 0 ? 0 : (at + (event.shiftKey ? -1 : 1) + stops.length) % stops.length;
+        event.preventDefault();
+        stops[next].focus();
+      } else if (event.key === "Shift" && event.target !== input) {
+        event.stopPropagation();  // Material would move the focus back to the box
+      }
+    });
+
+    // The home page's search button: one tap opens the dialog and focuses the box (and so opens a
+    // phone's keyboard, which only a focus inside the tap's own handler does).
+    Array.prototype.forEach.call(document.querySelectorAll("[data-hr-search-open]"), function (button) {
+      button.addEventListener("click", function (event) {
+        event.preventDefault();
+        returnTo = button;
+        if (!toggle.checked) toggle.click();
+        input.focus();
+      });
+    });
+  }
+
+  searchBox();
+
   /* -- the offline app ---------------------------------------------------------------------- */
   function showUpdate(worker) {
     var ready = document.querySelector(".hr-offline-ready");

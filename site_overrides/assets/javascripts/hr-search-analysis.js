@@ -102,11 +102,21 @@ var hrAnalysis = (function () {
     var from = Array.from(head.t2s[0]), to = Array.from(head.t2s[1]);
     for (var i = 0; i < from.length; i++) t2s.set(from[i], to[i]);
     var stop = new Set(head.stop);
+    var irregular = head.irregular || {};
+
+    /* searchtext._stem: an English word's term (irregular past forms first: fell -> fall). */
+    function termOf(word) {
+      return stem(Object.prototype.hasOwnProperty.call(irregular, word) ? irregular[word] : word);
+    }
     var TOKEN = new RegExp(head.token, "gu");
     var QUESTION = new RegExp(head.question, "gu");
     var QUESTION_WORDS = new RegExp(head.questionWords, "gu");
     var ASKS = new RegExp(head.asks, "u");
     var ENGLISH = /[a-z]+/g;
+    var ALNUM = /^[a-z0-9]$/;
+    // English words of the synonym tables: known words, never corrected into others (index.SearchIndex._said).
+    var saidWords = new Set((head.synonyms || []).map(function (pair) { return pair[0]; })
+      .filter(function (say) { return /^[\x00-\x7f]*$/.test(say) && say.indexOf(" ") < 0; }));
 
     /* searchtext.bounded: the first head.maxQuery characters (code points) of a query. */
     function bounded(text) {
@@ -131,18 +141,22 @@ var hrAnalysis = (function () {
       return out;
     }
 
-    /* searchtext.query_terms: the distinct terms of a query, in order. */
-    function queryTerms(text) {
+    /* searchtext.query_sequence: the terms of a query in order, repeats kept. */
+    function querySequence(text) {
       var folded = fold(text).replace(QUESTION, " ").replace(QUESTION_WORDS, " ");
-      var seen = new Set(), out = [];
+      var out = [];
       for (var match of folded.matchAll(TOKEN)) {
         for (var piece of pieces(match[0])) {
           if (stop.has(piece)) continue;
-          var term = /^[\x00-\x7f]*$/.test(piece) && !/^[0-9]+$/.test(piece) ? stem(piece) : piece;
-          if (!seen.has(term)) { seen.add(term); out.push(term); }
+          out.push(/^[\x00-\x7f]*$/.test(piece) && !/^[0-9]+$/.test(piece) ? termOf(piece) : piece);
         }
       }
       return out;
+    }
+
+    /* searchtext.query_terms: the distinct terms of a query, in order. */
+    function queryTerms(text) {
+      return Array.from(new Set(querySequence(text)));
     }
 
     function exactKey(text) {
@@ -171,7 +185,7 @@ var hrAnalysis = (function () {
       var folded = fold(text);
       return folded.replace(ENGLISH, function (word, start) {
         var lex = lexicon(word);
-        if (lex.known) return word;
+        if (lex.known || saidWords.has(word) || Object.prototype.hasOwnProperty.call(irregular, word)) return word;
         if (word.length >= head.minCompleted && isLastWord(folded, start, start + word.length)) {
           var done = lex.complete();
           if (done.length) return done.join(" ");
@@ -182,8 +196,31 @@ var hrAnalysis = (function () {
       });
     }
 
+    /* searchtext.synonyms_said: what the synonyms a query uses mean (head.synonyms: [say, means]). */
+    function synonymsSaid(text) {
+      var folded = fold(text), found = [];
+      (head.synonyms || []).forEach(function (pair) {
+        if (said(folded, pair[0]) && found.indexOf(pair[1]) < 0) found.push(pair[1]);
+      });
+      return found;
+    }
+
+    function said(folded, say) {
+      if (!/^[\x00-\x7f]*$/.test(say)) return folded.indexOf(say) >= 0;
+      var start = folded.indexOf(say);
+      while (start >= 0) {
+        var end = start + say.length;
+        if ((start === 0 || !ALNUM.test(folded[start - 1])) && (end === folded.length || !ALNUM.test(folded[end]))) return true;
+        start = folded.indexOf(say, start + 1);
+      }
+      return false;
+    }
+
     return {
-      bounded: bounded, fold: fold, queryTerms: queryTerms, exactKey: exactKey, isQuestion: isQuestion,
+      bounded: bounded,
+      synonymsSaid: synonymsSaid,
+      termOf: termOf,
+      fold: fold, queryTerms: queryTerms, querySequence: querySequence, exactKey: exactKey, isQuestion: isQuestion,
       words: words, correct: correct, stem: stem, distance: distance
     };
   }

@@ -161,50 +161,65 @@
       var tables = new Map();
       letters.forEach(function (letter, i) { if (flats[i]) tables.set(letter, flats[i]); });
       var corrected = analysis.correct(text, lexicon(tables));
-      var terms = analysis.queryTerms(corrected);
+      var sequence = analysis.querySequence([corrected].concat(analysis.synonymsSaid(text)).join(" "));
+      var terms = Array.from(new Set(sequence));
       var key = analysis.exactKey(text);
       if (key) terms = terms.concat([head.exact + key, head.exactAlias + key]);
       var shards = Array.from(new Set(terms.map(shardOf)));
       return Promise.all(shards.map(function (n) { return load("t/" + n); })).then(function (parts) {
         var byShard = new Map();
         shards.forEach(function (n, i) { byShard.set(n, parts[i]); });
-        return score(text, terms, byShard, corrected);
+        return score(text, terms, byShard, corrected, sequence);
       });
     });
   }
 
-  function score(text, terms, byShard, corrected) {
+  function score(text, terms, byShard, corrected, sequence) {
     var scores = new Map(), matched = [], terms2 = new Map();
     terms.forEach(function (term) {
       var within = byShard.get(shardOf(term)), key = head.glossary + term;
       if (head.glossaryDocs && Object.prototype.hasOwnProperty.call(within, key)) addUp(terms2, within[key]);
     });
-    // Coordination, as the CLI's collector: a document's score times the share of the query's terms it has.
-    var counts = new Map(), asked = 0;
+    // Coordination, as the CLI's (index.coordination): a document's score times the weights
+    // (rarity) of the query's terms it has over those of all the terms found anywhere.
+    var weights = new Map(), total = 0, specific = new Map();
     terms.forEach(function (term) {
       var exact = term[0] === head.exact || term[0] === head.exactAlias;
-      if (!exact) asked++;
       var shard = byShard.get(shardOf(term));
       if (!Object.prototype.hasOwnProperty.call(shard, term)) return;
       var list = shard[term];
       if (!exact) matched.push(term);
-      var half = list.length / 2, doc = 0;
+      var half = list.length / 2, doc = 0, weight = Math.log(1 + head.docs / half), games = new Set();
+      if (!exact) total += weight;
       for (var i = 0; i < half; i++) {
         doc += list[i];
         scores.set(doc, (scores.get(doc) || 0) + list[half + i]);
-        if (!exact) counts.set(doc, (counts.get(doc) || 0) + 1);
+        if (!exact) {
+          weights.set(doc, (weights.get(doc) || 0) + weight);
+          games.add(head.gameOf[entryOf[doc]]);
+        }
+      }
+      if (!exact && games.size === 1) {
+        var only = games.values().next().value;
+        specific.set(only, (specific.get(only) || 0) + 1);
       }
     });
+    var game = favouredGame(specific);
+    var named = namedDocs(sequence, byShard, head.names), about = namedDocs(sequence, byShard, head.about);
     var asks = analysis.isQuestion(text);
     var ranked = [];
     scores.forEach(function (value, doc) {
-      if (asked) value = value * (counts.get(doc) || 0) / asked;
+      var share = total ? (weights.get(doc) || 0) / total : 1;
+      value = value * share;
       var entry = entryOf[doc];
+      if (named.has(doc)) value += head.nameBoost;
+      else if (about.has(doc)) value += head.aboutBoost;
+      if (game !== null && head.gameOf[entry] === game) value += head.gameBoost;
       if (asks) {
         if (head.answers[entry]) value += head.questionBoost;
         if (doc !== firstDoc[entry]) value += head.questionDocBoost;
       }
-      ranked.push({ doc: doc, entry: entry, score: value });
+      ranked.push({ doc: doc, entry: entry, score: value, share: share });
     });
     ranked.sort(function (a, b) { return b.score - a.score || a.doc - b.doc; });
     var seen = new Set(), hits = [];
@@ -214,6 +229,9 @@
       seen.add(hit.entry);
       // A keyword query shows the entry even when one of its questions scored best.
       hit.question = asks && hit.doc !== firstDoc[hit.entry] ? hit.doc - firstDoc[hit.entry] : 0;
+      // A question that holds too little of the query answers something else: the entry's
+      // one-line answer leads, the question below it (index.fold).
+      hit.lead = hit.question && hit.share < head.questionShown ? "entry" : "question";
       hits.push(hit);
     }
     var glossary = [];
@@ -221,6 +239,36 @@
     glossary.sort(function (a, b) { return b.score - a.score || a.doc - b.doc; });
     glossary = glossary.slice(0, head.glossaryShown || 0);
     return { hits: hits, glossary: glossary, terms: matched, allTerms: terms, asks: asks, corrected: corrected };
+  }
+
+  /* index.favoured_game: the game with the most query terms found in its documents alone. */
+  function favouredGame(specific) {
+    var best = null, bestCount = 0, tie = false;
+    specific.forEach(function (count, game) {
+      if (count > bestCount) { best = game; bestCount = count; tie = false; }
+      else if (count === bestCount) tie = true;
+    });
+    return tie ? null : best;
+  }
+
+  /* index.SearchIndex.named: the documents of the entries whose title or alias is a run of the
+   * query's terms (the names that begin with a term are stored with the term, under ^term), or
+   * with prefix head.about, of the entries that refer to them (@term). */
+  function namedDocs(sequence, byShard, prefix) {
+    var docs = new Set();
+    sequence.forEach(function (first, start) {
+      var shard = byShard.get(shardOf(first)), key = prefix + first;
+      if (!shard || !Object.prototype.hasOwnProperty.call(shard, key)) return;
+      var names = shard[key];
+      Object.keys(names).forEach(function (name) {
+        var length = name.split(" ").length;
+        if (length > head.maxNameTerms || start + length > sequence.length) return;
+        if (sequence.slice(start, start + length).join(" ") !== name) return;
+        var list = names[name], doc = 0;
+        for (var i = 0; i < list.length; i++) { doc += list[i]; docs.add(doc); }
+      });
+    });
+    return docs;
   }
 
   function addUp(scores, list) {
@@ -258,7 +306,7 @@
       var j = i;
       while (j < chars.length && WORD.test(folded[j])) j++;
       var word = folded.slice(i, j).join("");
-      if (word.length > 1 && (wanted.has(word) || wanted.has(analysis.stem(word)))) mask.fill(1, i, j);
+      if (word.length > 1 && (wanted.has(word) || wanted.has(analysis.termOf(word)))) mask.fill(1, i, j);
       i = j - 1;
     }
     var html = "", open = false;
@@ -275,7 +323,7 @@
     var terms = Object.create(null);  // keyed by the query's words: "constructor" is one
     wanted.forEach(function (term) { if (CJK.test(Array.from(term)[0])) terms[term] = true; });
     (analysis.fold(text).match(/[a-z0-9]+/g) || []).forEach(function (word) {
-      if (word.length > 1 && (wanted.has(word) || wanted.has(analysis.stem(word)))) terms[word] = true;
+      if (word.length > 1 && (wanted.has(word) || wanted.has(analysis.termOf(word)))) terms[word] = true;
     });
     return terms;
   }
@@ -303,6 +351,13 @@
           return [{ location: e[5], title: title, text: both(e[3], e[4], words), score: score, terms: terms, ref: e[6] }];
         }
         var q = group[hit.question];   // id, question zh, question en, answer zh, answer en
+        if (hit.lead === "entry") {
+          return [
+            { location: e[5], title: title, text: both(e[3], e[4], words), score: score, terms: terms, ref: e[6] },
+            { location: e[5] + "#" + q[0], title: '<span class="hr-q">问</span> ' + both(q[1], q[2], words),
+              text: both(q[3], q[4], words), score: score, terms: terms }
+          ];
+        }
         return [
           { location: e[5], title: title, text: "", score: score, terms: terms, ref: e[6] },
           { location: e[5] + "#" + q[0], title: '<span class="hr-q">问</span> ' + both(q[1], q[2], words),
@@ -377,7 +432,8 @@
         return {
           hits: found.hits.map(function (hit, i) {
             var item = result.items[i];
-            return { id: item[0].ref, url: item[item.length - 1].location, score: hit.score / head.scale };
+            var url = hit.lead === "entry" ? item[0].location : item[item.length - 1].location;
+            return { id: item[0].ref, url: url, score: hit.score / head.scale, lead: hit.question ? hit.lead : null };
           }),
           corrected: found.corrected, terms: found.allTerms, asks: found.asks, items: result.items
         };

@@ -15,7 +15,7 @@ from ..data.load import load
 from ..data.model import KnowledgeBase
 from ..data.readfile import ReadCache
 from ..errors import Problem
-from . import freshness, glossary, links, placeholders, questions, rules
+from . import freshness, glossary, links, placeholders, questions, rules, synonyms, wording
 
 
 @dataclass
@@ -61,10 +61,15 @@ CHECKS: list[Callable[[KnowledgeBase], Iterator[Problem]]] = [
     placeholders.check_placeholders,
     questions.check_questions,
     questions.check_clauses,
+    questions.check_variants,
+    questions.check_exceptions,
+    questions.check_exception_declarations,
     *glossary.CHECKS,
     freshness.check_freshness,
     links.check_links,
     links.check_markdown_shape,
+    wording.check_wording,
+    synonyms.check_synonyms,
 ]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator
 
 from ..data import vocab
@@ -97,3 +98,180 @@ def check_clauses(kb: KnowledgeBase) -> Iterator[Problem]:
                             f'add a question with source: {{doc: {source["id"]}, ref: "{section}", '
                             f"clause: {clause}}} to the entry citing {section}",
                         )
+
+
+# -- variants: each phrasing belongs to one question -------------------------------------------------
+
+
+def _phrasing(text: str) -> str:
+    """A phrasing as search compares it: NFKC, case-folded, without spaces or a closing question mark.
+
+    >>> _phrasing(" Gallery Drop Damage？")
+    'gallerydropdamage'
+    """
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return "".join(folded.split()).rstrip("?")
+
+
+def check_variants(kb: KnowledgeBase) -> Iterator[Problem]:
+    """A variant belongs to one question of its game: never a second question's variant or its ``q``."""
+    for game in sorted({e.game for e in kb.entries.values()}):
+        entries = sorted((e for e in kb.entries.values() if e.game == game), key=lambda e: e.id)
+        asked: dict[str, tuple[str, str]] = {}
+        for entry in entries:
+            for question in entry.questions:
+                for lang in ("zh", "en"):
+                    asked.setdefault(_phrasing(question["q"][lang]), (entry.ref, question["id"]))
+        owner: dict[str, tuple[str, str, int]] = {}
+        for entry in entries:
+            for i, question in enumerate(entry.questions):
+                here = (entry.ref, question["id"])
+                for k, variant in enumerate(question.get("variants", [])):
+                    key, path = _phrasing(variant), ("questions", i, "variants", k)
+                    other = asked.get(key)
+                    if other is not None and other != here:
+                        yield entry_problem(
+                            entry,
+                            path,
+                            f"variant '{variant}' of question '{question['id']}' is the question "
+                            f"'{other[1]}' of {other[0]}",
+                            "remove the variant: search finds that question by its own words",
+                        )
+                        continue
+                    first = owner.setdefault(key, (*here, entry.line(*path)))
+                    if first[:2] != here:
+                        yield entry_problem(
+                            entry,
+                            path,
+                            f"variant '{variant}' of question '{question['id']}' is also a variant of question "
+                            f"'{first[1]}' of {first[0]} (line {first[2]})",
+                            "keep it under the one question it asks, and word the other question's variant its own way",
+                        )
+
+
+# -- exceptions: what a clause's answers must keep -------------------------------------------------
+
+
+def _states(text: str, exception: dict, lang: str) -> bool:
+    """Whether ``text`` states ``exception``: one of its keywords, or a link to the entry that holds it.
+
+    >>> _states("不能，除非你持有[[betrayal:revolver]]。", {"zh": ["手枪"], "en": ["Revolver"], "entry": "betrayal:revolver"}, "zh")
+    True
+    >>> _states("Yes, unless you hold the revolver.", {"zh": ["手枪"], "en": ["Revolver"]}, "en")
+    True
+    >>> _states("不能。", {"zh": ["手枪"], "en": ["Revolver"]}, "zh")
+    False
+    """
+    folded = text.casefold()
+    if any(keyword.casefold() in folded for keyword in exception[lang]):
+        return True
+    return "entry" in exception and f"[[{exception['entry']}]]" in text.replace(" ", "")
+
+
+def _say(exception: dict, lang: str) -> str:
+    """How to fix a missing exception: its keywords, and the entry to link when one holds it."""
+    keywords = " / ".join(exception[lang])
+    link = f" or link [[{exception['entry']}]], which holds it" if "entry" in exception else ""
+    return f"say it ({keywords}){link}"
+
+
+def _applies(exception: dict, question: dict) -> bool:
+    """An exception qualifies every question citing its section, or only those naming one of its ``clauses``."""
+    return "clauses" not in exception or question["source"].get("clause") in exception["clauses"]
+
+
+def check_exceptions(kb: KnowledgeBase) -> Iterator[Problem]:
+    """Every answer citing a clause, and the summary of its entry, states the clause's exceptions."""
+    declared = {game.id: game.exceptions() for game in kb.games.values()}
+    for entry in kb.entries.values():
+        exceptions = declared.get(entry.game, {})
+        if not exceptions:
+            continue
+        owed: dict[tuple[str, str, str], tuple[dict, str]] = {}
+        for i, question in enumerate(entry.questions):
+            source = question["source"]
+            for exception in exceptions.get((source["doc"], source["ref"]), []):
+                if not _applies(exception, question):
+                    continue
+                owed.setdefault((source["doc"], source["ref"], exception["id"]), (exception, question["id"]))
+                for lang in ("zh", "en"):
+                    if not _states(question["a"][lang], exception, lang):
+                        yield entry_problem(
+                            entry,
+                            ("questions", i, "a", lang),
+                            f"question '{question['id']}' does not state the exception '{exception['id']}' of "
+                            f"{source['ref']} in its {lang} answer",
+                            _say(exception, lang),
+                        )
+        for (_, section, exception_id), (exception, qid) in owed.items():
+            for lang in ("zh", "en"):
+                if not _states(entry.summary.get(lang, ""), exception, lang):
+                    yield entry_problem(
+                        entry,
+                        ("summary", lang),
+                        f"summary.{lang} does not state the exception '{exception_id}' of {section}, "
+                        f"which its question '{qid}' keeps",
+                        _say(exception, lang),
+                    )
+
+
+def _entry_text(entry, lang: str) -> str:
+    """Everything an entry says in one language: summary, body and answers."""
+    return "\n".join([entry.summary.get(lang, ""), entry.body.get(lang, "")] + [q["a"][lang] for q in entry.questions])
+
+
+def check_exception_declarations(kb: KnowledgeBase) -> Iterator[Problem]:
+    """Exceptions name a declared section and clauses, and an entry of the game that states them."""
+    for game in kb.games.values():
+        where = display_path(game.path)
+        for i, source in enumerate(game.data.get("sources", [])):
+            clauses = source.get("clauses", {})
+            for section, exceptions in source.get("exceptions", {}).items():
+                if "sections" in source and section not in source["sections"]:
+                    yield Problem(
+                        where,
+                        game.line("sources", i, "exceptions", section),
+                        game.id,
+                        f"exceptions given for '{section}', which is not a section of {source['id']}",
+                        "add it to 'sections' or fix the name",
+                    )
+                    continue
+                known = clauses.get(section, [])
+                for j, exception in enumerate(exceptions):
+                    path = ("sources", i, "exceptions", section, j)
+                    named = [("clauses", k, c) for k, c in enumerate(exception.get("clauses", []))]
+                    named += [("clause", None, exception["clause"])] if "clause" in exception else []
+                    for field, k, clause in named:
+                        if clause not in known:
+                            line = game.line(*path, field, *([] if k is None else [k]))
+                            choices = f"one of: {', '.join(known)}" if known else f"declare clauses for {section}"
+                            yield Problem(
+                                where,
+                                line,
+                                game.id,
+                                f"exception '{exception['id']}' names clause '{clause}', which {section} does not declare",
+                                f"name a clause of {section} ({choices})",
+                            )
+                    ref = exception.get("entry")
+                    if ref is None:
+                        continue
+                    holder = kb.entries.get(ref)
+                    if holder is None or holder.game != game.id:
+                        yield Problem(
+                            where,
+                            game.line(*path, "entry"),
+                            game.id,
+                            f"exception '{exception['id']}' names entry {ref}, which is not an entry of {game.id}",
+                            "name the game:id of the entry that states the exception, or remove 'entry'",
+                        )
+                        continue
+                    for lang in ("zh", "en"):
+                        if not _states(_entry_text(holder, lang), {lang: exception[lang]}, lang):
+                            yield Problem(
+                                where,
+                                game.line(*path, lang),
+                                game.id,
+                                f"exception '{exception['id']}' is held by {ref}, which uses none of its {lang} "
+                                f"keywords ({' / '.join(exception[lang])})",
+                                f"add the wording {ref} uses to '{lang}', or state the exception in {ref}",
+                            )

@@ -69,7 +69,8 @@ def search_command(parser: argparse.ArgumentParser) -> Runner:
 
     def run(args: argparse.Namespace) -> int:
         from ..data import vocab
-        from ..render.terminal import clean, format_hits, terminal_columns
+        from ..render.linebreak import fit
+        from ..render.terminal import clean, format_hits, shown_refs, terminal_columns
         from ..search.index import open_index
 
         text = " ".join(args.query).strip()
@@ -91,10 +92,12 @@ def search_command(parser: argparse.ArgumentParser) -> Runner:
             if args.game and args.game not in index.games:
                 raise HouserulesError(f"unknown game '{args.game}' — use one of: {', '.join(index.games)}")
             hits = index.search(text, game=args.game, kind=args.kind, limit=args.limit)
+            names = index.names(shown_refs(hits))
         if args.json:
             print(terminal_json([hit.to_json() for hit in hits]))
         elif hits:
-            print(format_hits(hits, terminal_columns()))
+            columns = terminal_columns()
+            print(fit(format_hits(hits, columns, names), columns))
         else:
             print(f"no entries match {clean(text)!r}", file=sys.stderr)
         return 0
@@ -106,7 +109,9 @@ def show_command(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("ref", help="an entry as game:id or its code (e.g. betrayal:vault or BH-R06)")
 
     def run(args: argparse.Namespace) -> int:
+        from ..data.codes import find_code, parse_code
         from ..data.load import load
+        from ..render.linebreak import fit
         from ..render.terminal import clean, close_matches, format_entry, terminal_columns
         from ..render.urls import entry_url
 
@@ -115,11 +120,22 @@ def show_command(parser: argparse.ArgumentParser) -> Runner:
         kb = result.kb
         wanted = args.ref.strip()
         entry = kb.lookup(wanted) or kb.lookup(wanted.lower())
+        question = ""
+        if entry is None:  # a code as the go page takes it: "bh a13", "bha13", "BH-A13/must-run"
+            entry, question = find_code(kb, wanted)
+            asked = parse_code(wanted).question
+            if entry is not None and asked and not question:
+                ids = ", ".join(q["id"] for q in entry.questions) or "none"
+                raise HouserulesError(
+                    f"{entry.code} has no question {clean(asked)!r} — its questions: {ids} (houserules show {entry.code})"
+                )
         if entry is None:
             near = close_matches(wanted, kb)
             hint = f" — did you mean: {'; '.join(near)}" if near else " — try 'houserules search WORDS'"
             raise HouserulesError(f"no entry {clean(wanted)!r}{hint}")
-        print(format_entry(entry, kb, entry_url(entry), terminal_columns()))
+        url = entry_url(entry) + (f"#{question}" if question else "")
+        columns = terminal_columns()
+        print(fit(format_entry(entry, kb, url, columns), columns))
         return 0
 
     return run

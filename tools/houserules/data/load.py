@@ -4,6 +4,8 @@ Layout::
 
     rules_data/<game>/game.yaml          metadata, sources, contents
     rules_data/<game>/glossary.yaml      optional: terms and their translations
+    rules_data/<game>/synonyms.yaml      optional: what players say for the game's words (search)
+    rules_data/synonyms.yaml             optional: what players say, in every game (search)
     rules_data/<game>/entries/<id>.yaml  one entry per file, named after its id
 
 A file that cannot be read or does not match its schema is reported and left
@@ -22,13 +24,14 @@ from pathlib import Path
 from ..errors import Problem, display_path
 from . import schemaparts as patterns
 from .files import _children, unreadable
-from .model import Entry, Game, Glossary, KnowledgeBase
+from .model import Entry, Game, Glossary, KnowledgeBase, Synonyms
 from .readfile import ReadCache, read_document
 from .yamlload import Document
 
 _SLUG = re.compile(patterns.SLUG)
 GAME_FILE = "game.yaml"
 GLOSSARY_FILE = "glossary.yaml"
+SYNONYMS_FILE = "synonyms.yaml"
 ENTRIES_DIR = "entries"
 
 
@@ -108,6 +111,11 @@ def load(data_dir: Path, cache: ReadCache | None = None) -> LoadResult:
             result.problems.append(problem)
         elif stat.S_ISDIR(mode):
             _load_game(child, result)
+        elif child.name == SYNONYMS_FILE:
+            sdoc, problems = result.read(child, "synonyms", "-")
+            result.problems.extend(problems)
+            if sdoc is not None:
+                result.kb.synonyms = Synonyms(child, sdoc)
         elif child.suffix in {".yaml", ".yml"}:
             result.problems.append(_stray(child, "the data folder"))
     return result
@@ -120,7 +128,7 @@ def _load_game(folder: Path, result: LoadResult) -> None:
     if children is None:
         return
     modes = {path.name: mode for path, mode in children}
-    for special in (GAME_FILE, GLOSSARY_FILE, ENTRIES_DIR):
+    for special in (GAME_FILE, GLOSSARY_FILE, SYNONYMS_FILE, ENTRIES_DIR):
         if stat.S_ISLNK(modes.get(special, 0)):
             result.problems.append(_link(folder / special))
             return
@@ -159,8 +167,14 @@ def _load_game(folder: Path, result: LoadResult) -> None:
         result.problems.extend(problems)
         if gdoc is not None:
             game.glossary = Glossary(glossary_file, gdoc, game=game_id)
+    synonyms_file = folder / SYNONYMS_FILE
+    if SYNONYMS_FILE in modes:
+        sdoc, problems = result.read(synonyms_file, "synonyms", game_id)
+        result.problems.extend(problems)
+        if sdoc is not None:
+            game.synonyms = Synonyms(synonyms_file, sdoc, game=game_id)
     for child, _ in children:
-        if child.name not in {GAME_FILE, GLOSSARY_FILE, ENTRIES_DIR}:
+        if child.name not in {GAME_FILE, GLOSSARY_FILE, SYNONYMS_FILE, ENTRIES_DIR}:
             result.problems.append(_stray(child, f"the folder of game '{game_id}'"))
     load_entries(folder / ENTRIES_DIR, game_id, result)
 

@@ -53,6 +53,7 @@ class Record:
 @dataclass
 class Game(Record):
     glossary: Glossary | None = None
+    synonyms: Synonyms | None = None
 
     @property
     def id(self) -> str:
@@ -73,9 +74,22 @@ class Game(Record):
     def source(self, doc_id: str) -> dict[str, Any] | None:
         return next((s for s in self.data.get("sources", []) if s["id"] == doc_id), None)
 
+    def source_title(self, doc_id: str, lang: str = "zh") -> str:
+        """The title a reader sees for a source document (its id only when the game does not declare it)."""
+        declared = self.source(doc_id)
+        return declared["title"][lang] if declared else doc_id
+
     @property
     def contents(self) -> list[dict[str, Any]]:
         return self.data.get("contents", [])
+
+    def exceptions(self) -> dict[tuple[str, str], list[dict[str, Any]]]:
+        """The exceptions and conditions each source section attaches to its clauses: ``(doc, section) -> [...]``."""
+        return {
+            (source["id"], section): exceptions
+            for source in self.data.get("sources", [])
+            for section, exceptions in source.get("exceptions", {}).items()
+        }
 
     def clauses(self) -> dict[tuple[str, str], list[str]]:
         """The clauses each source section declares: ``(doc, section) -> [clause ids]``."""
@@ -93,6 +107,17 @@ class Glossary(Record):
     @property
     def terms(self) -> list[dict[str, Any]]:
         return self.data.get("terms", [])
+
+
+@dataclass
+class Synonyms(Record):
+    """A synonym table of the search: what players say → the rules' word (``game`` "" for every game)."""
+
+    game: str = ""
+
+    @property
+    def items(self) -> list[dict[str, Any]]:
+        return self.data.get("synonyms", [])
 
 
 @dataclass
@@ -216,6 +241,13 @@ class KnowledgeBase:
     entries: dict[str, Entry] = field(default_factory=dict)
     #: The data folder it was loaded from (its data version is this folder's).
     root: Path | None = None
+    #: The synonym table of every game (``rules_data/synonyms.yaml``), if any.
+    synonyms: Synonyms | None = None
+
+    def synonym_tables(self) -> list[Synonyms]:
+        """The general table, then each game's."""
+        tables = [self.synonyms] if self.synonyms else []
+        return tables + [g.synonyms for g in self.games.values() if g.synonyms]
 
     def by_code(self) -> dict[str, Entry]:
         return {entry.code: entry for entry in self.entries.values()}

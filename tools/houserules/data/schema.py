@@ -155,6 +155,20 @@ def entry_schema() -> dict[str, Any]:
     return _published("entry", "houserules entry", schema, defs)
 
 
+def _exception() -> dict[str, Any]:
+    words = {"type": "array", "items": _string(), "minItems": 1, "uniqueItems": True}
+    slugs = {"type": "array", "items": {"$ref": "#/$defs/slug"}, "minItems": 1, "uniqueItems": True}
+    properties = {
+        "id": {"$ref": "#/$defs/slug"},
+        "clauses": {**slugs, "description": "The clauses it qualifies (absent: every question citing the section)."},
+        "clause": {"$ref": "#/$defs/slug", "description": "The clause of the section that states the exception."},
+        "zh": words,
+        "en": words,
+        "entry": {"$ref": "#/$defs/ref", "description": "The entry that holds the exception; linking it states it."},
+    }
+    return _strict(properties, ["id", "zh", "en"])
+
+
 def game_schema() -> dict[str, Any]:
     """The schema of ``rules_data/<game>/game.yaml``."""
     defs = _common_defs()
@@ -205,6 +219,13 @@ def game_schema() -> dict[str, Any]:
                         },
                         "description": "For a section: the ids of the clauses it settles; each must be answered by a question.",
                     },
+                    "exceptions": {
+                        "type": "object",
+                        "additionalProperties": {"type": "array", "minItems": 1, "items": _exception()},
+                        "description": "For a section: the exceptions and conditions the source attaches to its clauses. "
+                        "Every answer citing such a clause, and its entry's summary, states each one (a keyword "
+                        "of 'zh' in Chinese and of 'en' in English) or links its 'entry'.",
+                    },
                 },
                 ["id", "title", "kind"],
             ),
@@ -219,6 +240,13 @@ def game_schema() -> dict[str, Any]:
                 },
                 ["id", "title", "entries"],
             ),
+        },
+        "production_words": {
+            "type": "array",
+            "items": _string(),
+            "uniqueItems": True,
+            "description": "Words of the project's production that no shown text may use (e.g. 种子, seed); "
+            "the ids of source documents that are file names are added.",
         },
     }
     required = ["id", "code_prefix", "name", "editions", "licence", "sources", "contents"]
@@ -242,6 +270,29 @@ def glossary_schema() -> dict[str, Any]:
     )
     terms = {"terms": {"type": "array", "items": term}}
     return _published("glossary", "houserules glossary", _strict(terms, ["terms"]), defs)
+
+
+def synonyms_schema() -> dict[str, Any]:
+    """The schema of the search's synonym tables: ``rules_data/synonyms.yaml`` (every game) and
+    ``rules_data/<game>/synonyms.yaml`` (one game)."""
+    item = _strict(
+        {
+            "say": {
+                "type": "array",
+                "items": _string(maxLength=40),
+                "minItems": 1,
+                "uniqueItems": True,
+                "description": "What players say: a Chinese word, or English words matched whole.",
+            },
+            "means": _string(
+                maxLength=60,
+                description="The rules' word it stands for: a title, alias or glossary term, or words the entries use.",
+            ),
+        },
+        ["say", "means"],
+    )
+    properties = {"synonyms": {"type": "array", "items": item}}
+    return _published("synonyms", "houserules search synonyms", _strict(properties, ["synonyms"]), {})
 
 
 def profile_schema() -> dict[str, Any]:
@@ -286,7 +337,13 @@ def profile_schema() -> dict[str, Any]:
     return _published("profile", "houserules house-rule profile", _strict(properties, required), defs)
 
 
-SCHEMAS = {"entry": entry_schema, "game": game_schema, "glossary": glossary_schema, "profile": profile_schema}
+SCHEMAS = {
+    "entry": entry_schema,
+    "game": game_schema,
+    "glossary": glossary_schema,
+    "profile": profile_schema,
+    "synonyms": synonyms_schema,
+}
 
 
 def schema_text(name: str) -> str:

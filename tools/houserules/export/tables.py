@@ -3,18 +3,20 @@
 ``entries_json`` is the full document of every entry (``site/api/entries.json``).
 ``houserules export --what entries|errata|glossary|review --format csv|json``
 writes flat tables of text columns: the CSV (UTF-8 with a byte-order mark, so
-spreadsheet programs keep the Chinese) and the JSON carry the same records.
+spreadsheet programs keep the Chinese) and the JSON carry the same records: the JSON
+the exact text, the CSV as people read it (:class:`Readable`).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..data import vocab
 from ..data.freshness import stale_translations
-from ..data.model import Entry, KnowledgeBase
+from ..data.model import INLINE_REF, Entry, Game, KnowledgeBase
 from ..errors import HouserulesError, display_path
 from ..render.urls import entry_url, question_code, question_url
 from .api import EXPORT_VERSION, entries_json
@@ -30,11 +32,39 @@ def _join(items: Any) -> str:
     return LIST_SEP.join(items)
 
 
-def _sources(sources: list[dict[str, Any]]) -> str:
-    return _join(f"{s['doc']} {s['ref']}" for s in sources)
+class Exact:
+    """Cells as the data holds them (the JSON tables): ``[[game:id]]`` and document ids kept."""
+
+    def text(self, text: str, lang: str = "zh") -> str:
+        return text
+
+    def sources(self, game: Game | None, sources: list[dict[str, Any]]) -> str:
+        return _join(f"{s['doc']} {s['ref']}" for s in sources)
 
 
-def entry_rows(kb: KnowledgeBase) -> Iterator[Row]:
+class Readable(Exact):
+    """Cells as a reader sees them (the CSV): ``[[game:id]]`` as the target's title and code, ``楼层封闭 (BH-T06)``,
+    as the terminal, site and PDF name it; a source as its document's title and section, never a file name."""
+
+    def __init__(self, kb: KnowledgeBase):
+        self.kb = kb
+
+    def text(self, text: str, lang: str = "zh") -> str:
+        def name(match: re.Match[str]) -> str:
+            ref = match.group(1).strip()
+            target = self.kb.entries.get(ref)
+            return f"{target.title[lang]} ({target.code})" if target else ref
+
+        return INLINE_REF.sub(name, text)
+
+    def sources(self, game: Game | None, sources: list[dict[str, Any]]) -> str:
+        return _join(f"{game.source_title(s['doc']) if game else s['doc']} {s['ref']}" for s in sources)
+
+
+EXACT = Exact()
+
+
+def entry_rows(kb: KnowledgeBase, shown: Exact = EXACT) -> Iterator[Row]:
     """One row per entry: codes, titles, summaries and the labels a spreadsheet filters on."""
     for entry in kb.entries.values():
         data = entry.data
@@ -46,20 +76,21 @@ def entry_rows(kb: KnowledgeBase) -> Iterator[Row]:
             "title_zh": entry.title["zh"],
             "title_en": entry.title["en"],
             "aliases": _join(entry.aliases),
-            "summary_zh": entry.summary["zh"],
-            "summary_en": entry.summary.get("en", ""),
+            "summary_zh": shown.text(entry.summary["zh"], "zh"),
+            "summary_en": shown.text(entry.summary.get("en", ""), "en"),
             "authority": data["authority"],
             "confidence": data["confidence"],
             "status": data.get("status", "complete"),
             "applies_to": _join(entry.applies_to),
-            "sources": _sources(data["sources"]),
+            "sources": shown.sources(kb.games.get(entry.game), data["sources"]),
             "url": entry_url(entry),
         }
 
 
-def faq_rows(kb: KnowledgeBase) -> Iterator[Row]:
+def faq_rows(kb: KnowledgeBase, shown: Exact = EXACT) -> Iterator[Row]:
     """One row per question, entry by entry: the question, its answer and where the answer comes from."""
     for entry in kb.entries.values():
+        game = kb.games.get(entry.game)
         for question in entry.questions:
             source = question["source"]
             yield {
@@ -68,19 +99,19 @@ def faq_rows(kb: KnowledgeBase) -> Iterator[Row]:
                 "code": entry.code,
                 "game": entry.game,
                 "kind": entry.kind,
-                "question_zh": question["q"]["zh"],
-                "question_en": question["q"]["en"],
-                "answer_zh": question["a"]["zh"],
-                "answer_en": question["a"]["en"],
+                "question_zh": shown.text(question["q"]["zh"], "zh"),
+                "question_en": shown.text(question["q"]["en"], "en"),
+                "answer_zh": shown.text(question["a"]["zh"], "zh"),
+                "answer_en": shown.text(question["a"]["en"], "en"),
                 "variants": _join(question.get("variants", [])),
-                "source": f"{source['doc']} {source['ref']}",
+                "source": shown.sources(game, [source]),
                 "clause": source.get("clause", ""),
                 "confidence": question.get("confidence", "confirmed"),
                 "url": question_url(entry, question["id"]),
             }
 
 
-def errata_rows(kb: KnowledgeBase) -> Iterator[Row]:
+def errata_rows(kb: KnowledgeBase, shown: Exact = EXACT) -> Iterator[Row]:
     """One row per erratum, with the component's names and the entry that records it."""
     for entry, erratum in ((holder, erratum) for holder in kb.entries.values() for erratum in holder.errata):
         component = kb.entries.get(erratum["component"])
@@ -98,16 +129,16 @@ def errata_rows(kb: KnowledgeBase) -> Iterator[Row]:
             "source_en": erratum.get("source_en", ""),
             "status": erratum["status"],
             "date": erratum["date"],
-            "sources": _sources(erratum["sources"]),
-            "note_zh": note.get("zh", ""),
-            "note_en": note.get("en", ""),
+            "sources": shown.sources(kb.games.get(entry.game), erratum["sources"]),
+            "note_zh": shown.text(note.get("zh", ""), "zh"),
+            "note_en": shown.text(note.get("en", ""), "en"),
             "entry": entry.ref,
             "entry_code": entry.code,
             "url": entry_url(entry),
         }
 
 
-def glossary_rows(kb: KnowledgeBase) -> Iterator[Row]:
+def glossary_rows(kb: KnowledgeBase, shown: Exact = EXACT) -> Iterator[Row]:
     """One row per glossary term, game by game, in file order."""
     for game in kb.games.values():
         for term in game.glossary.terms if game.glossary else []:
@@ -119,8 +150,8 @@ def glossary_rows(kb: KnowledgeBase) -> Iterator[Row]:
                 "zh": term["zh"],
                 "variants": _join(term.get("variants", [])),
                 "deprecated": _join(term.get("deprecated", [])),
-                "note_zh": note.get("zh", ""),
-                "note_en": note.get("en", ""),
+                "note_zh": shown.text(note.get("zh", ""), "zh"),
+                "note_en": shown.text(note.get("en", ""), "en"),
                 "entry": term.get("entry", ""),
             }
 
@@ -153,7 +184,7 @@ def _review_items(entry: Entry) -> Iterator[tuple[str, tuple, dict[str, str]]]:
         )
 
 
-def review_rows(kb: KnowledgeBase) -> Iterator[Row]:
+def review_rows(kb: KnowledgeBase, shown: Exact = EXACT) -> Iterator[Row]:
     """One row per reason an entry needs review: uncertain, stub, needs-review, uncertain facts, stale translations."""
     for entry in kb.entries.values():
         for reason, path, detail in _review_items(entry):
@@ -165,8 +196,8 @@ def review_rows(kb: KnowledgeBase) -> Iterator[Row]:
                 "title_en": entry.title["en"],
                 "reason": reason,
                 "reason_zh": vocab.REVIEW_REASONS[reason]["zh"],
-                "detail_zh": detail.get("zh", ""),
-                "detail_en": detail.get("en", ""),
+                "detail_zh": shown.text(detail.get("zh", ""), "zh"),
+                "detail_en": shown.text(detail.get("en", ""), "en"),
                 "file": display_path(entry.path),
                 "line": str(entry.line(*path)),
                 "url": entry_url(entry),
@@ -174,7 +205,7 @@ def review_rows(kb: KnowledgeBase) -> Iterator[Row]:
 
 
 #: What ``houserules export --what`` can write: the rows and their columns (fixed, even with no rows).
-TABLES: dict[str, tuple[Callable[[KnowledgeBase], Iterator[Row]], tuple[str, ...]]] = {
+TABLES: dict[str, tuple[Callable[[KnowledgeBase, Exact], Iterator[Row]], tuple[str, ...]]] = {
     "entries": (
         entry_rows,
         (
@@ -260,8 +291,9 @@ FORMATS = vocab.EXPORT_FORMATS
 assert tuple(TABLES) == vocab.EXPORT_TABLES, "keep vocab.EXPORT_TABLES in step with export.TABLES"
 
 
-def rows(kb: KnowledgeBase, what: str) -> list[Row]:
-    return list(TABLES[what][0](kb))
+def rows(kb: KnowledgeBase, what: str, readable: bool = False) -> list[Row]:
+    """The records of one table: the exact text (JSON), or ``readable`` as a person reads them (CSV)."""
+    return list(TABLES[what][0](kb, Readable(kb) if readable else EXACT))
 
 
 def check_format(what: str, fmt: str) -> None:
@@ -290,8 +322,8 @@ def export(kb: KnowledgeBase, what: str, fmt: str) -> bytes:
     if what == "entries" and fmt == "json":
         return (entries_json(kb) + "\n").encode("utf-8")
     columns = TABLES[what][1]
-    records = rows(kb, what)
     if fmt == "csv":
-        return to_csv(columns, records)
+        return to_csv(columns, rows(kb, what, readable=True))
+    records = rows(kb, what)
     payload = {"version": EXPORT_VERSION, "what": what, "columns": list(columns), "records": records}
     return (json.dumps(payload, ensure_ascii=False, indent=1) + "\n").encode("utf-8")

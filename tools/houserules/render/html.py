@@ -73,9 +73,10 @@ class Html:
             if role == "basis"
             else f' <span class="hr-role">（{inline_html(vocab.SOURCE_ROLES[role]["zh"])}）</span>'
         )
+        # A reader sees the document's title, never its id (a file name such as 002_….txt).
         return (
             f'<span class="hr-source-title">{inline_html(declared["title"]["zh"])}</span> '
-            f"<code>{inline_html(source['doc'])}</code> {inline_html(source['ref'])}{role_text}"
+            f"{inline_html(source['ref'])}{role_text}"
         )
 
     def facts_table(self, game: Game, facts: list[dict[str, Any]]) -> str:

@@ -15,7 +15,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..data import vocab
+from ..data.model import INLINE_REF
 from .blocks import EntryBlocks
+from .linebreak import is_link, width, wrap
 from .text import Linker, plain_text
 
 #: Labels of the header fields of ``houserules show`` (the sections use vocab.SECTIONS).
@@ -45,64 +47,28 @@ def clean(text: str) -> str:
     return "".join(out)
 
 
-def char_width(char: str) -> int:
-    if unicodedata.combining(char):
-        return 0
-    return 2 if unicodedata.east_asian_width(char) in {"W", "F"} else 1
-
-
-def width(text: str) -> int:
-    """Columns ``text`` takes in a terminal.
-
-    >>> width("魔梯 BH-A13")
-    11
-    """
-    return sum(char_width(c) for c in text)
-
-
 def pad(text: str, columns: int) -> str:
     """``text`` followed by spaces up to ``columns`` display columns."""
     return text + " " * max(0, columns - width(text))
 
 
-def wrap(text: str, columns: int) -> list[str]:
-    """Lines of at most ``columns`` display columns: Chinese breaks anywhere, English at spaces.
-
-    >>> wrap("进入魔梯就必须运行 every turn", 10)
-    ['进入魔梯就', '必须运行', 'every turn']
-    """
-    lines: list[str] = []
-    for paragraph in text.split("\n"):
-        line = ""
-        for piece in re.findall(r"[!-~]+| |[^ -~]", paragraph):
-            if width(line) + width(piece) > columns and line.strip():
-                lines.append(line.rstrip(" "))
-                line = "" if piece == " " else piece
-            else:
-                line += piece
-            while width(line) > columns:  # a word longer than the line
-                cut = _fit(line, columns)
-                lines.append(line[:cut])
-                line = line[cut:]
-        lines.append(line)
-    return lines
-
-
-def _fit(text: str, columns: int) -> int:
-    used = 0
-    for i, char in enumerate(text):
-        used += char_width(char)
-        if used > columns:
-            return max(i, 1)
-    return len(text)
-
-
 def terminal_columns() -> int:
-    """The terminal's width (``$COLUMNS`` wins), kept within readable bounds."""
-    return max(40, min(shutil.get_terminal_size((100, 24)).columns, 120))
+    """The terminal's width: ``$COLUMNS``, else the terminal's own, else 80 (output to a pipe or file);
+    at most 120 (longer lines are hard to read), at least 20."""
+    return max(20, min(shutil.get_terminal_size((80, 24)).columns, 120))
 
 
 _LIST_ITEM = re.compile(r"^(\s*(?:[-*+]|\d+[.)])\s+)")
+
+
+def hanging(text: str, columns: int, indent: str = "    ") -> list[str]:
+    """``text`` wrapped with its later lines under ``indent``, as a result's heading.
+
+    >>> hanging(" 1. 问 进了魔梯一定要让它动吗", 16)
+    [' 1. 问 进了', '    魔梯一定要让', '    它动吗']
+    """
+    lines = wrap(text, columns - width(indent))
+    return lines[:1] + [indent + line for line in lines[1:]]
 
 
 def indented(text: str, columns: int, indent: str = "    ") -> list[str]:
@@ -130,33 +96,67 @@ def bilingual(names: dict[str, str]) -> str:
 # -- search hits ----------------------------------------------------------------
 
 
-def format_hits(hits: Iterable[Any], columns: int) -> str:
+def named(text: str, names: dict[str, dict[str, Any]], lang: str) -> str:
+    """``[[game:id]]`` as the target's title and code, ``楼层封闭 (BH-T06)``; an unknown target as ``game:id``.
+
+    >>> named("见[[betrayal:sealed-floor]]。", {"betrayal:sealed-floor": {"title": {"zh": "楼层封闭"}, "code": "BH-T06"}}, "zh")
+    '见楼层封闭 (BH-T06)。'
+    """
+
+    def name(match: re.Match[str]) -> str:
+        target = names.get(match.group(1).strip())
+        return f"{target['title'][lang]} ({target['code']})" if target else match.group(1).strip()
+
+    return INLINE_REF.sub(name, text)
+
+
+def shown_refs(hits: Iterable[Any]) -> set[str]:
+    """The ``game:id`` each ``[[...]]`` in the hits' shown text names."""
+    refs: set[str] = set()
+    for hit in hits:
+        rec = hit.record
+        texts = rec.get("question", {}).get("answer") or rec["summary"]
+        for text in texts.values():
+            refs.update(m.group(1).strip() for m in INLINE_REF.finditer(text))
+    return refs
+
+
+def format_hits(hits: Iterable[Any], columns: int, names: dict[str, dict[str, Any]] | None = None) -> str:
     """Readable search results: code, titles, the one-line answer and the page path.
 
     A hit on one of an entry's questions shows the question and its answer first,
-    then the entry's code and titles and the page with the question's anchor.
+    then the entry's code and titles and the page with the question's anchor; when the
+    question holds too little of the query (``lead: "entry"``), the entry and its one-line
+    answer come first and the question below it.
+    A reference in an answer is named by the target's title and code (``names``: ``game:id`` -> title, code).
     """
+    names = names or {}
     blocks = []
     for number, hit in enumerate(hits, 1):
         rec = hit.record
         question = rec.get("question")
         lines: list[str] = []
-        if question:
-            lines += wrap(f"{number:>2}. 问 {bilingual(question['question'])}", columns)
-            lines += _texts(question["answer"], columns)
-            lines += wrap(f"    {pad(clean(rec['code']), 8)} {bilingual(rec['title'])}", columns)
+        if question and rec.get("lead") == "entry":
+            lines += hanging(f"{number:>2}. {pad(clean(rec['code']), 8)} {bilingual(rec['title'])}", columns)
+            lines += _texts(rec["summary"], columns, names)
+            lines += hanging(f"    问 {bilingual(question['question'])}", columns)
+            lines += _texts(question["answer"], columns, names)
+        elif question:
+            lines += hanging(f"{number:>2}. 问 {bilingual(question['question'])}", columns)
+            lines += _texts(question["answer"], columns, names)
+            lines += hanging(f"    {pad(clean(rec['code']), 8)} {bilingual(rec['title'])}", columns)
         else:
-            lines += wrap(f"{number:>2}. {pad(clean(rec['code']), 8)} {bilingual(rec['title'])}", columns)
-            lines += _texts(rec["summary"], columns)
+            lines += hanging(f"{number:>2}. {pad(clean(rec['code']), 8)} {bilingual(rec['title'])}", columns)
+            lines += _texts(rec["summary"], columns, names)
         lines.append(f"    → {clean(rec['url'])}  ({clean(rec['id'])})")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
 
-def _texts(texts: dict[str, str], columns: int) -> list[str]:
-    lines = indented(clean(texts.get("zh", "")), columns)
+def _texts(texts: dict[str, str], columns: int, names: dict[str, dict[str, Any]]) -> list[str]:
+    lines = indented(clean(named(texts.get("zh", ""), names, "zh")), columns)
     if texts.get("en") and texts["en"] != texts.get("zh"):
-        lines += indented(clean(texts["en"]), columns)
+        lines += indented(clean(named(texts["en"], names, "en")), columns)
     return lines
 
 
@@ -225,7 +225,10 @@ def format_entry(entry: Any, kb: Any, url: str, columns: int) -> str:
     label_width = max(width(_label(names)) for names, value in fields) + 2
     lines = [f"{clean(entry.code)}  {bilingual(entry.title)}", "═" * min(columns, 60)]
     for names, value in fields:
-        if value:
+        if value and is_link(value) and label_width + width(value) > columns:
+            # A link is never broken: too long for the value column, it gets a line of its own.
+            lines += [_label(names), ("  " if width(value) + 2 <= columns else "") + value]
+        elif value:
             first, *rest = wrap(value, columns - label_width)
             lines.append(pad(_label(names), label_width) + first)
             lines += [" " * label_width + more for more in rest]
@@ -239,6 +242,9 @@ def format_entry(entry: Any, kb: Any, url: str, columns: int) -> str:
                     lines.append("")
                 lines.extend(indented(text, columns, "  "))
 
+    def shown(text: str, lang: str) -> str:
+        return clean(plain_text(text, linker, lang))
+
     def refs(items: list[str]) -> list[str]:
         return ["\n".join(linker.text(kb.entries[r], "zh") for r in items)]
 
@@ -246,17 +252,17 @@ def format_entry(entry: Any, kb: Any, url: str, columns: int) -> str:
         if block.kind not in TERMINAL_BLOCKS:
             continue
         if block.kind == "answer":
-            section(FIELDS["summary"], [clean(t) for _, t in _distinct(block.data)])
+            section(FIELDS["summary"], [shown(t, lang) for lang, t in _distinct(block.data)])
         elif block.kind == "uncertain":
-            section(block.label, [clean(t) for _, t in _distinct(block.data)])
+            section(block.label, [shown(t, lang) for lang, t in _distinct(block.data)])
         elif block.kind == "stub":
             section(block.label, [f"{block.data['zh']} {block.data['en']}"])
         elif block.kind == "questions":
             section(
                 block.label,
                 [
-                    f"问 {clean(q['q']['zh'])} / {clean(q['q']['en'])}\n"
-                    + "\n".join(clean(t) for _, t in _distinct(q["a"]))
+                    f"问 {shown(q['q']['zh'], 'zh')} / {shown(q['q']['en'], 'en')}\n"
+                    + "\n".join(shown(t, lang) for lang, t in _distinct(q["a"]))
                     for q in block.data
                 ],
             )
@@ -267,7 +273,12 @@ def format_entry(entry: Any, kb: Any, url: str, columns: int) -> str:
         elif block.kind == "sources":
             section(
                 block.label,
-                ["\n".join(f"{clean(s['doc'])} {clean(str(s.get('ref', '')))}".strip() for s in block.data)],
+                [
+                    "\n".join(
+                        f"{clean(game.source_title(s['doc']))} {clean(str(s.get('ref', '')))}".strip()
+                        for s in block.data
+                    )
+                ],
             )
     return "\n".join(line.rstrip() for line in lines)
 

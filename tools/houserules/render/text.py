@@ -272,6 +272,6 @@ def plain_text(text: str, linker: Linker, lang: str = "zh") -> str:
 
     def name(match: re.Match[str]) -> str:
         target = linker.kb.entries.get(match.group(1).strip())
-        return linker.text(target, lang) if target else match.group(0)
+        return linker.text(target, lang) if target else match.group(1).strip()
 
     return INLINE_REF.sub(name, text)

@@ -26,11 +26,14 @@ from typing import Any
 from whoosh import index as whoosh_index
 
 from ..errors import HouserulesError
+from . import analysis as searchtext
 from .documents import INDEX_VERSION, documents, schema
 
 META_FILE = "houserules-meta.json"
 #: The files the index is made of, relative to the data folder (what the loader reads).
-INDEXED_GAME_FILES = ("game.yaml", "glossary.yaml")
+INDEXED_GAME_FILES = ("game.yaml", "glossary.yaml", "synonyms.yaml")
+#: The data folder's own files the index holds (the synonyms of every game).
+INDEXED_TOP_FILES = ("synonyms.yaml",)
 
 
 # -- where the index lives ----------------------------------------------------
@@ -53,7 +56,7 @@ def index_home(data_dir: Path) -> Path:
 def indexed_files(data_dir: Path) -> list[Path]:
     """The files the index is built from: each game's ``game.yaml``, ``glossary.yaml`` and
     ``entries/*.yaml`` (hidden names skipped, as the loader does). Nothing is opened."""
-    found: list[Path] = []
+    found: list[Path] = [Path(data_dir, name) for name in INDEXED_TOP_FILES if os.path.lexists(Path(data_dir, name))]
     for game in _scan(data_dir):
         if not game.is_dir(follow_symlinks=False):
             continue
@@ -128,6 +131,7 @@ def build_for(data_dir: Path, target: Path) -> Path:
         "entries": len(kb.entries),
         "games": sorted(kb.games),
         "problems": [str(p) for p in result.problems if p.severity == "error"],
+        "synonyms": searchtext.synonym_pairs(kb),
     }
     return write_index(target, documents(kb), meta)
 

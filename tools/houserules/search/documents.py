@@ -3,7 +3,7 @@
 Each entry is one document and each of its questions another: a question
 document holds the question and its variants, the answer, and the entry's
 title as weak context. Whoosh pickles the schema, analyzers included, into the
-index (:mod:`houserules.search.analysis` must stay where it is).
+index (:mod:`houserules.data.searchtext` must stay where it is).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from whoosh.fields import ID, STORED, TEXT, Schema
 from . import analysis as searchtext
 
 #: Bump when the schema, the analysis or the stored record changes: caches rebuild.
-INDEX_VERSION = 4  # 4: the analyzer moved to houserules.search.analysis (pickled in the schema)
+INDEX_VERSION = 7  # 7: irregular past forms; 6: names (titles, aliases, glossary terms) and what an entry is about as query-term runs; analyzer in data.searchtext
 
 #: Weight of a query term found in each field: names above the answer above the details.
 #: A question document fills the same fields: the question as its title, the variants as
@@ -37,6 +37,8 @@ def schema(analyzer: Any = None) -> Schema:
         exact=TEXT(analyzer=_lines(), phrase=False),
         exact_alias=TEXT(analyzer=_lines(), phrase=False),
         words=TEXT(analyzer=_lines(), phrase=False),
+        names=TEXT(analyzer=_lines(), phrase=False),
+        about=TEXT(analyzer=_lines(), phrase=False),
         record=STORED,
         **{name: TEXT(analyzer=text, phrase=False) for name in FIELD_BOOSTS},
     )
@@ -53,8 +55,16 @@ def documents(kb: Any) -> Iterable[dict[str, Any]]:
     """The index documents of a :class:`~houserules.data.model.KnowledgeBase`: each entry, then its questions."""
     from ..render.urls import entry_url
 
+    termed = _glossary_names(kb)
+    own = {
+        ref: {k for n in [*e.title.values(), *e.aliases, *termed.get(ref, [])] if (k := searchtext.name_key(n))}
+        for ref, e in kb.entries.items()
+    }
     for entry in kb.entries.values():
         titles = [entry.title["zh"], entry.title["en"]]
+        names = "\n".join(sorted(own[entry.ref]))
+        # The names of what the entry refers to: a ruling about the Gymnasium is about the Gymnasium.
+        about = "\n".join(sorted(set().union(*(own.get(r, set()) for r in entry.all_refs())) - own[entry.ref]))
         texts = {
             "code": entry.code,
             "title": "\n".join(titles),
@@ -81,6 +91,8 @@ def documents(kb: Any) -> Iterable[dict[str, Any]]:
             "exact": "\n".join(searchtext.exact_key(t) for t in [entry.code, *titles]),
             "exact_alias": "\n".join(searchtext.exact_key(a) for a in entry.aliases),
             "words": _words(texts.values()),
+            "names": names,
+            "about": about,
             **texts,
         }
         for question in entry.questions:
@@ -105,8 +117,20 @@ def documents(kb: Any) -> Iterable[dict[str, Any]]:
                 },
                 "exact_alias": "\n".join(searchtext.exact_key(a) for a in asked),
                 "words": _words(qtexts.values()),
+                "names": names,
+                "about": about,
                 **qtexts,
             }
+
+
+def _glossary_names(kb: Any) -> dict[str, list[str]]:
+    """The names of the glossary terms that point at an entry (``entry:``), by entry."""
+    found: dict[str, list[str]] = {}
+    for game in kb.games.values():
+        for term in game.glossary.terms if game.glossary else []:
+            if term.get("entry"):
+                found.setdefault(term["entry"], []).extend([term["zh"], term["en"], *term.get("variants", [])])
+    return found
 
 
 def _words(texts: Iterable[str]) -> str:

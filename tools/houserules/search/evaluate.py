@@ -8,7 +8,8 @@ The judgements file lists queries as players type them, each with the entry
 
 For each group this reports hit@1, hit@3 (an expected entry among the first one
 or three hits) and the mean reciprocal rank (1/rank of the first expected hit,
-0 when it is not in the first ten).
+0 when it is not in the first ten); the questions and situations players tell
+(groups ``natural`` and ``situation-*``) are also scored by language.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import re
 import threading
 from collections import defaultdict
 from collections.abc import Iterator
@@ -118,12 +120,30 @@ def evaluate(index: SearchIndex, judgements: list[Judgement]) -> list[Outcome]:
     return outcomes
 
 
+#: The groups of whole questions and situations told as players tell them (not keywords).
+TOLD = ("natural", "situation")
+_CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def language(judgement: Judgement) -> str:
+    """``told-typo`` for a misspelled group, else ``told-zh`` (Chinese, simplified or traditional) or ``told-en``."""
+    if judgement.group.endswith("typo"):
+        return "told-typo"
+    return "told-zh" if _CJK.search(judgement.query) else "told-en"
+
+
 def scores(outcomes: list[Outcome]) -> dict[str, dict[str, Any]]:
-    """hit@1, hit@3 and MRR per group and ``overall``, in file order of the groups."""
+    """hit@1, hit@3 and MRR per group and ``overall``, in file order of the groups; then the
+    told queries (groups :data:`TOLD` and ``TOLD-*``) by language (``told-zh``, ``told-en``,
+    ``told-typo``) and together (``told``)."""
     groups: dict[str, list[Outcome]] = defaultdict(list)
     for outcome in outcomes:
         groups[outcome.judgement.group].append(outcome)
     groups["overall"] = list(outcomes)
+    told = [o for o in outcomes if o.judgement.group.split("-")[0] in TOLD]
+    for name in ("told-zh", "told-en", "told-typo"):
+        groups[name] = [o for o in told if language(o.judgement) == name]
+    groups["told"] = told
 
     def summary(items: list[Outcome]) -> dict[str, Any]:
         n = len(items)

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ from whoosh.query import And, Or, Query, Term
 from . import analysis as searchtext
 from .cache import META_FILE, ensure_index
 from .documents import FIELD_BOOSTS
+from .ranking import QUESTION_SHOWN, Hit, coordination, favoured_game, fold  # noqa: F401 - QUESTION_SHOWN, Hit: part of this module's interface
 
 #: A query equal to a code or a title (ignoring case, spaces and punctuation) comes first.
 EXACT_BOOST = 1000.0
@@ -39,9 +39,15 @@ COMMON_SKIPPED = ("summary", "body")
 EXACT_FIELDS = ("exact", "exact_alias")
 #: A question prefers the entries that answer (rulings and rules) over the things they are about.
 QUESTION_KINDS = ("ruling", "rule")
-QUESTION_BOOST = 10.0
+QUESTION_BOOST = 15.0
 #: ... and a question document (a question players asked) a little more.
 QUESTION_DOC_BOOST = 10.0
+#: An entry the query names (one of its titles or aliases is a run of the query's terms) comes first.
+NAME_BOOST = 15.0
+#: ... and an entry that refers to what the query names (a ruling about the room it names) this.
+ABOUT_BOOST = 10.0
+#: The documents of the game the query's words belong to (:func:`favoured_game`) gain this.
+GAME_BOOST = 3.0
 #: English words this long or longer may be corrected (shorter ones are too ambiguous).
 MIN_CORRECTED = 4
 #: An unknown last word this long or longer is completed (search as you type: "eleva" →
@@ -50,22 +56,6 @@ MIN_COMPLETED = 3
 COMPLETIONS = 3
 
 _ASCII_WORD = re.compile(r"[a-z]+")
-
-
-@dataclass
-class Hit:
-    """One search result: the stored record of an entry (with ``question`` when a question
-    of the entry matched best) and its score."""
-
-    record: dict[str, Any]
-    score: float
-
-    @property
-    def question(self) -> dict[str, Any] | None:
-        return self.record.get("question")
-
-    def to_json(self) -> dict[str, Any]:
-        return {**self.record, "score": round(self.score, 4)}
 
 
 class SearchIndex:
@@ -83,6 +73,9 @@ class SearchIndex:
         self._analyzer = self._ix.schema["body"].analyzer
         self._answers: set[int] | None = None
         self._questions: set[int] = set()
+        self._game_of: list[int] | None = None
+        #: English words of the synonym tables: known words, never corrected into others.
+        self._said = {say for say, _ in self.meta.get("synonyms", []) if say.isascii() and " " not in say}
 
     def __enter__(self) -> SearchIndex:
         return self
@@ -102,6 +95,16 @@ class SearchIndex:
         """Every indexed entry as ``game:id``."""
         return set(self._reader.field_terms("entry"))
 
+    def names(self, refs: set[str]) -> dict[str, dict[str, Any]]:
+        """The title and code of each indexed entry of ``refs`` (to name ``[[game:id]]`` in shown text)."""
+        found = {}
+        for ref in refs:
+            fields = self._searcher.document(ref=ref)
+            if fields is not None:
+                record = fields["record"]
+                found[ref] = {"title": record["title"], "code": record["code"]}
+        return found
+
     @property
     def problems(self) -> list[str]:
         return self.meta["problems"]
@@ -109,13 +112,14 @@ class SearchIndex:
     def correct(self, text: str) -> str:
         """The folded query with unknown English words replaced by the closest indexed word,
         and an unknown last word by the words it begins: against the seeds' index, "Elevatr crash"
-        becomes "elevator crash" and "mystic eleva" becomes "mystic elevator elevators".
+        becomes "elevator crash" and "mystic eleva" becomes "mystic elevator elevators". A word of
+        the synonym tables or an irregular past form is known ("lift", "fell" stay as they are).
         """
         folded = searchtext.fold(text)
 
         def fix(match: re.Match[str]) -> str:
             word = match.group(0)
-            if ("words", word) in self._reader:
+            if ("words", word) in self._reader or word in self._said or word in searchtext.IRREGULAR:
                 return word
             if len(word) >= MIN_COMPLETED and searchtext.is_last_word(folded, match.start(), match.end()):
                 completions = self.complete(word)
@@ -138,14 +142,21 @@ class SearchIndex:
     def _common(self, field: str, term: str) -> bool:
         return self._reader.doc_frequency(field, term) > MAX_COMMON_SHARE * self._count
 
+    def analysed(self, text: str) -> tuple[list[str], list[str]]:
+        """The query's distinct terms and their sequence (for names), after correction."""
+        said = searchtext.synonyms_said(text, self.meta.get("synonyms", []))
+        sequence = searchtext.query_sequence(" ".join([self.correct(text), *said]), self._analyzer)
+        return list(dict.fromkeys(sequence)), sequence
+
     def query(self, text: str) -> Query | None:
         """The Whoosh query for a text, or None when it holds nothing searchable.
 
         A question's preference for answers (:func:`bonus`) is added to these scores
         afterwards, by :meth:`ranked`.
         """
-        terms = searchtext.query_terms(self.correct(text), self._analyzer)
-        key = searchtext.exact_key(text)
+        return self._query(self.analysed(text)[0], searchtext.exact_key(text))
+
+    def _query(self, terms: list[str], key: str) -> Query | None:
         if not terms and not key:
             return None
         parts: list[Query] = [
@@ -165,14 +176,20 @@ class SearchIndex:
     def ranked(self, text: str, limit: int, flt: Query | None = None) -> list[tuple[float, int]]:
         """The best ``limit`` documents as ``(score, docnum)``, best first (ties: lower docnum).
 
-        For a question each document gains its :meth:`bonus` as it is scored. (Whoosh's
-        AndMaybe would add it inside the query, but its top-k pruning drops documents that
-        belong in the top: "how to open the vault door" lost betrayal:vault.)
+        Each document's score is Whoosh's times its coordination (:func:`coordination`),
+        plus what :meth:`extras` adds: the entries the query names, the game its words
+        belong to, and for a question the answers. (Whoosh's AndMaybe would add it inside
+        the query, but its top-k pruning drops documents that belong in the top: "how to
+        open the vault door" lost betrayal:vault.)
         """
-        query = self.query(text)
+        terms, sequence = self.analysed(text)
+        query = self._query(terms, searchtext.exact_key(text))
         if query is None:
             return []
-        collector: Any = _Collector(limit, self.bonus if searchtext.is_question(text) else None, self.term_docs(query))
+        term_docs = self.term_docs(query)
+        extras = self.extras(sequence, term_docs, searchtext.is_question(text))
+        self.coordinate = coordination(term_docs, self._count)
+        collector: Any = _Collector(limit, extras, self.coordinate)
         if flt is not None:
             collector = collectors.FilterCollector(collector, allow=flt)
         self._searcher.search_with_collector(query, collector)
@@ -188,6 +205,41 @@ class SearchIndex:
             if (part.fieldname, part.text) in self._reader:
                 docs.update(self._reader.postings(part.fieldname, part.text).all_ids())
         return [frozenset(docs) for docs in found.values()]
+
+    def named(self, sequence: list[str], field: str = "names") -> set[int]:
+        """The documents of the entries a query names: a run of its terms is one of their titles or
+        aliases (``field="about"``: the entries that refer to what the query names)."""
+        docs: set[int] = set()
+        for _, _, key in searchtext.named_spans(sequence, lambda k: (field, k) in self._reader):
+            docs.update(self._reader.postings(field, key).all_ids())
+        return docs
+
+    def games_of(self) -> list[int]:
+        """The game of every document, as an index into :attr:`games`."""
+        if self._game_of is None:
+            self._game_of = [0] * self._reader.doc_count_all()
+            for number, game in enumerate(self.games):
+                if ("game", game) in self._reader:
+                    for docnum in self._reader.postings("game", game).all_ids():
+                        self._game_of[docnum] = number
+        return self._game_of
+
+    def extras(self, sequence: list[str], term_docs: list[frozenset[int]], asks: bool) -> Callable[[int], float]:
+        """What is added to each document's score (see :func:`extra`)."""
+        named = self.named(sequence)
+        about = self.named(sequence, "about")
+        game_of = self.games_of()
+        game = favoured_game(term_docs, game_of)
+        bonus = self.bonus if asks else None
+
+        def add(docnum: int) -> float:
+            return (
+                (NAME_BOOST if docnum in named else ABOUT_BOOST if docnum in about else 0.0)
+                + (GAME_BOOST if game is not None and game_of[docnum] == game else 0.0)
+                + (bonus(docnum) if bonus else 0.0)
+            )
+
+        return add
 
     def bonus(self, docnum: int) -> float:
         """What a question adds to a document: answers (rulings, rules) and questions come first."""
@@ -216,7 +268,10 @@ class SearchIndex:
         fetch = limit * 4
         while True:
             found = self.ranked(text, fetch, flt)
-            records = ((self._reader.stored_fields(docnum)["record"], score) for score, docnum in found)
+            records = (
+                (self._reader.stored_fields(docnum)["record"], score, self.coordinate(docnum))
+                for score, docnum in found
+            )
             hits = fold(records, limit, asks)
             if len(hits) >= limit or len(found) < fetch:
                 return hits
@@ -226,40 +281,17 @@ class SearchIndex:
 class _Collector(collectors.TopCollector):
     """Whoosh's top-k collector, scoring every match (faster here than its pruning, which
     replaces the matchers of the many per-field terms every few documents), times the
-    share of the query's terms the document has (coordination: a document with more of
-    what was asked beats one with a single frequent word of it), plus a bonus."""
+    share of the query the document has (coordination: a document with more of what was
+    asked beats one with a single frequent word of it), plus the extras."""
 
-    def __init__(self, limit: int, bonus: Any = None, term_docs: list[frozenset[int]] | None = None):
+    def __init__(self, limit: int, extras: Callable[[int], float], coordinate: Callable[[int], float]):
         super().__init__(limit=limit, usequality=False, replace=0)
-        self._bonus = bonus
-        self._term_docs = term_docs or []
+        self._extras = extras
+        self._coordinate = coordinate
 
     def collect(self, sub_docnum: int) -> Any:
         docnum = self.offset + sub_docnum
-        score = self.matcher.score()
-        if self._term_docs:
-            score *= sum(1 for docs in self._term_docs if docnum in docs) / len(self._term_docs)
-        return self._collect(docnum, score + self._bonus(docnum) if self._bonus else score)
-
-
-def fold(scored: Iterable[tuple[dict[str, Any], float]], limit: int, asks: bool) -> list[Hit]:
-    """One hit per entry, in rank order, at most ``limit``: the entry's best document and score.
-
-    When that document is a question but the query does not ask anything (``电梯``,
-    ``elevator crash``), the hit shows the entry itself, with the question's score.
-    """
-    seen: set[str] = set()
-    hits = []
-    for record, score in scored:
-        if record["id"] not in seen:
-            seen.add(record["id"])
-            if not asks and "question" in record:
-                record = {key: value for key, value in record.items() if key != "question"}
-                record["url"] = record["url"].partition("#")[0]
-            hits.append(Hit(record, score))
-            if len(hits) == limit:
-                break
-    return hits
+        return self._collect(docnum, self.matcher.score() * self._coordinate(docnum) + self._extras(docnum))
 
 
 def open_index(data_dir: Path) -> SearchIndex:

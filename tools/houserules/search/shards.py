@@ -46,6 +46,9 @@ SHARD_BYTES = 24_000
 RECORDS_PER_CHUNK = 8
 #: Prefixes of the exact-match keys in the term shards (never the first character of a term).
 EXACT, EXACT_ALIAS = "=", "~"
+#: Prefix of the names (titles, aliases) that begin with a term: ``^term`` → {name key: doc deltas};
+#: and of the names of what entries refer to (``@term``, the ``about`` field).
+NAMES, ABOUT = "^", "@"
 #: Prefix of a term's scores in the glossaries (kept in the shard of the term itself).
 GLOSSARY = "§"
 #: Glossary terms shown after the entries, at most; terms per record chunk.
@@ -132,6 +135,7 @@ def analysis_tables() -> dict[str, Any]:
     return {
         "t2s": ["".join(chr(t) for t, _ in pairs), "".join(s for _, s in pairs)],
         "stop": sorted(STOP_WORDS),
+        "irregular": searchtext.IRREGULAR,
         "token": searchtext._TOKEN.pattern,
         "question": searchtext._QUESTION.pattern,
         "questionWords": _js_pattern(searchtext._QUESTION_WORDS),
@@ -183,6 +187,20 @@ def _records(index: search.SearchIndex) -> list[list[Any]]:
     return groups
 
 
+def name_lists(index: search.SearchIndex, field: str) -> dict[str, dict[str, list[int]]]:
+    """The names of a field (``names``, ``about``) by their first term: ``{term: {name key: doc
+    deltas}}`` (a query loads the shard of each of its terms anyway, so it finds the names that begin there)."""
+    reader = index._reader
+    found: dict[str, dict[str, list[int]]] = defaultdict(dict)
+    if field not in reader.indexed_field_names():
+        return found
+    for raw in reader.lexicon(field):
+        key = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        docs = sorted(reader.postings(field, key).all_ids())
+        found[key.split(" ")[0]][key] = [docs[0]] + [b - a for a, b in zip(docs, docs[1:])]
+    return found
+
+
 def _words(index: search.SearchIndex) -> dict[str, list[Any]]:
     """The spelling words by first letter: ``{letter: [words..., frequencies...]}``."""
     by_letter: dict[str, list[tuple[str, int]]] = defaultdict(list)
@@ -214,12 +232,16 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         buckets[fnv1a(term) % shards][term] = terms[term]
     for term in sorted(extra):
         buckets[fnv1a(term[len(GLOSSARY) :]) % shards][term] = extra[term]
+    for field, prefix in (("names", NAMES), ("about", ABOUT)):
+        for first, names in name_lists(index, field).items():
+            buckets[fnv1a(first) % shards][prefix + first] = names
     groups = _records(index)
     reader = index._reader
     kinds = [reader.stored_fields(d)["record"]["kind"] for d in range(reader.doc_count_all())]
-    sizes, answers, doc = [], [], 0
+    sizes, answers, entry_games, doc = [], [], [], 0
     for group in groups:
         sizes.append(len(group))
+        entry_games.append(reader.stored_fields(doc)["record"]["game"])
         answers.append(1 if kinds[doc] in search.QUESTION_KINDS else 0)
         doc += len(group)
     files: dict[str, str] = {}
@@ -250,6 +272,15 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         "scale": SCALE,
         "questionBoost": round(search.QUESTION_BOOST * SCALE),
         "questionDocBoost": round(search.QUESTION_DOC_BOOST * SCALE),
+        "nameBoost": round(search.NAME_BOOST * SCALE),
+        "aboutBoost": round(search.ABOUT_BOOST * SCALE),
+        "about": ABOUT,
+        "questionShown": search.QUESTION_SHOWN,
+        "gameBoost": round(search.GAME_BOOST * SCALE),
+        "names": NAMES,
+        "maxNameTerms": searchtext.MAX_NAME_TERMS,
+        "gameOf": [index.games.index(game) for game in entry_games],
+        "synonyms": index.meta.get("synonyms", []),
         "exact": EXACT,
         "exactAlias": EXACT_ALIAS,
         "glossary": GLOSSARY,

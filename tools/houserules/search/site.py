@@ -78,7 +78,12 @@ def write_site_index(kb: Any, site_dir: Path, prepared: Prepared | None = None) 
 
 def _build(kb: Any, target: Path) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="houserules-siteindex-") as tmp:
-        meta = {"entries": len(kb.entries), "games": sorted(kb.games), "problems": []}
+        meta = {
+            "entries": len(kb.entries),
+            "games": sorted(kb.games),
+            "problems": [],
+            "synonyms": searchtext.synonym_pairs(kb),
+        }
         folder = write_index(Path(tmp) / "index", documents(kb), meta)
         terms = list(glossary_documents(kb))
         glossary = SearchIndex(write_index(Path(tmp) / "glossary", terms, meta)) if terms else None

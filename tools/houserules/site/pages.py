@@ -81,7 +81,7 @@ def sources_list(game: Game, h: Html) -> str:
         items.append(
             f"<li><strong>{inline_html(source['title']['zh'])}</strong> "
             f'<span lang="en">{inline_html(source["title"]["en"])}</span> '
-            f"<code>{inline_html(source['id'])}</code> · {inline_html(kind)}{h.bilingual(source.get('note'))}</li>"
+            f"· {inline_html(kind)}{h.bilingual(source.get('note'))}</li>"
         )
     return f'<ul class="hr-sources">{"".join(items)}</ul>'
 

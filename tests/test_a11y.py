@@ -1,0 +1,397 @@
+"""Everyone can use the site: axe-core (WCAG 2.1 A/AA and best practices) on every page kind in
+both palettes and on a phone and a desktop, with the search dialog open and closed; text that
+arrives without keys (IME, dictation, paste) searches; thumbs, keyboards and screen readers.
+
+axe-core is the npm package pinned in package.json (``npm ci``, run by ``make setup``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from axecheck import axe_version, describe, violations
+from sitecheck import chromium, serve
+
+pytestmark = pytest.mark.browser
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "a11y" / "known-violations.html"
+
+#: One page of each kind.
+PAGES = {
+    "home": "index.html",
+    "game": "betrayal/index.html",
+    "entry": "betrayal/collapsed-room.html",
+    "faq": "betrayal/faq.html",
+    "glossary": "betrayal/glossary.html",
+    "errata": "betrayal/errata.html",
+    "all-errata": "errata.html",
+    "notes": "betrayal/notes.html",
+    "changes": "changes.html",
+    "go": "go.html",
+    "print": "print/index.html",
+    "licences": "about.html",
+    "404": "404.html",
+    "guide": "guide.html",
+    "tags": "tags/index.html",
+    "tag": "tags/kind-ruling.html",
+}
+PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+VIEWPORTS = {"phone": PHONE, "desktop": DESKTOP}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as instance:
+        yield instance
+
+
+@pytest.fixture(scope="module")
+def base_url(built_site):
+    with serve(built_site) as url:
+        yield url
+
+
+@pytest.fixture(
+    scope="module", params=[(s, v) for s in ("light", "dark") for v in VIEWPORTS], ids=lambda p: "-".join(p)
+)
+def tab(request, browser):
+    scheme, viewport = request.param
+    context = browser.new_context(color_scheme=scheme, **VIEWPORTS[viewport])
+    page = context.new_page()
+    page.scheme = scheme
+    yield page
+    context.close()
+
+
+def settle(page, results: bool = False) -> None:
+    """Wait for the page (and the search results) to finish loading and animating."""
+    page.wait_for_load_state("load")
+    if results:
+        page.wait_for_selector(".md-search-result__item", timeout=15000)
+    page.wait_for_timeout(600)  # Material's transitions (results fade in, header shadows)
+
+
+@pytest.mark.parametrize("search", [False, True], ids=["closed", "search-open"])
+@pytest.mark.parametrize("kind", list(PAGES))
+def test_axe_finds_no_violation(tab, base_url, kind, search):
+    tab.goto(f"{base_url}/{PAGES[kind]}" + ("?q=betrayal" if search else ""))
+    settle(tab, results=search)
+    scheme = tab.evaluate("() => document.body.getAttribute('data-md-color-scheme')")
+    assert scheme == ("slate" if tab.scheme == "dark" else "default")
+    found = violations(tab)
+    assert found == [], describe(found)
+
+
+def test_axe_is_the_pinned_version(browser, base_url):
+    import json
+
+    pinned = json.loads((Path(__file__).resolve().parents[1] / "package.json").read_text())["devDependencies"]
+    page = browser.new_page()
+    page.goto(f"{base_url}/index.html")
+    assert axe_version(page) == pinned["axe-core"]
+    page.close()
+
+
+def test_the_check_finds_known_violations(browser):
+    """A page with known faults: the same check reports each (so a passing run means something)."""
+    page = browser.new_page()
+    page.goto(FIXTURE.as_uri())
+    found = {v["id"] for v in violations(page)}
+    page.close()
+    assert {"color-contrast", "image-alt", "link-in-text-block", "aria-dialog-name"} <= found, found
+
+
+def test_the_check_finds_a_fault_put_into_a_real_page(browser, base_url):
+    page = browser.new_page()
+    page.goto(f"{base_url}/{PAGES['entry']}")
+    settle(page)
+    assert violations(page) == []
+    page.evaluate(
+        """() => {
+        document.querySelector('.md-search').removeAttribute('aria-label');
+        document.querySelector('.hr-title-en').style.color = '#bbb';
+    }"""
+    )
+    assert {v["id"] for v in violations(page)} == {"aria-dialog-name", "color-contrast"}
+    page.close()
+
+
+# -- text that arrives without keys ----------------------------------------------------------------
+COUNT_QUERIES = """
+(() => {
+  window.hrQueries = [];
+  const send = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message, ...rest) {
+    if (message && message.type === 2) window.hrQueries.push(message.data);
+    return send.call(this, message, ...rest);
+  };
+})();
+"""
+
+
+@pytest.fixture
+def phone(browser, base_url):
+    context = browser.new_context(**PHONE)
+    context.add_init_script(COUNT_QUERIES)
+    page = context.new_page()
+    page.goto(f"{base_url}/index.html")
+    settle(page)
+    yield page
+    context.close()
+
+
+def open_search(page) -> None:
+    page.locator(".hr-search-cta").tap()
+    assert page.evaluate("() => document.activeElement.matches('input.md-search__input')")
+    assert page.evaluate("() => document.getElementById('__search').checked")
+
+
+def first_result(page, text: str) -> str:
+    page.wait_for_function(
+        "t => [...document.querySelectorAll('.md-search-result__item h1')].some(h => h.textContent.includes(t))",
+        arg=text,
+        timeout=15000,
+    )
+    return page.locator(".md-search-result__item h1").first.inner_text()
+
+
+def queries(page, text: str) -> list[str]:
+    return [q for q in page.evaluate("() => window.hrQueries") if q == text]
+
+
+def test_one_tap_on_the_home_search_box_focuses_the_input(phone):
+    open_search(phone)  # asserts the input has the focus after one tap
+
+
+def test_insert_text_without_key_events_searches_once(phone):
+    open_search(phone)
+    cdp = phone.context.new_cdp_session(phone)
+    cdp.send("Input.insertText", {"text": "保险库"})  # dictation, autofill: text, no key events
+    assert "保险库" in first_result(phone, "保险库")
+    assert queries(phone, "保险库") == ["保险库"]
+
+
+def test_ime_composition_searches_when_committed(phone):
+    open_search(phone)
+    cdp = phone.context.new_cdp_session(phone)
+    cdp.send("Input.imeSetComposition", {"text": "baoxian", "selectionStart": 7, "selectionEnd": 7})
+    cdp.send("Input.imeSetComposition", {"text": "保险", "selectionStart": 2, "selectionEnd": 2})
+    phone.wait_for_timeout(300)
+    sent = phone.evaluate("() => window.hrQueries")
+    assert "baoxian" not in sent and "保险" not in sent  # nothing runs while the IME is composing
+    cdp.send("Input.insertText", {"text": "保险库"})  # choosing the candidate commits the composition
+    assert "保险库" in first_result(phone, "保险库")
+    assert queries(phone, "保险库") == ["保险库"]
+
+
+def test_paste_searches(phone):
+    phone.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    open_search(phone)
+    phone.evaluate("() => navigator.clipboard.writeText('Mystic Elevator')")
+    cdp = phone.context.new_cdp_session(phone)
+    # Ctrl+V as the editing command alone: a paste with no keyup, as from a phone's paste menu.
+    cdp.send(
+        "Input.dispatchKeyEvent",
+        {
+            "type": "rawKeyDown",
+            "key": "v",
+            "code": "KeyV",
+            "modifiers": 2,
+            "windowsVirtualKeyCode": 86,
+            "commands": ["paste"],
+        },
+    )
+    assert phone.locator("input.md-search__input").input_value() == "Mystic Elevator"
+    assert "魔梯" in first_result(phone, "魔梯")
+    assert queries(phone, "Mystic Elevator") == ["Mystic Elevator"]
+
+
+def test_typing_searches_once_per_change(phone):
+    open_search(phone)
+    phone.keyboard.type("vault", delay=30)
+    first_result(phone, "保险库")
+    sent = [q for q in phone.evaluate("() => window.hrQueries") if q]
+    assert sent[-1] == "vault"
+    assert len(sent) == len(set(sent)) <= len("vault")  # each value once, never twice for one key
+
+
+# -- keyboard --------------------------------------------------------------------------------------
+VISIBLE_FOCUS = """() => {
+  let node = document.activeElement;
+  if (node.matches('input.md-option')) node = node.nextElementSibling;  // the palette switch's label
+  const box = node.getBoundingClientRect();
+  if (box.width < 1 || box.height < 1) return 'no size: ' + node.outerHTML.slice(0, 120);
+  for (let n = node; n && n.nodeType === 1; n = n.parentElement) {
+    const s = getComputedStyle(n);
+    if (s.visibility === 'hidden' || s.display === 'none' || Number(s.opacity) < 0.1)
+      return 'hidden: ' + node.outerHTML.slice(0, 120);
+  }
+  if (box.bottom < 0 || box.right < 0 || box.top > innerHeight || box.left > innerWidth)
+    return 'off screen: ' + node.outerHTML.slice(0, 120);
+  return '';
+}"""
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_every_tab_stop_is_visible(browser, base_url, viewport):
+    context = browser.new_context(**VIEWPORTS[viewport])
+    page = context.new_page()
+    page.goto(f"{base_url}/{PAGES['entry']}")
+    settle(page)
+    problems = []
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        page.wait_for_timeout(250)  # the skip link slides in
+        if page.evaluate("() => document.getElementById('__search').checked"):
+            page.wait_for_timeout(400)  # a phone's search box opens when it gets the focus
+        problem = page.evaluate(VISIBLE_FOCUS)
+        if problem:
+            problems.append(problem)
+    context.close()
+    assert problems == []
+
+
+def test_tab_from_the_search_box_reaches_the_results_and_escape_returns(browser, base_url):
+    context = browser.new_context(**DESKTOP)
+    page = context.new_page()
+    page.goto(f"{base_url}/index.html")
+    settle(page)
+    page.locator(".hr-search-cta").focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.matches('input.md-search__input')")
+    page.keyboard.type("elevator")
+    first_result(page, "魔梯")
+    page.keyboard.press("Tab")
+    first = page.evaluate("() => document.querySelector('.md-search-result__item a').href")
+    assert page.evaluate("() => document.activeElement.href") == first
+    assert page.evaluate("() => document.getElementById('__search').checked")  # still open
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.closest('.md-search-result__list') !== null")
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("() => document.activeElement.matches('input.md-search__input')")
+    page.keyboard.press("Escape")
+    assert not page.evaluate("() => document.getElementById('__search').checked")
+    assert page.evaluate("() => document.activeElement.matches('.hr-search-cta')")  # back where it was
+    context.close()
+
+
+def test_the_result_count_is_announced(browser, base_url):
+    page = browser.new_page()
+    page.goto(f"{base_url}/index.html?q=elevator")
+    settle(page, results=True)
+    meta = page.locator(".md-search-result__meta")
+    assert meta.get_attribute("role") == "status" and meta.get_attribute("aria-live") == "polite"
+    assert any(ch.isdigit() for ch in meta.inner_text())
+    assert page.locator(".md-search[role=dialog]").get_attribute("aria-label")
+    page.close()
+
+
+# -- thumbs and a phone's screen -------------------------------------------------------------------
+TARGETS = """() => {
+  const inText = a => {  // a link inside a sentence is exempt (WCAG 2.5.5 "inline")
+    if (a.matches('.hr-translators > a, table.hr-entries td > a:first-child, table.hr-glossary td > a')) return false;
+    const block = a.parentElement.closest('p, li, td, th, dd, dt, h1, h2, h3, h4, figcaption, .hr-cite');
+    return block && block.textContent.trim().length > a.textContent.trim().length;
+  };
+  const visible = n => {
+    const r = n.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1 || r.right <= 0 || r.left >= innerWidth) return false;
+    for (let e = n; e && e.nodeType === 1; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      if (s.visibility === 'hidden' || s.display === 'none' || Number(s.opacity) < 0.1) return false;
+    }
+    return true;
+  };
+  const controls = document.querySelectorAll(
+    'a[href], button, input:not([type=hidden]):not(.md-toggle):not(.md-option), select, textarea, summary, ' +
+    'label[for]:not(.md-overlay):not(.md-search__overlay), [role=button], [tabindex]:not([tabindex="-1"])');
+  return [...controls].filter(visible).filter(n => !(n.matches('a') && inText(n))).map(n => {
+    const r = n.getBoundingClientRect();
+    return {what: n.outerHTML.slice(0, 100), width: Math.round(r.width), height: Math.round(r.height)};
+  });
+}"""
+
+
+@pytest.mark.parametrize(
+    "path",
+    [PAGES[k] for k in ("entry", "home", "game", "go", "glossary", "guide")] + ["betrayal/mystic-elevator-ruling.html"],
+)
+def test_every_control_is_a_44px_target_on_a_phone(browser, base_url, path):
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(f"{base_url}/{path}")
+    settle(page)
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    page.wait_for_timeout(300)
+    targets = page.evaluate(TARGETS)
+    context.close()
+    assert len(targets) >= 3  # at least the header's buttons
+    small = [t for t in targets if t["width"] < 44 or t["height"] < 44]
+    assert small == []
+
+
+def test_copy_link_buttons_are_44px(browser, base_url):
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(f"{base_url}/{PAGES['entry']}")
+    sizes = page.locator("button.hr-copy").evaluate_all("bs => bs.map(b => [b.offsetWidth, b.offsetHeight])")
+    context.close()
+    assert sizes and all(w >= 44 and h >= 44 for w, h in sizes), sizes
+
+
+def test_every_answer_is_above_the_fold_on_a_phone(browser, base_url, built_site):
+    """On a 375×667 phone the whole one-line answer of every entry shows without scrolling."""
+    pages = sorted(
+        p.relative_to(built_site).as_posix()
+        for p in built_site.glob("*/*.html")
+        if 'class="hr-answer"' in p.read_text(encoding="utf-8")
+    )
+    assert len(pages) >= 50
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    below = []
+    for path in pages:
+        page.goto(f"{base_url}/{path}")
+        box = page.locator(".hr-answer").first.bounding_box()
+        if box["y"] + box["height"] > PHONE["viewport"]["height"]:
+            below.append((path, round(box["y"] + box["height"])))
+    context.close()
+    assert below == []
+
+
+ENGLISH_WORDS_SPLIT = """() => {
+  const split = [];
+  for (const holder of document.querySelectorAll('table.hr-entries [lang=en]')) {
+    const walk = document.createTreeWalker(holder, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      for (const m of node.textContent.matchAll(/[A-Za-z][A-Za-z'’-]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        if (tops.size > 1) split.push(m[0]);
+      }
+    }
+  }
+  return split;
+}"""
+
+
+@pytest.mark.parametrize("path", ["betrayal/index.html", "mice-and-mystics/index.html", "mausritter/index.html"])
+def test_tables_of_entries_wrap_english_at_words_and_fit_a_phone(browser, base_url, path):
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(f"{base_url}/{path}")
+    settle(page)
+    assert page.locator("table.hr-entries").count() >= 1
+    assert page.evaluate(ENGLISH_WORDS_SPLIT) == []
+    overflowing = page.locator("table.hr-entries").evaluate_all(
+        "ts => ts.filter(t => t.scrollWidth > t.clientWidth + 1 || t.getBoundingClientRect().right > innerWidth).length"
+    )
+    assert overflowing == 0
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+    context.close()

@@ -1,0 +1,36 @@
+"""What a reader sees in the terminal: references named by title and code, sources by title.
+
+``houserules show`` and ``houserules search`` print a ``[[game:id]]`` reference as the
+target's title and code (``楼层封闭 (BH-T06)``), as the site and the PDF do, and a
+source as its document's title, never a file name such as ``002_….txt``.
+"""
+
+from __future__ import annotations
+
+import json
+
+from conftest import run_cli
+from houserules.data.model import INLINE_REF
+
+
+def test_show_names_references_and_sources(tmp_path):
+    result = run_cli("show", "BH-A13", env={"HOUSERULES_CACHE": str(tmp_path), "COLUMNS": "200"})
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "[[" not in out and "]]" not in out
+    assert out.count("楼层封闭 (BH-T06)") >= 3 and "Sealed floor (BH-T06)" in out
+    assert "山屋惊魂规则补充说明4（A. 房间卡） 【13】" in out
+    assert ".txt" not in out
+
+
+def test_search_names_references_in_answers(tmp_path):
+    env = {"HOUSERULES_CACHE": str(tmp_path), "COLUMNS": "200"}
+    query = ("search", "进了魔梯一定要让它动吗", "--limit", "5")
+    hits = json.loads(run_cli(*query, "--json", env=env).stdout)
+    shown = [(h.get("question") or {}).get("answer") or h["summary"] for h in hits]
+    refs = {m.group(1) for texts in shown for text in texts.values() for m in INLINE_REF.finditer(text)}
+    assert "betrayal:sealed-floor" in refs, "the JSON keeps the exact text, with the reference"
+    result = run_cli(*query, env=env)
+    assert result.returncode == 0, result.stderr
+    assert "[[" not in result.stdout
+    assert "楼层封闭 (BH-T06)" in result.stdout and "Sealed floor (BH-T06)" in result.stdout

@@ -1,0 +1,128 @@
+"""Terminal output at any width: lines fit by display width, Chinese line breaking, links whole,
+and ``houserules show`` takes every form of a code that the site's go page takes."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conftest import FIXTURES, GOOD, load_kb, run_cli
+from houserules.data.codes import find_code, parse_code
+from houserules.render.linebreak import CLOSING, OPENING, fit, is_link, width, wrap
+from houserules.render.terminal import terminal_columns
+
+SEARCH_DATA = FIXTURES / "search" / "data"
+KB = load_kb(SEARCH_DATA)
+
+# Chinese, English words, full-width and ASCII punctuation, spaces, wide and narrow.
+_ALPHABET = st.sampled_from(
+    list("魔梯进入就必须运行每名探索者回合")
+    + list("，。；：！？）」』】、（「《")
+    + list("abc xyz ,.;:()")
+    + [" ", " "]
+)
+TEXT = st.lists(
+    st.one_of(_ALPHABET, st.sampled_from(["elevator", "Discovering", "BH-A13", "——", "……"])), max_size=80
+).map("".join)
+
+
+def starts_with_closing(line: str) -> bool:
+    return line.lstrip(" ")[:1] in CLOSING
+
+
+@given(TEXT, st.integers(min_value=8, max_value=120))
+def test_no_wrapped_line_is_too_wide_or_starts_with_a_closing_mark(text, columns):
+    lines = wrap(text, columns)
+    assert all(width(line) <= columns for line in lines), lines
+    # A paragraph may itself start with a mark; every line a break made must not.
+    assert not any(starts_with_closing(line) for line in lines[1:] if line), lines
+    assert not any(line.rstrip()[-1:] in OPENING for line in lines[:-1] if line.strip()), lines
+
+
+@given(TEXT, st.integers(min_value=20, max_value=120), st.sampled_from(["", "  ", " 1. ", "    → "]))
+def test_fit_keeps_every_line_within_the_width(text, columns, lead):
+    out = fit(lead + text.replace("\n", " "), columns).split("\n")
+    assert all(width(line) <= columns for line in out), out
+    assert not any(starts_with_closing(line) for line in out[1:] if line.strip()), out
+
+
+@given(st.integers(min_value=20, max_value=60))
+def test_a_link_is_never_broken(columns):
+    link = "mice-and-mystics/a-very-long-page-name-for-a-room-in-the-game.html"
+    out = fit(f"    → {link}  (mice-and-mystics:a-very-long-page-name)", columns).split("\n")
+    assert any(link in line for line in out), out
+    assert all(width(line) <= columns or is_link(line.split()[-1]) for line in out), out
+
+
+def test_wrap_keeps_closing_marks_with_the_text_before_them():
+    assert wrap("进入魔梯，就必须运行", 8) == ["进入魔", "梯，就必", "须运行"]
+    assert wrap("（探索者）必须运行", 6) == ["（探索", "者）必", "须运行"]
+
+
+def test_english_breaks_between_words():
+    assert wrap("Discovering rooms and the elevator", 12) == ["Discovering", "rooms and", "the elevator"]
+
+
+@pytest.mark.parametrize("env, expected", [({"COLUMNS": "60"}, 60), ({"COLUMNS": "200"}, 120), ({}, 80)])
+def test_the_width_is_columns_else_the_terminal_else_80(monkeypatch, env, expected):
+    monkeypatch.delenv("COLUMNS", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert terminal_columns() == expected  # pytest's output is not a terminal: 80 without COLUMNS
+
+
+# -- codes as the go page takes them ------------------------------------------------------------------
+FORMS = [
+    "DM-A01",
+    "dm-a01",
+    "dm a01",
+    "dma01",
+    "DMA1",
+    "dm-a1",
+    "dm_a01",
+    "dm.a01",
+    "DM–A01",
+    "ｄｍ－ａ０１",
+    "#dm-a01",
+    "%23DM-A01",
+]
+
+
+@pytest.mark.parametrize("typed", FORMS)
+def test_every_go_page_form_finds_the_entry(typed):
+    entry, question = find_code(KB, typed)
+    assert entry is not None and entry.code == "DM-A01", typed
+    assert question == ""
+
+
+def test_a_question_after_the_code():
+    for typed in ("dm-a02/who-is-hurt", "DM A02 / WHO IS HURT", "dma2#who-is-hurt"):
+        found, question = find_code(KB, typed)
+        assert (found.code, question) == ("DM-A02", "who-is-hurt"), typed
+
+
+def test_a_question_by_the_clause_it_answers():
+    good = load_kb(GOOD)
+    found, question = find_code(good, "dm a01/fail stop")  # DM-A1: A01 and A1 are one code
+    assert (found.code, question) == ("DM-A1", "failed-roll")
+
+
+def test_parse_code_matches_the_go_page_examples():
+    assert parse_code("bh a13 / Must Run", {"BH"}) == parse_code("BH-A13/must-run", {"BH"})
+    assert parse_code("bha13", {"B", "BH"}).code == "BH-A13"
+
+
+@pytest.mark.parametrize("typed", ["dm a01", "dma01", "DM-A01"])
+def test_show_takes_the_go_page_forms(tmp_path, typed):
+    result = run_cli(
+        "show", typed, "--data", str(SEARCH_DATA), env={"HOUSERULES_CACHE": str(tmp_path), "COLUMNS": "60"}
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("DM-A01  ")
+
+
+def test_show_names_the_questions_when_the_question_is_unknown(tmp_path):
+    result = run_cli("show", "dm-a02/nope", "--data", str(SEARCH_DATA), env={"HOUSERULES_CACHE": str(tmp_path)})
+    assert result.returncode == 1
+    assert "DM-A02 has no question 'nope'" in result.stderr and "Traceback" not in result.stderr

@@ -1,0 +1,81 @@
+"""The search's synonym tables point at the rules' words.
+
+A synonym (``say`` → ``means``) helps only if what it means is something the search
+can find: a title, alias or glossary term (of its game, or of any game for the general
+table), or words the entries use. Anything else points at nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..data import searchtext
+from ..data.model import KnowledgeBase, Synonyms
+from ..errors import Problem, display_path
+
+_ASCII = re.compile(r"[a-z0-9]+")
+
+
+def check_synonyms(kb: KnowledgeBase) -> Iterator[Problem]:
+    vocabularies: dict[str, _Words] | None = None  # by game, read once and only if needed
+    for table in kb.synonym_tables():
+        games = [table.game] if table.game else sorted(kb.games)
+        names = _names(kb, games)
+        for index, item in enumerate(table.items):
+            means = item["means"]
+            if searchtext.fold(means).strip() in names:
+                continue
+            if vocabularies is None:
+                vocabularies = _vocabularies(kb)
+            terms = searchtext.query_terms(means)
+            missing = [t for t in terms if not any(g in vocabularies and t in vocabularies[g] for g in games)]
+            if missing or not terms:
+                yield _problem(table, index, means, missing)
+
+
+def _problem(table: Synonyms, index: int, means: str, missing: list[str]) -> Problem:
+    scope = f"game '{table.game}'" if table.game else "any game"
+    unused = f"; the entries never use {', '.join(repr(t) for t in missing)}" if missing else ""
+    return Problem(
+        display_path(table.path),
+        table.line("synonyms", index, "means"),
+        table.game or "-",
+        f"synonym '{means}' points at nothing: it is no title, alias or glossary term of {scope}{unused}",
+        "write a title, alias, glossary term or words the entries use, or remove the synonym",
+    )
+
+
+def _names(kb: KnowledgeBase, games: list[str]) -> set[str]:
+    found: set[str] = set()
+    for entry in kb.entries.values():
+        if entry.game in games:
+            found.update(searchtext.fold(n).strip() for n in [*entry.title.values(), *entry.aliases])
+    for game in games:
+        glossary = kb.games[game].glossary if game in kb.games else None
+        for term in glossary.terms if glossary else []:
+            found.update(searchtext.fold(n).strip() for n in [term["zh"], term["en"], *term.get("variants", [])])
+    return found
+
+
+class _Words:
+    """What the entries of a game say, to look terms up in: the folded text (a Chinese term is
+    found as a substring: its characters stand next to each other) and the English stems."""
+
+    def __init__(self, texts: list[str]):
+        self.text = searchtext.fold("\n".join(texts))
+        self.stems = set().union(*(searchtext.index_terms(w) for w in set(_ASCII.findall(self.text))))
+
+    def __contains__(self, term: str) -> bool:
+        return term in self.stems if term.isascii() else term in self.text
+
+
+def _vocabularies(kb: KnowledgeBase) -> dict[str, _Words]:
+    """The words of each game's entries: names, one-line answers, bodies and questions."""
+    texts: dict[str, list[str]] = {}
+    for entry in kb.entries.values():
+        found = texts.setdefault(entry.game, [])
+        found += [*entry.title.values(), *entry.aliases, *entry.summary.values(), *entry.body.values()]
+        for question in entry.questions:
+            found += [*question["q"].values(), *question["a"].values(), *question.get("variants", [])]
+    return {game: _Words(found) for game, found in texts.items()}

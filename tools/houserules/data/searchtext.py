@@ -1,0 +1,295 @@
+"""Text analysis for the command-line search: one tokenizer for Chinese and English.
+
+Chinese runs become overlapping character bigrams (a lone character stays a
+unigram), other text becomes lowercased, stemmed English words. Both sides of
+the search (the index and the query) fold traditional characters to simplified
+ones and full-width forms to ASCII first, so ``塔樓`` finds ``塔楼``.
+
+Measured against jieba (see ``benchmarks/search_bench.py``): equal or better
+hit rates on the judged queries, and no dictionary to load, which keeps a cold
+``houserules search`` fast. Whoosh pickles the analyzer into the index schema,
+so this module must stay importable and cheap.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterator
+from functools import lru_cache
+
+from hanziconv.charmap import simplified_charmap, traditional_charmap
+from whoosh.analysis import STOP_WORDS, Composable, Filter, StopFilter, Token, Tokenizer
+from whoosh.lang.porter import stem
+
+#: Traditional → simplified, one character at a time (hanziconv's aligned tables).
+_T2S = {ord(t): s for t, s in zip(traditional_charmap, simplified_charmap) if t != s}
+
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
+_TOKEN = re.compile(rf"[{_CJK}]+|[a-z0-9]+")
+_ENGLISH = re.compile(r"[a-z]+")
+#: Question phrases carry no topic: a query splits at them so no bigram spans one
+#: ("电梯坠毁会怎样" searches 电梯/梯坠/坠毁/毁会, not 会怎/怎样).
+_QUESTION = re.compile("为什么|怎么办|怎么样|能不能|可不可以|怎么|怎样|什么|如何|是否|能否|可以|吗|呢|吧")
+#: English question words, pronouns, auxiliaries and fillers carry no topic either ("frightened
+#: condition what does it do" searches frighten/condit; "my friend already passed the roll, is there
+#: any point" keeps friend/pass/roll/point), nor does a letter left of a contraction (I'm, can't).
+#: Queries only: the index keeps every word.
+_QUESTION_WORDS = re.compile(
+    r"\b(?:what|whats|how|why|where|which|who|whom|whose|do|does|did|done|doing|i|im|ive|id|ill|me|my|mine"
+    r"|we|our|ours|you|youre|your|yours|he|him|his|she|her|they|them|their|its|this|these|those|there|theres"
+    r"|should|would|could|shall|might|must|was|were|been|being|has|had|have|having|am"
+    r"|some|any|anything|something|someone|somebody|anyone|anybody|everyone|everybody"
+    r"|dont|doesnt|didnt|cant|cannot|isnt|arent|wasnt|werent|wont|wouldnt|shouldnt|couldnt|hasnt|havent"
+    r"|[b-z])\b"
+)
+
+
+#: A name (title or alias) is matched as a run of at most this many query terms.
+MAX_NAME_TERMS = 6
+
+
+#: A query that asks something (rather than naming a thing) wants the ruling that answers it.
+_ASKS = re.compile(
+    r"[?？]|为什么|怎么|怎样|什么|如何|是否|能否|能不能|可以|可不可以|会不会|吗|呢|几次|多少"
+    r"|\b(?:what|how|when|why|can|does|do|is|are|should|may)\b"
+)
+
+
+#: The longest query analysed, in characters (code points): the rest of a longer one is ignored
+#: (the command line says so). Without a bound a 10,000-character query of junk took seconds,
+#: in the terminal and in the browser's worker, which reads the same bound from the index head.
+MAX_QUERY = 200
+
+
+def bounded(text: str) -> str:
+    """The part of a query that is analysed: its first :data:`MAX_QUERY` characters.
+
+    >>> len(bounded("塔" * 10_000)), bounded("魔梯")
+    (200, '魔梯')
+    """
+    return text[:MAX_QUERY]
+
+
+def is_question(text: str) -> bool:
+    """Whether a query reads as a question.
+
+    >>> is_question("电梯坠毁会怎样"), is_question("what happens at 0 hp"), is_question("魔梯")
+    (True, True, False)
+    """
+    return bool(_ASKS.search(fold(text)))
+
+
+def fold(text: str) -> str:
+    """The form both index and query are compared in: NFKC, lowercase, simplified.
+
+    >>> fold("Ｍystic 電梯")
+    'mystic 电梯'
+    """
+    return unicodedata.normalize("NFKC", text).lower().translate(_T2S)
+
+
+def exact_key(text: str) -> str:
+    """A string reduced to letters, digits and CJK, for exact title and code matches.
+
+    >>> exact_key("BH-A13"), exact_key(" Mystic  Elevator? "), exact_key("魔梯！")
+    ('bha13', 'mysticelevator', '魔梯')
+    """
+    return "".join(_TOKEN.findall(fold(text)))
+
+
+def is_last_word(folded: str, start: int, end: int) -> bool:
+    """Whether the ASCII word at ``folded[start:end]`` is what the query ends with (still being
+    typed), not part of a code such as ``a13``.
+
+    >>> is_last_word("mystic eleva", 7, 12), is_last_word("eleva ", 0, 5), is_last_word("2e", 1, 2)
+    (True, False, False)
+    """
+    return end == len(folded) and (start == 0 or folded[start - 1] not in "0123456789")
+
+
+def english_words(text: str) -> list[str]:
+    """The lowercased English words of a text (before stemming), for spelling correction."""
+    return _ENGLISH.findall(fold(text))
+
+
+class MixedTokenizer(Tokenizer):
+    """Chinese runs → bigrams (and unigrams when indexing); other text → ASCII words."""
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self)
+
+    def __call__(
+        self,
+        value: str,
+        positions: bool = False,
+        chars: bool = False,
+        keeporiginal: bool = False,
+        removestops: bool = True,
+        start_pos: int = 0,
+        start_char: int = 0,
+        tokenize: bool = True,
+        mode: str = "",
+        **kwargs: object,
+    ) -> Iterator[Token]:
+        token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
+        text = fold(value)
+        if mode == "query":
+            text = _QUESTION_WORDS.sub(" ", _QUESTION.sub(" ", text))
+        pos = start_pos
+        for match in _TOKEN.finditer(text):
+            for piece in _pieces(match.group(0), index=mode != "query"):
+                token.text = piece
+                token.boost = 1.0
+                token.stopped = False
+                if positions:
+                    token.pos = pos
+                    pos += 1
+                yield token
+
+
+def _pieces(run: str, index: bool) -> list[str]:
+    if not ("\u3400" <= run[0]):
+        return [run]
+    if len(run) == 1:
+        return [run]
+    bigrams = [run[i : i + 2] for i in range(len(run) - 1)]
+    # Unigrams in the index let a one-character query find longer words.
+    return list(run) + bigrams if index else bigrams
+
+
+class EnglishStemFilter(Filter):
+    """Porter-stems ASCII words and leaves Chinese tokens alone."""
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self)
+
+    def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
+        for token in tokens:
+            if token.text.isascii() and not token.text.isdigit():
+                token.text = _stem(token.text)
+            yield token
+
+
+#: Irregular past forms the stemmer cannot reach ("my friend fell through" asks about falling),
+#: on both sides of the search. Forms that are words of their own (left, saw, wound, stuck) are not here.
+IRREGULAR = {
+    **dict.fromkeys(["fell", "fallen"], "fall"),
+    **dict.fromkeys(["took", "taken"], "take"),
+    **dict.fromkeys(["got", "gotten"], "get"),
+    **dict.fromkeys(["broke", "broken"], "break"),
+    **dict.fromkeys(["began", "begun"], "begin"),
+    **dict.fromkeys(["gave", "given"], "give"),
+    **dict.fromkeys(["drew", "drawn"], "draw"),
+    **dict.fromkeys(["threw", "thrown"], "throw"),
+    **dict.fromkeys(["rode", "ridden"], "ride"),
+    **dict.fromkeys(["chose", "chosen"], "choose"),
+    **dict.fromkeys(["stole", "stolen"], "steal"),
+    **dict.fromkeys(["ate", "eaten"], "eat"),
+    **dict.fromkeys(["flew", "flown"], "fly"),
+    **dict.fromkeys(["froze", "frozen"], "freeze"),
+    **dict.fromkeys(["wore", "worn"], "wear"),
+    **dict.fromkeys(["wrote", "written"], "write"),
+    "ran": "run",
+    "came": "come",
+    "lost": "lose",
+    "caught": "catch",
+    "fought": "fight",
+    "fled": "flee",
+    "found": "find",
+    "held": "hold",
+    "kept": "keep",
+    "made": "make",
+    "paid": "pay",
+    "sat": "sit",
+    "stood": "stand",
+    "struck": "strike",
+    "swept": "sweep",
+    "hid": "hide",
+    "dealt": "deal",
+    "brought": "bring",
+    "bought": "buy",
+    "told": "tell",
+    "slept": "sleep",
+    "spent": "spend",
+    "won": "win",
+    "shot": "shoot",
+    "led": "lead",
+    "sank": "sink",
+    "dug": "dig",
+}
+
+
+@lru_cache(maxsize=50_000)
+def _stem(word: str) -> str:
+    return stem(IRREGULAR.get(word, word))
+
+
+def analyzer() -> Composable:
+    """The analyzer of every searchable field."""
+    return MixedTokenizer() | StopFilter(minsize=1) | EnglishStemFilter()
+
+
+def query_sequence(text: str, analyze: Composable | None = None) -> list[str]:
+    """The terms of a query in order, repeats kept (names are found as runs of them).
+
+    >>> query_sequence("how does the mystic elevator move")
+    ['mystic', 'elev', 'move']
+    """
+    return [token.text for token in (analyze or analyzer())(text, mode="query")]
+
+
+def name_key(text: str, analyze: Composable | None = None) -> str:
+    """What a title or alias is matched as: its query terms, space-separated ("" when it has none,
+    or is one Chinese character, which names too little to stand for a thing).
+
+    >>> name_key("Mystic Elevator"), name_key("魔梯"), name_key("枪")
+    ('mystic elev', '魔梯', '')
+    """
+    terms = query_sequence(text, analyze)
+    if len(terms) == 1 and len(terms[0]) == 1 and not terms[0].isascii():
+        return ""
+    return " ".join(terms)
+
+
+def named_spans(sequence: list[str], known: Callable[[str], bool]) -> list[tuple[int, int, str]]:
+    """The runs ``(start, end, key)`` of a query's terms that ``known`` says are names, at most
+    :data:`MAX_NAME_TERMS` terms long."""
+    found = []
+    for start in range(len(sequence)):
+        for end in range(start + 1, min(len(sequence), start + MAX_NAME_TERMS) + 1):
+            key = " ".join(sequence[start:end])
+            if known(key):
+                found.append((start, end, key))
+    return found
+
+
+def index_terms(text: str) -> set[str]:
+    """The distinct terms the index makes of a text (as :func:`analyzer` does, without Whoosh's
+    per-token machinery: the check reads every entry's short texts with it).
+
+    >>> sorted(index_terms("魔梯 The Elevators"))
+    ['elev', '梯', '魔', '魔梯']
+    """
+    terms: set[str] = set()
+    for match in _TOKEN.finditer(fold(text)):
+        run = match.group(0)
+        if run[0] >= "\u3400":
+            terms.update(_pieces(run, index=True))
+        elif run not in STOP_WORDS:
+            terms.add(run if run.isdigit() else _stem(run))
+    return terms
+
+
+def query_terms(text: str, analyze: Composable | None = None) -> list[str]:
+    """The distinct terms of a query, in order (``analyze`` defaults to :func:`analyzer`).
+
+    >>> query_terms("电梯坠毁会怎样")
+    ['电梯', '梯坠', '坠毁', '毁会']
+    >>> query_terms("The elevators CRASH")
+    ['elev', 'crash']
+    """
+    seen: dict[str, None] = {}
+    for token in (analyze or analyzer())(text, mode="query"):
+        seen.setdefault(token.text, None)
+    return list(seen)

@@ -1,0 +1,62 @@
+"""The search's synonym tables as the query analysis uses them: what players say → the rules' word.
+
+The tables are data (``rules_data/synonyms.yaml``, ``rules_data/<game>/synonyms.yaml``, and the
+glossaries' variants); the command line keeps their pairs in its index's metadata and the site in
+its search head, and both add what a query's synonyms mean to the query (:func:`synonyms_said`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .searchtext import fold
+
+
+def synonym_pairs(kb: Any) -> list[list[str]]:
+    """The synonym tables of a knowledge base as ``[what players say, what it means]``, folded,
+    sorted, without repeats (the general table and every game's: a query may be about any game),
+    and the glossaries' own: a term's variants and deprecated forms mean the term (a Chinese
+    one its Chinese name, an English one its English name; one Chinese character names too little)."""
+    pairs = {
+        (fold(say).strip(), fold(item["means"]).strip())
+        for table in kb.synonym_tables()
+        for item in table.items
+        for say in item["say"]
+    }
+    for game in kb.games.values():
+        for term in game.glossary.terms if game.glossary else []:
+            for say in [*term.get("variants", []), *term.get("deprecated", [])]:
+                folded = fold(say).strip()
+                if folded.isascii() or len(folded) > 1:
+                    pairs.add((folded, fold(term["en"] if folded.isascii() else term["zh"]).strip()))
+    return [list(pair) for pair in sorted(pairs) if pair[0] and pair[0] != pair[1]]
+
+
+def synonyms_said(text: str, pairs: list[list[str]]) -> list[str]:
+    """What the synonyms a query uses mean, in the pairs' order without repeats: a Chinese word
+    anywhere in the query, English words as whole words.
+
+    >>> synonyms_said("我扣血了", [["扣血", "伤害"]]), synonyms_said("fellow", [["fell", "fall"]])
+    (['伤害'], [])
+    """
+    folded = fold(text)
+    found: dict[str, None] = {}
+    for say, means in pairs:
+        if _said(folded, say):
+            found.setdefault(means, None)
+    return list(found)
+
+
+_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+
+
+def _said(folded: str, say: str) -> bool:
+    if not say.isascii():
+        return say in folded
+    start = folded.find(say)
+    while start >= 0:
+        end = start + len(say)
+        if (start == 0 or folded[start - 1] not in _ALNUM) and (end == len(folded) or folded[end] not in _ALNUM):
+            return True
+        start = folded.find(say, start + 1)
+    return False

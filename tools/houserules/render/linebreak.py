@@ -1,0 +1,128 @@
+"""Terminal lines: display width and line breaking, the last layer of terminal output.
+
+A terminal gives an East Asian wide character two columns (``unicodedata.east_asian_width``).
+Chinese text breaks between characters and English at spaces; no line starts with a closing mark
+(，。；：！？）」 …) or ends with an opening one (Chinese line-breaking rules), and a link (a page
+address, a URL, a ``game:id`` reference) is never broken. :func:`fit` takes finished text and
+wraps only the lines wider than the terminal, so whatever produced the text, it fits.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+
+def char_width(char: str) -> int:
+    if unicodedata.combining(char):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in {"W", "F"} else 1
+
+
+def width(text: str) -> int:
+    """Columns ``text`` takes in a terminal.
+
+    >>> width("魔梯 BH-A13")
+    11
+    """
+    return sum(char_width(c) for c in text)
+
+
+#: Marks that never start a line (Chinese line breaking: they stay with the text before them).
+CLOSING = frozenset("、。，．：；！？）］｝〕〉》」』】〗〙〛’”›»％‰‥…·・,.;:!?)]}%")
+#: Marks that never end a line (they go down with the text after them).
+OPENING = frozenset("（［｛〔〈《「『【〖〘〚‘“‹«([{")
+_PIECES = re.compile(r"[!-~]+| |[^ -~]")
+_LINK = re.compile(r"://|\.html\b|^\(?[a-z0-9][a-z0-9-]*:[a-z0-9][a-z0-9-]*\)?$")
+
+
+def _units(paragraph: str) -> list[str]:
+    """The pieces a line may break between: English words, spaces, single Chinese characters,
+    with closing marks glued to what precedes them and opening marks to what follows."""
+    units: list[str] = []
+    glue_next = False
+    for piece in _PIECES.findall(paragraph):
+        if units and piece != " " and (glue_next or (piece[0] in CLOSING and units[-1] != " ")):
+            units[-1] += piece
+        else:
+            units.append(piece)
+        glue_next = piece != " " and piece[-1] in OPENING
+    return units
+
+
+def is_link(text: str) -> bool:
+    """A page address, URL or ``game:id`` reference: never broken across lines.
+
+    >>> is_link("betrayal/mystic-elevator.html"), is_link("(betrayal:vault)"), is_link("every")
+    (True, True, False)
+    """
+    return bool(_LINK.search(text))
+
+
+def wrap(text: str, columns: int) -> list[str]:
+    """Lines of at most ``columns`` display columns: Chinese breaks between characters, English at
+    spaces; no line starts with a closing mark (，。；：！？）」 …) or ends with an opening one, and a
+    link is never broken (one longer than the line gets a line of its own, and only it may be wider).
+
+    >>> wrap("进入魔梯就必须运行 every turn", 10)
+    ['进入魔梯就', '必须运行', 'every turn']
+    >>> wrap("进入魔梯，就必须运行", 8)
+    ['进入魔', '梯，就必', '须运行']
+    """
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for unit in _units(paragraph):
+            if width(line) + width(unit) > columns and line.strip():
+                lines.append(line.rstrip(" "))
+                line = "" if unit == " " else unit
+            else:
+                line += unit
+            while width(line) > columns and not is_link(line.strip()):  # a word longer than the line
+                cut = _fit(line, columns)
+                while 1 < cut < len(line) and (line[cut] in CLOSING or line[cut - 1] in OPENING):
+                    cut -= 1
+                lines.append(line[:cut].rstrip(" "))
+                line = line[cut:].lstrip(" ")
+        lines.append(line)
+    return lines
+
+
+def _fit(text: str, columns: int) -> int:
+    used = 0
+    for i, char in enumerate(text):
+        used += char_width(char)
+        if used > columns:
+            return max(i, 1)
+    return len(text)
+
+
+_HANG = re.compile(r"^(\s*)(\d+\.\s+|[-*+]\s+|问\s|→\s)?")
+
+
+def fit(text: str, columns: int) -> str:
+    """Finished terminal text with every line at most ``columns`` display columns wide.
+
+    The last step of ``houserules search`` and ``show``: a line that is too wide is wrapped
+    (:func:`wrap`) under its own indent, past its list marker or number; lines that fit are kept
+    as they are. Only a link longer than the width stays wider.
+
+    >>> print(fit(" 1. 进入魔梯就必须运行，每名探索者每回合最多一次", 20))
+     1. 进入魔梯就必须运
+        行，每名探索者每
+        回合最多一次
+    """
+    out: list[str] = []
+    for line in text.split("\n"):
+        if width(line) <= columns:
+            out.append(line)
+            continue
+        lead = _HANG.match(line).group(0)
+        hang = " " * width(lead)
+        if columns - width(hang) < 10:
+            lead = hang = _HANG.match(line).group(1)
+            if columns - width(hang) < 10:
+                lead = hang = ""
+        body = wrap(line[len(lead) :], columns - width(hang))
+        out += [(lead if i == 0 else hang) + part for i, part in enumerate(body)]
+    return "\n".join(out)
