@@ -24,7 +24,7 @@ class Sample:
     peak_mb: float
 
 
-def _children(pid: int) -> list[int]:
+def folder_children(pid: int) -> list[int]:
     found = []
     try:
         tasks = Path(f"/proc/{pid}/task").iterdir()
@@ -62,7 +62,7 @@ class TreeMemory:
             while todo:
                 pid = todo.pop()
                 pids.append(pid)
-                todo += _children(pid)
+                todo += folder_children(pid)
             self.peak_kb = max(self.peak_kb, sum(_pss_kb(pid) for pid in pids))
 
     def stop(self) -> float:

@@ -153,6 +153,17 @@ def copy_game(copy: Copy, number: int, cited: set[tuple[str, str]]) -> dict[str,
             source["sections"] = [s for s in source["sections"] if (source["id"], s) in cited]
             if not source["sections"]:
                 del source["sections"]
+            if "exceptions" in source:
+                kept = set(source.get("sections", []))
+                source["exceptions"] = {s: items for s, items in source["exceptions"].items() if s in kept}
+        for items in source.get("exceptions", {}).values():
+            for item in items:  # the entry holding an exception is the copy's, or none when not copied
+                if "entry" in item and copy.ref(item["entry"]) is None:
+                    del item["entry"]
+                elif "entry" in item:
+                    item["entry"] = copy.ref(item["entry"])
+        if not source.get("exceptions", True):
+            del source["exceptions"]
     return data
 
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import io
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -73,11 +77,140 @@ def load_kb(data: Path):
 
 
 def run_cli(*args: str, cwd: Path = ROOT, timeout: float = 300, env: dict | None = None) -> subprocess.CompletedProcess:
-    """Run the installed ``houserules`` command in a subprocess, as a user would."""
+    """Run ``houserules ARGS`` in this process, as :func:`run_process` would in a subprocess.
+
+    ``main(argv)`` runs with its own working folder, environment and captured output, and the
+    result has a subprocess's fields (return code, stdout and stderr as text), so a test reads
+    the same either way. An exception escaping ``main`` fails the test: the command would have
+    printed a traceback. ``timeout`` applies only to :func:`run_process`.
+    """
+    from houserules.cli import main
+
+    out, err = io.BytesIO(), io.BytesIO()
+    stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
+    stderr = io.TextIOWrapper(err, encoding="utf-8", write_through=True)
+    previous_cwd, previous_env = Path.cwd(), dict(os.environ)
+    os.environ.update({"NO_MKDOCS_2_WARNING": "1", **(env or {})})
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            try:
+                code = main(list(args))
+            except SystemExit as exc:  # argparse: a usage error (2) or --help (0)
+                code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        os.chdir(previous_cwd)
+        os.environ.clear()
+        os.environ.update(previous_env)
+    text = {name: buffer.getvalue().decode("utf-8") for name, buffer in (("out", out), ("err", err))}
+    return subprocess.CompletedProcess(["houserules", *args], code, text["out"], text["err"])
+
+
+def run_process(
+    *args: str, cwd: Path = ROOT, timeout: float = 300, env: dict | None = None
+) -> subprocess.CompletedProcess:
+    """Run the installed ``houserules`` command in a subprocess, as a user would (the end-to-end tests)."""
+    if args and args[0] in {"build", "pdf"}:
+        require_marker(f"runs 'houserules {args[0]}' (a full build or a PDF)", "slow", "browser")
     full_env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
     return subprocess.run(
         [str(HOUSERULES), *args], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=full_env
     )
+
+
+# -- the markers tell the truth --------------------------------------------------------------------
+#
+# ``make test-fast`` (``-m "not browser and not slow and not bench"``) must not launch Chromium, lay
+# out a PDF or build the real data's site. Rather than trusting each test's marks, the guards below
+# fail any test that does one of these without the mark that says so.
+
+#: The test being set up, run or torn down (session fixtures are set up inside the first test that needs them).
+_RUNNING: dict[str, pytest.Item] = {}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    _RUNNING["item"] = item
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_call(item: pytest.Item) -> None:
+    _RUNNING["item"] = item
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    _RUNNING["item"] = item
+
+
+def require_marker(what: str, *markers: str) -> None:
+    """Fail the running test unless it carries one of ``markers``."""
+    item = _RUNNING.get("item")
+    if item is not None and not any(item.get_closest_marker(m) for m in markers):
+        pytest.fail(
+            f"{item.nodeid} {what} but is not marked {' or '.join(markers)}: add @pytest.mark.{markers[0]}",
+            pytrace=False,
+        )
+
+
+def _guarded(function, what: str, *markers: str, when=lambda *args, **kwargs: True):
+    def guard(*args, **kwargs):
+        if when(*args, **kwargs):
+            require_marker(what, *markers)
+        return function(*args, **kwargs)
+
+    return functools.wraps(function)(guard)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from playwright.sync_api import BrowserType
+
+    from houserules import build
+    from houserules.print import cache as print_cache
+    from houserules.print import faq, pdf
+
+    BrowserType.launch = _guarded(BrowserType.launch, "launches Chromium", "browser")
+    BrowserType.launch_persistent_context = _guarded(
+        BrowserType.launch_persistent_context, "launches Chromium", "browser"
+    )
+    for module in (pdf, print_cache):
+        module.render = _guarded(module.render, "lays out a PDF", "slow", "browser")
+    # A build's PDF step, even when every PDF comes from the cache.
+    faq.build_pdfs = _guarded(faq.build_pdfs, "builds the printed FAQ", "slow", "browser")
+    build.mkdocs_build = _guarded(
+        build.mkdocs_build,
+        "builds the whole site of the real data",
+        "slow",
+        "browser",
+        when=lambda kb, data_dir, *rest, **kw: Path(data_dir).resolve() == DATA,
+    )
+
+
+#: Session fixtures that build a whole site with its PDFs: a test using one is slow (or a browser test).
+FULL_BUILDS = {"built_site", "built_fixture_full"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    unmarked = [
+        f"{item.nodeid} uses {', '.join(sorted(FULL_BUILDS & set(getattr(item, 'fixturenames', ()))))}"
+        for item in items
+        if FULL_BUILDS & set(getattr(item, "fixturenames", ()))
+        and not any(item.get_closest_marker(m) for m in ("slow", "browser"))
+    ]
+    if unmarked:
+        raise pytest.UsageError(
+            "tests using a full build must be marked slow (or browser):\n  " + "\n  ".join(unmarked)
+        )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _session_cache(tmp_path_factory) -> Iterator[None]:
+    """Every cache (search index, PDFs) in a folder of this session: no test sees ~/.cache or another run's files."""
+    folder = tmp_path_factory.mktemp("cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOUSERULES_CACHE", str(folder / "houserules"))
+        patch.setenv("XDG_CACHE_HOME", str(folder / "xdg"))
+        yield
 
 
 @pytest.fixture(scope="session")
@@ -92,7 +225,7 @@ def seeds() -> Path:
 
 
 def build_once(tmp_path_factory, data: Path, name: str) -> Path:
-    """``houserules build`` of ``data`` into a fresh temporary folder, as a user runs it."""
+    """``houserules build`` of ``data`` (the site and its PDFs) into a fresh temporary folder."""
     out = tmp_path_factory.mktemp(name) / "site"
     result = run_cli("build", "--data", str(data), "-o", str(out))
     assert result.returncode == 0, result.stdout + result.stderr
@@ -101,14 +234,22 @@ def build_once(tmp_path_factory, data: Path, name: str) -> Path:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
-    """The real data built once into a temporary site folder (check + MkDocs + post steps)."""
+    """The real data built once into a temporary site folder (check + MkDocs + post steps + PDFs): slow."""
     return build_once(tmp_path_factory, DATA, "site")
 
 
 @pytest.fixture(scope="session")
 def built_fixture_site(tmp_path_factory) -> Path:
-    """The small known-good fixture data built once."""
-    return build_once(tmp_path_factory, GOOD, "fixture-site")
+    """The small known-good fixture's pages built once (MkDocs and the post steps, no PDFs): the page tests' site."""
+    from houserules.build import build_site, site_step
+
+    return build_site(load_kb(GOOD), GOOD, tmp_path_factory.mktemp("fixture-site") / "site", steps=[site_step])
+
+
+@pytest.fixture(scope="session")
+def built_fixture_full(tmp_path_factory) -> Path:
+    """The small known-good fixture built whole, as ``houserules build`` does (with its PDFs): slow."""
+    return build_once(tmp_path_factory, GOOD, "fixture-full")
 
 
 def git(repo: Path, *args: str) -> str:

@@ -140,6 +140,7 @@ def test_git_is_asked_four_times_however_long_the_history(repo, tmp_path, monkey
     assert calls == ["rev-parse", "log", "cat-file", "cat-file"]
 
 
+@pytest.mark.slow
 def test_the_changes_page_lists_each_version_newest_first(site, repo):
     _, trees = repo
     html = (site / "changes.html").read_text(encoding="utf-8")
@@ -163,6 +164,7 @@ def test_the_changes_page_lists_each_version_newest_first(site, repo):
     assert 'href="changes.html"' in (site / "index.html").read_text(encoding="utf-8")  # in the navigation
 
 
+@pytest.mark.slow
 def test_the_feed_is_atom_with_an_entry_per_version(site, repo):
     _, trees = repo
     feed = etree.parse(site / "changes.xml").getroot()
@@ -184,6 +186,7 @@ def test_the_feed_is_atom_with_an_entry_per_version(site, repo):
     assert '<a href="demo/tower-stairs.html">塔楼的楼梯</a>' in content.text  # escaped HTML, parsed back
 
 
+@pytest.mark.slow
 def test_without_git_the_page_says_so_and_shows_the_current_version(tmp_path):
     data = tmp_path / "rules_data"
     shutil.copytree(GOOD, data)
@@ -203,6 +206,7 @@ def pdftotext(path: Path) -> str:
     return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
 
 
+@pytest.mark.slow
 def test_pdf_changes_since_prints_the_added_and_changed_entries_and_the_removed_codes(repo, tmp_path):
     data, trees = repo
     out = tmp_path / "insert.pdf"
@@ -222,6 +226,7 @@ def test_pdf_changes_since_prints_the_added_and_changed_entries_and_the_removed_
     assert "DM-R01 ·" not in text and "DM-A2 ·" not in text  # unchanged and removed entries are not printed
 
 
+@pytest.mark.slow
 def test_pdf_cover_prints_the_data_version(repo, tmp_path):
     data, trees = repo
     assert run_cli("pdf", "--data", str(data), "-o", str(tmp_path / "faq.pdf")).returncode == 0

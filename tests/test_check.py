@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ENTRY_TEMPLATE, GOOD, run_cli
+from conftest import ENTRY_TEMPLATE, GOOD, run_cli, run_process
 
 E = "data/demo/entries"
 TAG_FIX = "remove the tag; values are plain text, numbers, true/false, lists and mappings"
@@ -570,7 +570,7 @@ def problems(output: str) -> list[str]:
 
 
 def test_good_fixture_is_clean():
-    result = run_cli("check", "--data", str(GOOD))
+    result = run_process("check", "--data", str(GOOD))  # end to end: the installed command
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "ok: 3 entries, 3 references, 1 game"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, FIXTURES, HOUSERULES, run_cli
+from conftest import DATA, FIXTURES, HOUSERULES, run_cli, run_process
 from houserules import export
 from houserules.data.load import load
 
@@ -90,7 +90,7 @@ def test_every_question_of_the_real_data_is_a_faq_row_with_its_anchor():
 
 
 def test_entries_json_is_the_api_document_with_translation_freshness():
-    result = run_cli("export", "--data", str(TRANSLATORS))
+    result = run_process("export", "--data", str(TRANSLATORS))  # end to end: the installed command
     payload = json.loads(result.stdout)
     assert [e["id"] for e in payload["entries"]] == [
         "demo:library",
@@ -282,3 +282,30 @@ def test_unknown_choice_is_a_usage_error(tmp_path):
     result = run_cli("export", "--what", "everything", cwd=tmp_path)
     assert result.returncode == 2 and "invalid choice: 'everything'" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("what, fmt", [("faq", "csv"), ("glossary", "csv"), ("faq", "json"), ("glossary", "tbx")])
+def test_game_exports_hold_that_game_alone_and_the_site_offers_the_same_bytes(what, fmt):
+    from houserules.export.downloads import download_files
+    from houserules.render.urls import download_url
+
+    result = run_cli("export", "--what", what, "--format", fmt, "--game", "betrayal")
+    assert result.returncode == 0, result.stderr
+    kb = load(DATA).kb
+    whole = export.export(kb, what, fmt)
+    alone = export.export(kb, what, fmt, "betrayal")
+    assert result.stdout == alone.decode("utf-8") and alone != whole
+    if fmt == "csv":
+        rows = list(csv.DictReader(io.StringIO(alone.decode("utf-8-sig"))))
+        assert rows and {r["game"] for r in rows} == {"betrayal"}
+        site = download_files(kb, "betrayal", version="")
+        assert site[download_url("betrayal", f"{what}.csv")] == alone  # the file beside its command
+        assert "002_" not in alone.decode("utf-8") and "[[" not in alone.decode("utf-8")
+
+
+def test_an_unknown_game_is_a_clear_message():
+    result = run_cli("export", "--what", "faq", "--game", "chess")
+    assert result.returncode == 1
+    assert result.stderr.endswith(
+        "houserules export: unknown game 'chess' — use one of: betrayal, mausritter, mice-and-mystics\n"
+    )

@@ -7,7 +7,6 @@ without live markup; any query answers within a second with at most ``limit`` hi
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -202,11 +201,10 @@ def test_terminal_text_has_no_control_characters(text):
 
 
 @pytest.fixture(scope="module")
-def search_index(tmp_path_factory):
+def search_index():
     from houserules.search.index import open_index
 
-    os.environ.setdefault("HOUSERULES_CACHE", str(tmp_path_factory.mktemp("search-cache")))
-    with open_index(GOOD) as index:
+    with open_index(GOOD) as index:  # in the session's cache folder (conftest)
         yield index
 
 

@@ -149,6 +149,7 @@ def test_the_changes_page_and_feed_show_git_text_as_text(hostile_repo):
     assert "&lt;textarea&gt;forged" in contents[2] and "<textarea" not in contents[2]
 
 
+@pytest.mark.slow
 def test_the_built_site_carries_the_hostile_history_as_text(hostile_repo, tmp_path):
     data, commits = hostile_repo
     result = run_cli("build", "--data", str(data), "-o", str(tmp_path / "site"))

@@ -10,6 +10,8 @@ import pytest
 from conftest import DATA, load_kb
 from sitecheck import chromium, parse, serve
 
+pytestmark = pytest.mark.slow  # every test reads the real data's built site
+
 KB = load_kb(DATA)
 ENTRY_TARGETS = {e.code: f"{e.game}/{e.id}.html" for e in KB.entries.values()}
 QUESTION_TARGETS = {
@@ -74,6 +76,7 @@ def resolve_all(tab, base_url: str, codes: list[str]) -> list[dict]:
     return tab.evaluate("codes => Promise.all(codes.map(c => window.houserulesGo.resolve(c)))", codes)
 
 
+@pytest.mark.browser
 def test_every_code_and_question_of_the_real_data_resolves(tab, base_url):
     wanted = {**ENTRY_TARGETS, **QUESTION_TARGETS}
     results = resolve_all(tab, base_url, list(wanted))
@@ -96,11 +99,13 @@ FORMS = [
 ]
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("typed, target", FORMS, ids=[t for t, _ in FORMS])
 def test_codes_as_people_type_them(tab, base_url, typed, target):
     assert resolve_all(tab, base_url, [typed])[0]["url"] == target
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize(
     "link, target",
     [
@@ -117,6 +122,7 @@ def test_a_go_link_lands_on_the_page_and_the_answer(tab, base_url, link, target)
     assert tab.locator(".hr-answer").is_visible()
 
 
+@pytest.mark.browser
 def test_an_unknown_code_shows_the_closest_codes_and_a_search_link(tab, base_url):
     tab.goto(f"{base_url}/go.html#BH-A99")
     tab.wait_for_selector(".hr-go-result li")
@@ -131,6 +137,7 @@ def test_an_unknown_code_shows_the_closest_codes_and_a_search_link(tab, base_url
     assert tab.locator("h1").inner_text().startswith("BH-A9 · ")
 
 
+@pytest.mark.browser
 def test_an_unknown_prefix_lists_the_games_and_their_prefixes(tab, base_url):
     tab.goto(f"{base_url}/go.html#XX-1")
     tab.wait_for_selector(".hr-go-result li")
@@ -139,6 +146,7 @@ def test_an_unknown_prefix_lists_the_games_and_their_prefixes(tab, base_url):
     assert tab.locator("a.hr-go-search").count() == 1
 
 
+@pytest.mark.browser
 def test_an_unknown_question_lists_the_entrys_questions(tab, base_url):
     tab.goto(f"{base_url}/go.html#BH-A13/no-such-question")
     tab.wait_for_selector(".hr-go-result li")
@@ -148,6 +156,7 @@ def test_an_unknown_question_lists_the_entrys_questions(tab, base_url):
     assert links == [f"BH-A13 · {entry.title['zh']}"] + [f"BH-A13/{q['id']}" for q in entry.questions]
 
 
+@pytest.mark.browser
 def test_typing_a_code_into_the_go_page_opens_it(tab, base_url):
     tab.goto(f"{base_url}/go.html")
     tab.locator("input[name=code]").fill("mm r18")
@@ -155,6 +164,7 @@ def test_typing_a_code_into_the_go_page_opens_it(tab, base_url):
     tab.wait_for_url(f"{base_url}/mice-and-mystics/mousetraps.html")
 
 
+@pytest.mark.browser
 def test_copy_buttons_copy_the_link_by_code(tab, base_url):
     tab.goto(f"{base_url}/betrayal/mystic-elevator-ruling.html")
     tab.locator(".hr-badges button.hr-copy").click()

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ENTRY_TEMPLATE, FIXTURES, GOOD, HOUSERULES, run_cli
+from conftest import ENTRY_TEMPLATE, FIXTURES, GOOD, HOUSERULES, run_cli, run_process
 from houserules.build import TEMP_MARKER, build_lock, build_site
 from houserules.check import run as run_check
 from houserules.data import files, yamlload
@@ -134,10 +134,12 @@ def test_the_scanner_finds_live_markup(html):
     assert parser.found
 
 
+@pytest.mark.slow
 def test_hostile_site_has_no_live_markup(hostile_site):
     assert live_markup(hostile_site) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "page, text",
     [
@@ -163,6 +165,7 @@ def _text_nodes(html: str) -> list[str]:
     return parts
 
 
+@pytest.mark.slow
 def test_page_titles_and_descriptions_are_escaped(hostile_site):
     """Material prints the front matter title and description as HTML: they arrive escaped."""
     html = (hostile_site / "evil/script-title.html").read_text(encoding="utf-8")
@@ -213,6 +216,7 @@ def test_no_script_from_data_runs_in_chromium(hostile_site, scheme):
     assert [url for url in requests if not url.startswith((origin, "data:", "blob:", "about:"))] == []
 
 
+@pytest.mark.slow
 def test_json_export_keeps_hostile_text_as_data(hostile_site):
     payload = json.loads((hostile_site / "api/entries.json").read_text(encoding="utf-8"))
     record = next(r for r in payload["entries"] if r["id"] == "evil:script-title")
@@ -223,6 +227,7 @@ def test_json_export_keeps_hostile_text_as_data(hostile_site):
     assert '"<script>window.__pwned=\\"title\\"</script>脚本"' in exported.stdout
 
 
+@pytest.mark.slow
 def test_pdf_prints_hostile_text_as_text(tmp_path):
     result = run_cli("pdf", "--data", str(HOSTILE), "-o", str(tmp_path / "faq.pdf"))
     assert result.returncode == 0, result.stderr
@@ -614,6 +619,7 @@ def test_odd_files_load_or_fail_with_file_and_line(tmp_path, monkeypatch, name, 
 NOT_REGULAR_FIX = "replace it by a regular YAML file; only regular files are read"
 
 
+@pytest.mark.slow
 def test_deep_nesting_is_reported_and_the_other_files_still_checked(tmp_path):
     """350 '[' exhausted Python's recursion limit; 120,000 crashed libyaml's composer (C stack)."""
     make_data(tmp_path, {})
@@ -624,7 +630,8 @@ def test_deep_nesting_is_reported_and_the_other_files_still_checked(tmp_path):
     )
     (entries / "compact.yaml").write_text(entry(id="compact") + "scope:\n" + "- " * 100_000 + "x\n", encoding="utf-8")
     (entries / "typo.yaml").write_text(entry(id="typo") + "colour: red\n", encoding="utf-8")
-    result = run_cli("check", "--data", "data", cwd=tmp_path, timeout=60)
+    # A subprocess guards against a crash or a hang; the timeout is no time limit (a loaded machine takes a minute).
+    result = run_process("check", "--data", "data", cwd=tmp_path, timeout=300)
     assert result.returncode == 1, result.stderr
     deep = "nesting deeper than 32 levels — flatten the structure; no field needs that depth"
     assert [line for line in result.stderr.splitlines() if ":" in line and "colour" not in line] == [
@@ -739,7 +746,7 @@ SPECIAL_FILES = [
 def test_files_that_are_not_regular_files_are_reported_not_read(tmp_path, name, make, expected):
     """A named pipe would block the check for ever; each odd file gets its own message."""
     make(make_data(tmp_path, {}))
-    result = run_cli("check", "--data", "data", cwd=tmp_path, timeout=60)
+    result = run_process("check", "--data", "data", cwd=tmp_path, timeout=60)
     assert result.returncode == 1
     assert result.stderr.splitlines() == expected
 
@@ -868,6 +875,7 @@ def _leftovers(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.startswith((".site-new-", ".site-old-")))
 
 
+@pytest.mark.slow
 def test_an_exception_in_a_build_step_keeps_the_previous_site(previous_site):
     before = _snapshot(previous_site)
 
@@ -894,6 +902,7 @@ KILLED_BUILD = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_a_killed_build_keeps_the_previous_site_and_the_next_build_cleans_up(previous_site, tmp_path):
     before = _snapshot(previous_site)
     flag = tmp_path / "building"
@@ -917,6 +926,7 @@ def test_a_killed_build_keeps_the_previous_site_and_the_next_build_cleans_up(pre
     assert _leftovers(previous_site.parent) == []
 
 
+@pytest.mark.slow
 def test_a_build_killed_between_the_renames_gets_its_site_back(previous_site):
     before = _snapshot(previous_site)
     moved = previous_site.parent / ".site-old-abc123"
@@ -935,6 +945,7 @@ def test_a_build_killed_between_the_renames_gets_its_site_back(previous_site):
     assert _leftovers(previous_site.parent) == []
 
 
+@pytest.mark.slow
 def test_a_second_build_at_the_same_time_fails_with_a_clear_message(previous_site):
     before = _snapshot(previous_site)
     with build_lock(previous_site.absolute()):
@@ -971,11 +982,10 @@ QUERIES = [
 
 
 @pytest.fixture(scope="module")
-def search_index(tmp_path_factory):
+def search_index():
     from houserules.search.index import open_index
 
-    os.environ.setdefault("HOUSERULES_CACHE", str(tmp_path_factory.mktemp("search-cache")))
-    with open_index(GOOD) as index:
+    with open_index(GOOD) as index:  # in the session's cache folder (conftest)
         yield index
 
 

@@ -1,7 +1,9 @@
-"""The package's layout by stage: imports point only down the pipeline, and no modules import each other in a circle."""
+"""The package's layout by stage: imports point only down the pipeline, no modules import each other in a
+circle, and none imports another's private names."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -14,12 +16,13 @@ GRAPH = grimp.build_graph("houserules")
 
 
 def test_the_import_contract_holds():
-    """``lint-imports`` (pyproject.toml: cli > serve > build > site > print > export, search > render > check > data)."""
+    """``lint-imports`` (pyproject.toml): the layers cli > serve > build > site > print > export, search > render >
+    check > data, no cycles between siblings, and the independent modules of check/, render/ and export/."""
     result = subprocess.run(
         [str(Path(sys.executable).parent / "lint-imports")], cwd=ROOT, capture_output=True, text=True
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "0 broken" in result.stdout
+    assert "Contracts: 5 kept, 0 broken." in result.stdout
 
 
 def _cycles() -> list[list[str]]:
@@ -66,10 +69,44 @@ def test_the_check_finds_a_circle_when_there_is_one():
         GRAPH.remove_import(importer="houserules.data.model", imported="houserules.data.load")
 
 
-def test_modules_stay_small():
-    """A module over ~300 lines has grown a second job (the generated JSON Schemas are data, not code)."""
-    sizes = {
-        str(p.relative_to(ROOT)): len(p.read_text(encoding="utf-8").splitlines())
-        for p in (ROOT / "tools/houserules").rglob("*.py")
-    }
-    assert {path: n for path, n in sizes.items() if n > 330} == {}
+def private_imports(source: str, module: str) -> list[str]:
+    """``from M import _name`` of another module's private name in ``source`` (the code of ``module``)."""
+    package = module.rsplit(".", 1)[0]
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:  # relative: resolve against the importing module's package
+            base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+            target = f"{base}.{node.module}" if node.module else base
+        else:
+            target = node.module or ""
+        for alias in node.names:
+            private = alias.name.startswith("_") and not alias.name.startswith("__")
+            if private and target != module and (target == "houserules" or target.startswith("houserules.")):
+                found.append(f"{module}:{node.lineno}: from {target} import {alias.name}")
+    return found
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT / "tools").with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def test_no_module_imports_another_modules_private_names():
+    """A name starting with ``_`` is its module's own business: another module that needs it gets a public name."""
+    found = [
+        problem
+        for path in sorted((ROOT / "tools/houserules").rglob("*.py"))
+        for problem in private_imports(path.read_text(encoding="utf-8"), _module_name(path))
+    ]
+    assert found == []
+
+
+def test_a_private_import_is_found():
+    source = "from .git import _checkout, public\nfrom ..data.files import _children\nfrom . import _self_ok\n"
+    assert private_imports(source, "houserules.data.history") == [
+        "houserules.data.history:1: from houserules.data.git import _checkout",
+        "houserules.data.history:2: from houserules.data.files import _children",
+        "houserules.data.history:3: from houserules.data import _self_ok",
+    ]

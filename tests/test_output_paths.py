@@ -249,7 +249,8 @@ def test_export_writes_into_dev_null_and_a_pipe_that_is_read(tmp_path):
     assert stat.S_ISFIFO(pipe.lstat().st_mode)
 
 
-def test_pdf_refuses_a_pipe_nobody_reads_before_laying_anything_out(tmp_path):
+@pytest.mark.slow  # the refusal comes when the PDF is written: only opening a pipe tells whether anything reads it
+def test_pdf_refuses_a_pipe_nobody_reads(tmp_path):
     target = make_target(tmp_path, "fifo-unread")
     result = run_cli("pdf", "--data", str(FIXTURES / "good"), "-o", str(target), timeout=60)
     assert result.returncode == 1

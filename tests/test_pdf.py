@@ -88,9 +88,9 @@ def good_kb():
     return run_check(GOOD).kb
 
 
-def built_pdfs(built_site, built_fixture_site, real_kb, good_kb) -> list[tuple[Path, list]]:
+def built_pdfs(built_site, built_fixture_full, real_kb, good_kb) -> list[tuple[Path, list]]:
     """Every PDF the builds wrote, with the entries each must hold."""
-    out = [_printed(built_fixture_site, good_kb, name) for name in ("faq", "demo")]
+    out = [_printed(built_fixture_full, good_kb, name) for name in ("faq", "demo")]
     out += [_printed(built_site, real_kb, name) for name in ("faq", *real_kb.games)]
     return out
 
@@ -101,15 +101,15 @@ def test_build_writes_a_pdf_per_game_and_one_for_all(built_site, real_kb):
     )
 
 
-def test_every_entry_code_and_chinese_title_is_in_the_text(built_site, built_fixture_site, real_kb, good_kb):
-    for pdf, entries in built_pdfs(built_site, built_fixture_site, real_kb, good_kb):
+def test_every_entry_code_and_chinese_title_is_in_the_text(built_site, built_fixture_full, real_kb, good_kb):
+    for pdf, entries in built_pdfs(built_site, built_fixture_full, real_kb, good_kb):
         text = squeeze("".join(pdf_pages(pdf)))
         missing = [e.ref for e in entries if e.code not in text or squeeze(e.title["zh"]) not in text]
         assert not missing, f"{pdf.name}: {missing}"
 
 
-def test_the_cjk_font_is_embedded(built_site, built_fixture_site, real_kb, good_kb, demo_pdf):
-    for pdf in [demo_pdf] + [p for p, _ in built_pdfs(built_site, built_fixture_site, real_kb, good_kb)]:
+def test_the_cjk_font_is_embedded(built_site, built_fixture_full, real_kb, good_kb, demo_pdf):
+    for pdf in [demo_pdf] + [p for p, _ in built_pdfs(built_site, built_fixture_full, real_kb, good_kb)]:
         listing = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
         fonts = [line.split() for line in listing.splitlines()[2:]]
         assert fonts and all("WenQuanYi" in f[0] for f in fonts), listing
@@ -117,8 +117,8 @@ def test_the_cjk_font_is_embedded(built_site, built_fixture_site, real_kb, good_
         assert all(f[-5] == "yes" for f in fonts), listing
 
 
-def test_contents_page_numbers_are_where_entries_start(built_site, built_fixture_site, real_kb, good_kb):
-    for pdf, entries in built_pdfs(built_site, built_fixture_site, real_kb, good_kb):
+def test_contents_page_numbers_are_where_entries_start(built_site, built_fixture_full, real_kb, good_kb):
+    for pdf, entries in built_pdfs(built_site, built_fixture_full, real_kb, good_kb):
         pages = pdf_pages(pdf)
         listed = contents(pages)
         assert sorted(listed) == sorted(e.code for e in entries), pdf.name
@@ -234,11 +234,11 @@ def test_qr_codes_only_with_a_site_address(good_kb):
     assert "entry-qr" not in entry_html(None)
 
 
-def test_the_site_links_the_pdfs(built_fixture_site):
-    page = (built_fixture_site / "print" / "index.html").read_text(encoding="utf-8")
+def test_the_site_links_the_pdfs(built_fixture_full):
+    page = (built_fixture_full / "print" / "index.html").read_text(encoding="utf-8")
     links = re.findall(r'<a href="([^"]+\.pdf)"', page)
     assert links == ["faq.pdf", "demo.pdf"]
-    assert all((built_fixture_site / "print" / link).is_file() for link in links)
+    assert all((built_fixture_full / "print" / link).is_file() for link in links)
 
 
 @pytest.mark.parametrize(

@@ -76,3 +76,22 @@ def test_contents_laid_out_in_chunks_number_on_and_point_at_the_entries(data, tm
     front = [page for page in pages if "目录 · Contents" in page]
     assert len(front) >= 2 and pages.index(front[0]) == 1  # the contents go on over pages, after the cover
     assert [folio(page) for page in front] == [str(n) for n in range(2, len(front) + 2)]  # numbered on
+
+
+def test_an_insert_of_several_games_lists_only_what_it_prints(data):
+    """The shared contents of an all-games insert name the added and changed entries, nothing else
+    (they once listed every entry, those not printed with page 0)."""
+    from houserules.print.plan import Since, printed_groups
+
+    kb = run_check(data).kb
+    changed = [next(iter(kb.game_entries(game))).ref for game in kb.games][:2]
+    since = Since("2026-12-01 · 0123abcd", {ref: None for ref in changed}, [])  # type: ignore[misc]
+    listed = {
+        ref
+        for game in kb.games.values()
+        for _, _, refs in printed_groups(kb, game, PrintOptions(since=since))
+        for ref in refs
+    }
+    assert listed == set(changed)
+    everything = {r for g in kb.games.values() for _, _, refs in printed_groups(kb, g, PrintOptions()) for r in refs}
+    assert listed < everything

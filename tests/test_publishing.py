@@ -143,6 +143,7 @@ def test_publish_needs_check_and_a_built_site(tmp_path):
     assert run_cli("publish").returncode == 2  # --check is what it does
 
 
+@pytest.mark.slow
 def test_a_site_address_that_is_no_address_is_a_clear_message(tmp_path):
     result = run_cli(*PUBLISH, "-o", str(tmp_path / "site"), env={**FORK_ENV, "HOUSERULES_SITE_URL": "group.example"})
     assert result.returncode == 1 and not (tmp_path / "site").exists()

@@ -37,6 +37,7 @@ def links(page: Path) -> list[tuple[str, str]]:
     )
 
 
+@pytest.mark.slow
 def test_without_repo_url_no_entry_page_has_edit_or_issue_links(built_site):
     for page in built_site.rglob("*.html"):
         html = page.read_text(encoding="utf-8")

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, FIXTURES, ROOT, run_cli
-from houserules.render import terminal
+from conftest import DATA, FIXTURES, ROOT, run_cli, run_process
+from houserules.render import linebreak, terminal
 from houserules.search import analysis as searchtext
 from houserules.search import cache as searchcache
 from houserules.search import index as search
@@ -386,7 +386,7 @@ def test_show_aligns_by_display_width(cache, columns):
     lines = hr("show", "DM-A01", cache=cache, columns=columns).stdout.splitlines()
     # A link too long for the value column has a line of its own under its label.
     header = lines[2 : lines.index("")]
-    alone = {i for i, line in enumerate(header) if terminal.is_link(line.strip())}
+    alone = {i for i, line in enumerate(header) if linebreak.is_link(line.strip())}
     header = [line for i, line in enumerate(header) if i not in alone and i + 1 not in alone]
     starts = {display_width(line[: len(line) - len(line.split("  ")[-1].lstrip())]) for line in header}
     assert len(starts) == 1, header  # every header value starts in the same column
@@ -518,7 +518,7 @@ def test_a_fifo_in_the_data_never_hangs_a_search(tmp_path, where):
     data = tmp_path / "data"
     shutil.copytree(SEARCH_DATA, data)
     os.mkfifo(data / where)
-    result = run_cli(
+    result = run_process(
         "search", "塔楼", "--json", "--data", str(data), timeout=60, env={"HOUSERULES_CACHE": str(tmp_path / "cache")}
     )
     assert result.returncode == 0, result.stderr

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GOOD, HOUSERULES, run_cli
+from conftest import GOOD, HOUSERULES, run_process
 from houserules.site.csp import add_policy
 
 pytestmark = pytest.mark.slow
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.mark.parametrize("port", ["99999", "-1", "http", "8000x"])
 def test_a_port_out_of_range_is_refused_before_any_build(port):
-    result = run_cli("serve", "--port", port, "--data", str(GOOD), timeout=60)
+    result = run_process("serve", "--port", port, "--data", str(GOOD), timeout=60)
     assert result.returncode == 2
     assert result.stderr.splitlines()[-1] == (
         f"houserules serve: error: argument --port: must be a port number from 0 to 65535 (0: any free port), not {port!r}"
@@ -41,7 +41,7 @@ def test_a_taken_port_is_a_clear_message():
     ) as holder:
         port = holder.stdout.readline().strip()
         try:
-            result = run_cli("serve", "--port", port, "--data", str(GOOD), timeout=60)
+            result = run_process("serve", "--port", port, "--data", str(GOOD), timeout=60)
         finally:
             holder.kill()
     assert result.returncode == 1

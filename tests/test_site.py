@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 
-from conftest import DATA, GOOD, run_cli
+import pytest
+
+from conftest import DATA, GOOD, run_cli, run_process
 from houserules.check import run as run_check
 from houserules.render.urls import entry_url
 from sitecheck import broken_links, external_resources
+
+pytestmark = pytest.mark.slow  # the real data's built site, and full builds
 
 KB = run_check(DATA).kb
 
@@ -91,6 +95,21 @@ def test_failed_build_leaves_the_previous_site(tmp_path):
 
 
 def test_strict_build_has_no_warnings(tmp_path):
-    result = run_cli("build", "--data", str(GOOD), "-o", str(tmp_path / "site"))
+    result = run_process("build", "--data", str(GOOD), "-o", str(tmp_path / "site"))  # end to end
     assert result.returncode == 0
     assert "WARNING" not in result.stderr, result.stderr
+
+
+def test_page_descriptions_are_plain_text(built_site):
+    """Link previews and search engines read a page's description: references are named, never ``[[…]]``."""
+    import re
+
+    descriptions = {
+        page.relative_to(built_site).as_posix(): match.group(1)
+        for page in built_site.rglob("*.html")
+        for match in re.finditer(r'<meta name="description" content="([^"]*)"', page.read_text(encoding="utf-8"))
+    }
+    assert len(descriptions) > 100
+    assert {page: text for page, text in descriptions.items() if "[[" in text or "]]" in text} == {}
+    water = descriptions["mice-and-mystics/water-movement.html"]
+    assert re.search(r"\((MM-[A-Z]\d+)\)", water), water  # a reference as its title and code

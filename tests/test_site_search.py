@@ -18,12 +18,11 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 
-from conftest import DATA, ROOT, build_once, load_kb, run_cli
+from conftest import DATA, ROOT, build_once, load_kb, run_process
 from houserules.data.load import load
 from houserules.search import analysis as searchtext
 from houserules.search import index as search
-from houserules.search import shards
-from houserules.search import site as siteindex
+from houserules.search import shards, siteindex
 from sitecheck import chromium, serve
 
 pytestmark = pytest.mark.browser
@@ -63,7 +62,7 @@ def browser():
 
 
 def eval_site(site: Path, judgements: Path, cache: Path) -> dict:
-    result = run_cli(
+    result = run_process(
         "search-eval",
         "--json",
         "--site",
@@ -231,7 +230,7 @@ def _corpus(kb) -> list[str]:
 
 def test_every_indexed_word_stems_alike(worker_page, index):
     words = sorted(w.decode() if isinstance(w, bytes) else w for w in index._reader.lexicon("words"))
-    words += sorted({t for t in searchtext._TOKEN.findall(" ".join(_corpus(load(DATA).kb)).lower()) if t.isascii()})
+    words += sorted({t for t in searchtext.TOKEN.findall(" ".join(_corpus(load(DATA).kb)).lower()) if t.isascii()})
     from whoosh.lang.porter import stem
 
     assert len(words) > 1000

@@ -69,6 +69,7 @@ def opened(path: Path):
     return etree.fromstring(data)
 
 
+@pytest.mark.slow  # the translators' site is built whole, PDFs included
 def test_each_translators_page_links_every_download_and_each_opens(site):
     for page in PAGES:
         files = downloads_of(site, page)
@@ -93,6 +94,7 @@ def test_each_translators_page_links_every_download_and_each_opens(site):
     assert 'msgctxt "demo:tower-errata/errata/0/corrected"' in en_zh
 
 
+@pytest.mark.slow  # the translators' site is built whole, PDFs included
 def test_the_translators_pages_are_reached_from_the_menu_the_game_and_its_glossary(site):
     def targets(page: str) -> set[str]:
         return {urljoin(f"http://x/{page}", href).removeprefix("http://x/") for href, _ in links(site / page)}
@@ -103,6 +105,7 @@ def test_the_translators_pages_are_reached_from_the_menu_the_game_and_its_glossa
     assert "translate/demo.html" in targets("translate/index.html")
 
 
+@pytest.mark.slow  # the translators' site is built whole, PDFs included
 def test_the_downloads_are_not_kept_for_offline_reading(site):
     listed = json.loads((site / "offline.json").read_text(encoding="utf-8"))
     names = listed if isinstance(listed, list) else listed.get("files", listed)

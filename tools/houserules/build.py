@@ -16,6 +16,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from .data.model import KnowledgeBase
 from .errors import HouserulesError
@@ -143,7 +144,7 @@ def recover(target: Path) -> None:
         shutil.rmtree(stale, ignore_errors=True)
 
 
-def _quiet_jieba() -> None:
+def quiet_jieba() -> None:
     """Material's search segments Chinese with jieba, which logs its dictionary loading on stderr."""
     import logging
 
@@ -153,7 +154,7 @@ def _quiet_jieba() -> None:
 
 
 def mkdocs_config(
-    kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML, preview=None, **options: object
+    kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML, preview=None, **options: Any
 ):
     """MkDocs' configuration of the site, with the houserules plugin given the checked knowledge base.
 
@@ -162,7 +163,11 @@ def mkdocs_config(
     from mkdocs.config import load_config
 
     config = load_config(str(config_file), site_dir=str(site_dir), strict=True, **options)
-    config.plugins["houserules"].use(kb, data_dir, preview)
+    from .site.plugin import HouserulesPlugin
+
+    plugin = config.plugins["houserules"]
+    assert isinstance(plugin, HouserulesPlugin), "mkdocs.yml lists the houserules plugin"
+    plugin.use(kb, data_dir, preview)
     return config
 
 
@@ -174,7 +179,7 @@ def mkdocs_build(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file:
     from .site.publishing import environment_urls
 
     environment_urls()  # a wrong address in the environment is one clear message, before MkDocs runs
-    _quiet_jieba()
+    quiet_jieba()
     try:
         build(mkdocs_config(kb, data_dir, site_dir, config_file))
     except MkDocsException as exc:

@@ -20,7 +20,7 @@ import signal
 import threading
 from pathlib import Path
 
-from .build import MKDOCS_YML, ROOT, _quiet_jieba, mkdocs_config
+from .build import MKDOCS_YML, ROOT, mkdocs_config, quiet_jieba
 from .errors import HouserulesError
 from .site.watch import DataWatch, make_site_folder
 
@@ -72,7 +72,7 @@ def _server(builder, host: str, port: int, root: Path):
 
             return add_policy(super()._inject_js_into_html(content, epoch).decode("utf-8")).encode("utf-8")
 
-    class ChangesOnly(watchdog.observers.Observer):
+    class ChangesOnly(watchdog.observers.Observer):  # type: ignore[misc,valid-type]  # a per-platform class
         """Reports writes, creations, removals, renames and permission changes, not a file being read:
         a build reads the data (the site index is built from every file), which must not start another."""
 
@@ -201,7 +201,7 @@ def serve(data_dir: Path, port: int, host: str = "127.0.0.1") -> int:
         raise HouserulesError(f"data folder not found: {data_dir} — pass --data DIR pointing at rules_data/")
     logging.basicConfig(level=logging.INFO, format="%(levelname)-7s -  %(message)s")
     logging.getLogger("mkdocs.commands.build").addFilter(_not_the_dirty_warning)
-    _quiet_jieba()
+    quiet_jieba()
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, _stop_on_signal)
     folder, site_dir = make_site_folder()

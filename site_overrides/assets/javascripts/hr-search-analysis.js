@@ -1,11 +1,12 @@
 /* houserules site search: the query analysis of the command-line search, in JavaScript.
  *
- * A line-by-line port of tools/houserules/searchtext.py (folding, CJK bigrams, English
+ * A line-by-line port of tools/houserules/search/analysis.py (folding, CJK bigrams, English
  * words, question phrases), whoosh.lang.porter (the stemmer: ported rather than taken
  * from a library because the stems must be Whoosh's, quirks included) and the query
- * correction of tools/houserules/search.py. The tables (traditional -> simplified, stop
+ * correction of tools/houserules/search/index.py. The tables (traditional -> simplified, stop
  * words, patterns) come from the site index's head, written from the Python side, so
- * the two cannot drift; tests/test_site_search.py runs both on the same inputs.
+ * the two cannot drift; tests/test_search_parity.py (under Node) and tests/test_site_search.py
+ * (in Chromium) run both on the same inputs.
  */
 "use strict";
 
@@ -180,7 +181,7 @@ var hrAnalysis = (function () {
       return end === folded.length && (start === 0 || "0123456789".indexOf(folded[start - 1]) < 0);
     }
 
-    /* search.SearchIndex.correct: ``lexicon(word)`` returns {known, complete(), suggest(maxdist)}. */
+    /* search.index.SearchIndex.correct: ``lexicon(word)`` returns {known, complete(), suggest(maxdist)}. */
     function correct(text, lexicon) {
       var folded = fold(text);
       return folded.replace(ENGLISH, function (word, start) {

@@ -3,7 +3,7 @@
  * It speaks Material's worker protocol (SETUP -> READY, QUERY -> RESULT; see Material's
  * integrations/search/worker), so the theme's search box, result list, keyboard navigation
  * and accessibility stay as they are. The index is the CLI's: search/hr/ holds, for every
- * term, the score Whoosh gives each document (tools/houserules/siteindex.py), so this worker
+ * term, the score Whoosh gives each document (tools/houserules/search/shards.py), so this worker
  * only analyses the query as the CLI does (hr-search-analysis.js) and adds the scores up.
  * That is why there is no search library here: a library would rank by its own formula.
  *
@@ -98,7 +98,7 @@
     });
   }
 
-  /* FNV-1a over UTF-16 code units: siteindex.fnv1a. */
+  /* FNV-1a over UTF-16 code units: search.shards.fnv1a. */
   function shardOf(term) {
     var h = 0x811c9dc5;
     for (var i = 0; i < term.length; i++) {
@@ -119,7 +119,7 @@
     });
   }
 
-  /* What search.SearchIndex.correct asks the index about a word. */
+  /* What search.index.SearchIndex.correct asks the index about a word. */
   function lexicon(tables) {
     return function (word) {
       var flat = tables.get(word[0]);

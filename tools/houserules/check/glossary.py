@@ -32,12 +32,19 @@ Term = dict[str, Any]
 _LITERAL = re.compile(r":\s*\|[0-9+-]*\s*(#.*)?$")
 
 
+def _glossary_path(kb: KnowledgeBase, game: str) -> Path:
+    """The glossary file of ``game`` (where its terms came from)."""
+    glossary = kb.games[game].glossary
+    assert glossary is not None, "only a game with a glossary has terms"
+    return glossary.path
+
+
 def terms(kb: KnowledgeBase, game: str) -> list[Term]:
     glossary = kb.games[game].glossary if game in kb.games else None
     return glossary.terms if glossary else []
 
 
-def chinese_fields(entry: Entry) -> Iterator[tuple[tuple, str]]:
+def chinese_fields(entry: Entry) -> Iterator[tuple[tuple[Any, ...], str]]:
     """The Chinese text of an entry that the glossary governs, with the path of each field."""
     for path, text in entry.texts:
         if path[-1] == "zh":
@@ -52,7 +59,7 @@ def _raw_lines(path: Path, mtime_ns: int) -> tuple[str, ...]:
     return tuple(path.read_text(encoding="utf-8-sig").splitlines())
 
 
-def text_line(entry: Entry, path: tuple, offset: int) -> int:
+def text_line(entry: Entry, path: tuple[Any, ...], offset: int) -> int:
     """The file line of character ``offset`` of a text field (exact inside ``|`` blocks, else the field's line)."""
     line = entry.line(*path)
     raw = _raw_lines(entry.path, entry.path.stat().st_mtime_ns)
@@ -61,10 +68,11 @@ def text_line(entry: Entry, path: tuple, offset: int) -> int:
     return line
 
 
-def _value(data: Any, path: tuple) -> str:
+def _value(data: Any, path: tuple[Any, ...]) -> str:
     for key in path:
         data = data[key]
-    return data
+    text: str = data
+    return text
 
 
 @cache
@@ -164,7 +172,7 @@ def check_titles(kb: KnowledgeBase) -> Iterator[Problem]:
                 entry.ref,
                 f"title '{entry.title['zh']}' disagrees with the glossary: '{term['en']}' is "
                 f"translated '{term['zh']}' (term '{term['id']}')",
-                f"write title.zh: {term['zh']}, or change {display_path(kb.games[entry.game].glossary.path)}",
+                f"write title.zh: {term['zh']}, or change {display_path(_glossary_path(kb, entry.game))}",
             )
 
 

@@ -9,6 +9,7 @@ line and what belongs there, until the entry is written.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from ..data.model import Entry, KnowledgeBase
 from ..data.vocab import PLACEHOLDER, is_placeholder
@@ -16,7 +17,7 @@ from ..errors import Problem
 from .rules import entry_problem
 
 
-def _fix(entry: Entry, kb: KnowledgeBase, path: tuple) -> str:
+def _fix(entry: Entry, kb: KnowledgeBase, path: tuple[Any, ...]) -> str:
     """What belongs in the field at ``path``."""
     field = tuple(p for p in path if not isinstance(p, int))
     languages = {"zh": "in Chinese", "en": "in English (or remove the line)"}

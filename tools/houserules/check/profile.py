@@ -23,8 +23,9 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from ..data.files import _children
+from ..data.files import folder_children
 from ..data.load import LoadResult, load_entries
 from ..data.model import Entry, Game, KnowledgeBase, Record
 from ..data.readfile import read_document
@@ -42,15 +43,17 @@ class Profile(Record):
 
     @property
     def name(self) -> dict[str, str]:
-        return self.data["name"]
+        name: dict[str, str] = self.data["name"]
+        return name
 
     @property
     def games(self) -> list[str]:
-        return self.data["games"]
+        games: list[str] = self.data["games"]
+        return games
 
     @property
     def entries_dir(self) -> Path:
-        return (self.path.parent / self.data["entries"]).resolve()
+        return (self.path.parent / str(self.data["entries"])).resolve()
 
     @property
     def label(self) -> str:
@@ -67,7 +70,7 @@ class Profile(Record):
             include.get("all") or entry.kind in include.get("kinds", ()) or entry.ref in include.get("refs", ())
         )
 
-    def problem(self, path: tuple, problem: str, fix: str) -> Problem:
+    def problem(self, path: tuple[Any, ...], problem: str, fix: str) -> Problem:
         return Problem(display_path(self.path), self.doc.line(path), self.label, problem, fix)
 
 
@@ -109,7 +112,7 @@ def _game_folders(profile: Profile, problems: list[Problem]) -> Iterator[tuple[s
     """The ``<game>/`` folders of the entries folder; anything else is a problem."""
     if not profile.entries_dir.is_dir():
         return
-    children = _children(profile.entries_dir, profile.label, problems)
+    children = folder_children(profile.entries_dir, profile.label, problems)
     for child, mode in children or []:
         # A group may link its game folders from elsewhere: the profile is its own, trusted.
         if (stat.S_ISDIR(mode) or stat.S_ISLNK(mode) and child.is_dir()) and child.name in profile.games:

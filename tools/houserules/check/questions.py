@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterator
+from typing import Any
 
 from ..data import vocab
-from ..data.model import KnowledgeBase
+from ..data.model import Entry, KnowledgeBase
 from ..errors import Problem, display_path
 from .rules import entry_problem
 
@@ -152,7 +153,7 @@ def check_variants(kb: KnowledgeBase) -> Iterator[Problem]:
 # -- exceptions: what a clause's answers must keep -------------------------------------------------
 
 
-def _states(text: str, exception: dict, lang: str) -> bool:
+def _states(text: str, exception: dict[str, Any], lang: str) -> bool:
     """Whether ``text`` states ``exception``: one of its keywords, or a link to the entry that holds it.
 
     >>> _states("不能，除非你持有[[betrayal:revolver]]。", {"zh": ["手枪"], "en": ["Revolver"], "entry": "betrayal:revolver"}, "zh")
@@ -168,14 +169,14 @@ def _states(text: str, exception: dict, lang: str) -> bool:
     return "entry" in exception and f"[[{exception['entry']}]]" in text.replace(" ", "")
 
 
-def _say(exception: dict, lang: str) -> str:
+def _say(exception: dict[str, Any], lang: str) -> str:
     """How to fix a missing exception: its keywords, and the entry to link when one holds it."""
     keywords = " / ".join(exception[lang])
     link = f" or link [[{exception['entry']}]], which holds it" if "entry" in exception else ""
     return f"say it ({keywords}){link}"
 
 
-def _applies(exception: dict, question: dict) -> bool:
+def _applies(exception: dict[str, Any], question: dict[str, Any]) -> bool:
     """An exception qualifies every question citing its section, or only those naming one of its ``clauses``."""
     return "clauses" not in exception or question["source"].get("clause") in exception["clauses"]
 
@@ -187,7 +188,7 @@ def check_exceptions(kb: KnowledgeBase) -> Iterator[Problem]:
         exceptions = declared.get(entry.game, {})
         if not exceptions:
             continue
-        owed: dict[tuple[str, str, str], tuple[dict, str]] = {}
+        owed: dict[tuple[str, str, str], tuple[dict[str, Any], str]] = {}
         for i, question in enumerate(entry.questions):
             source = question["source"]
             for exception in exceptions.get((source["doc"], source["ref"]), []):
@@ -215,7 +216,7 @@ def check_exceptions(kb: KnowledgeBase) -> Iterator[Problem]:
                     )
 
 
-def _entry_text(entry, lang: str) -> str:
+def _entry_text(entry: Entry, lang: str) -> str:
     """Everything an entry says in one language: summary, body and answers."""
     return "\n".join([entry.summary.get(lang, ""), entry.body.get(lang, "")] + [q["a"][lang] for q in entry.questions])
 
@@ -239,7 +240,9 @@ def check_exception_declarations(kb: KnowledgeBase) -> Iterator[Problem]:
                 known = clauses.get(section, [])
                 for j, exception in enumerate(exceptions):
                     path = ("sources", i, "exceptions", section, j)
-                    named = [("clauses", k, c) for k, c in enumerate(exception.get("clauses", []))]
+                    named: list[tuple[str, int | None, str]] = [
+                        ("clauses", k, c) for k, c in enumerate(exception.get("clauses", []))
+                    ]
                     named += [("clause", None, exception["clause"])] if "clause" in exception else []
                     for field, k, clause in named:
                         if clause not in known:

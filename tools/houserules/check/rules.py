@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 from ..data import vocab
 from ..data.model import Entry, KnowledgeBase
@@ -19,7 +20,7 @@ _REF = re.compile(REF)
 
 
 def entry_problem(
-    entry: Entry, path: tuple, problem: str, fix: str, severity: str = "error", line: int | None = None
+    entry: Entry, path: tuple[Any, ...], problem: str, fix: str, severity: str = "error", line: int | None = None
 ) -> Problem:
     line = entry.doc.line(path) if line is None else line
     return Problem(display_path(entry.path), line, entry.ref, problem, fix, severity)

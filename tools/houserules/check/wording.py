@@ -15,7 +15,8 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ..data.model import Game, KnowledgeBase, text_fields
+from ..data.model import Game, KnowledgeBase, Record, text_fields
+from ..data.yamlload import Path_
 from ..errors import Problem, display_path
 from .rules import entry_problem
 
@@ -48,7 +49,7 @@ def _pattern(words: Iterable[str]) -> re.Pattern[str] | None:
     return re.compile("|".join(parts), re.IGNORECASE) if parts else None
 
 
-def _shown(data: Any) -> Iterator[tuple[tuple, str]]:
+def _shown(data: Any) -> Iterator[tuple[Path_, str]]:
     for path, text in text_fields(data):
         if not any(isinstance(key, str) and key in ID_KEYS for key in path):
             yield path, text
@@ -67,7 +68,7 @@ def check_wording(kb: KnowledgeBase) -> Iterator[Problem]:
     for game, pattern in patterns.values():
         if pattern is None:
             continue
-        records = [(game, display_path(game.path), game.id)]
+        records: list[tuple[Record, str, str]] = [(game, display_path(game.path), game.id)]
         if game.glossary is not None:
             records.append((game.glossary, display_path(game.glossary.path), game.id))
         for record, where, name in records:
@@ -75,7 +76,9 @@ def check_wording(kb: KnowledgeBase) -> Iterator[Problem]:
                 if match := pattern.search(text):
                     yield Problem(where, record.line(*path), name, _message(path, match), _fix(game))
     for entry in kb.entries.values():
-        game, pattern = patterns.get(entry.game, (None, None))
+        if entry.game not in patterns:
+            continue
+        game, pattern = patterns[entry.game]
         if pattern is None:
             continue
         for path, text in _shown(entry.data):
@@ -83,7 +86,7 @@ def check_wording(kb: KnowledgeBase) -> Iterator[Problem]:
                 yield entry_problem(entry, path, _message(path, match), _fix(game))
 
 
-def _message(path: tuple, match: re.Match[str]) -> str:
+def _message(path: Path_, match: re.Match[str]) -> str:
     return f"field '{'.'.join(map(str, path))}' uses the production word '{match.group(0)}'"
 
 

@@ -124,6 +124,7 @@ def _cmd_export(parser: argparse.ArgumentParser) -> Runner:
         default="json",
         help="default: json; tbx (TBX-Basic, for CAT tools) for the glossary",
     )
+    parser.add_argument("--game", metavar="G", help="one game only (default: every game)")
     parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE instead of stdout")
 
     def run(args: argparse.Namespace) -> int:
@@ -137,7 +138,7 @@ def _cmd_export(parser: argparse.ArgumentParser) -> Runner:
         if report.errors:
             print(f"not exported: {report.summary()}", file=sys.stderr)
             return 1
-        data = export(report.kb, args.what, args.format)
+        data = export(report.kb, args.what, args.format, args.game)
         if args.output is None:
             sys.stdout.buffer.write(data)
             sys.stdout.flush()
@@ -177,7 +178,7 @@ def _cmd_stamp(parser: argparse.ArgumentParser) -> Runner:
 
 
 def _cmd_pdf(parser: argparse.ArgumentParser) -> Runner:
-    from ..print.document import LAYOUTS
+    from ..data.vocab import PRINT_LAYOUTS as LAYOUTS  # not print.document: parsing must stay light
 
     parser.add_argument("--game", metavar="G", help="one game only (default: every game, or the profile's games)")
     parser.add_argument(
@@ -286,11 +287,15 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], Runner]]] = {
 }
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Runner]]:
+def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, Runner]]:
+    """The parser of every command, or of the command ``only`` (each sub-parser costs a start-up
+    a query notices: argparse looks its messages' translations up on disk for each one)."""
     parser = argparse.ArgumentParser(prog="houserules", description="House-rules knowledge base for tabletop games.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     runners: dict[str, Runner] = {}
     for name, (help_text, add) in COMMANDS.items():
+        if only is not None and name != only:
+            continue
         command = sub.add_parser(name, help=help_text, description=help_text)
         command.add_argument(
             "--data", type=Path, default=DEFAULT_DATA, metavar="DIR", help="the data folder (default: rules_data/)"
@@ -300,7 +305,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Runner]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser, runners = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    # A known command first: build its parser alone (help, a mistyped command: every parser).
+    parser, runners = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
     args = parser.parse_args(argv)
     try:
         return runners[args.command](args)

@@ -16,19 +16,13 @@ Runner = Callable[[argparse.Namespace], int]
 
 def add(parser: argparse.ArgumentParser) -> Runner:
     sub = parser.add_subparsers(dest="l10n_command", required=True, metavar="ACTION")
-    data = {
-        "type": Path,
-        "default": argparse.SUPPRESS,
-        "metavar": "DIR",
-        "help": "the data folder (default: rules_data/)",
-    }
     export = sub.add_parser(
         "export",
         help="write every translatable text as XLIFF 2.0 or PO",
         description="Write every translatable text (titles, aliases, summaries, bodies, questions, variants, "
         "answers, errata corrections, glossary terms and notes) as XLIFF 2.0 or gettext PO.",
     )
-    export.add_argument("--data", **data)
+    _add_data(export)
     export.add_argument("--game", metavar="G", help="one game only (default: every game)")
     export.add_argument("--format", choices=["xliff", "po"], default="xliff", help="default: xliff (XLIFF 2.0)")
     export.add_argument(
@@ -44,11 +38,17 @@ def add(parser: argparse.ArgumentParser) -> Runner:
         description="Write the changed targets of an XLIFF or PO file back into the YAML files, stamp them "
         "and check the data; every file is written or none.",
     )
-    imp.add_argument("--data", **data)
+    _add_data(imp)
     imp.add_argument("file", type=Path, metavar="FILE", help="the XLIFF or PO file")
     imp.add_argument("--dry-run", action="store_true", help="show what would change; write nothing")
     imp.add_argument("--force", action="store_true", help="write targets whose source changed since the export")
     return lambda args: (_export if args.l10n_command == "export" else _import)(args)
+
+
+def _add_data(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--data", type=Path, default=argparse.SUPPRESS, metavar="DIR", help="the data folder (default: rules_data/)"
+    )
 
 
 def _export(args: argparse.Namespace) -> int:

@@ -111,8 +111,9 @@ def show_command(parser: argparse.ArgumentParser) -> Runner:
     def run(args: argparse.Namespace) -> int:
         from ..data.codes import find_code, parse_code
         from ..data.load import load
+        from ..render.entrytext import close_matches, format_entry
         from ..render.linebreak import fit
-        from ..render.terminal import clean, close_matches, format_entry, terminal_columns
+        from ..render.terminal import clean, terminal_columns
         from ..render.urls import entry_url
 
         result = load(args.data)

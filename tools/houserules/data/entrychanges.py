@@ -58,7 +58,7 @@ class EntryChange:
     questions: dict[str, int] = field(default_factory=dict)
 
 
-def _read(blob: bytes | None) -> dict[str, Any] | None:
+def read_blob(blob: bytes | None) -> dict[str, Any] | None:
     if blob is None:
         return None
     try:
@@ -71,7 +71,8 @@ def _read(blob: bytes | None) -> dict[str, Any] | None:
 def entry_change(ref: str, status: str, old: dict[str, Any] | None, new: dict[str, Any] | None) -> EntryChange:
     """What changed between two versions of an entry's data (either may be None: added, removed or unreadable)."""
     shown = new if new is not None else old
-    title = shown.get("title") if shown and isinstance(shown.get("title"), dict) else {}
+    found = shown.get("title") if shown else None
+    title: dict[str, Any] = found if isinstance(found, dict) else {}
     code = shown_text(str(shown.get("code", ""))) if shown else ""
     titles = {"zh": shown_text(str(title.get("zh", ref))), "en": shown_text(str(title.get("en", "")))}
     change = EntryChange(ref, code, titles, status)
@@ -122,7 +123,7 @@ def _classify(path: str) -> tuple[str, str] | None:
     return None
 
 
-def _parsed(letter: str, path: str, kb: KnowledgeBase) -> bool:
+def needs_reading(letter: str, path: str, kb: KnowledgeBase) -> bool:
     """Whether a changed file must be read: a changed entry (to say what changed), an added or removed one
     only when the current data no longer has it (its code and titles come from the current entry otherwise,
     so a first import of thousands of entries reads none of them)."""
@@ -130,7 +131,7 @@ def _parsed(letter: str, path: str, kb: KnowledgeBase) -> bool:
     return kind is not None and kind[0] == "entry" and (letter not in "AD" or kind[1] not in kb.entries)
 
 
-def _changes(
+def entry_changes(
     files: Iterable[tuple[str, str]], old: Any, new: Any, kb: KnowledgeBase
 ) -> tuple[list[EntryChange], list[tuple[str, str]]]:
     """Entry changes and other changed files from (status letter, path in the data folder) pairs.

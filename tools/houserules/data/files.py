@@ -109,7 +109,7 @@ def unreadable(path: Path, label: str, exc: OSError, folder: bool = False) -> Pr
     )
 
 
-def _children(folder: Path, label: str, problems: list[Problem]) -> list[tuple[Path, int]] | None:
+def folder_children(folder: Path, label: str, problems: list[Problem]) -> list[tuple[Path, int]] | None:
     """The sorted entries of ``folder`` with their ``lstat`` modes; None (and a problem) when unreadable.
 
     Hidden names (``.git``, editor files) are left out; an entry that vanished meanwhile too.

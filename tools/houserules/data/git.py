@@ -1,7 +1,7 @@
 """Asking git about the data folder: the checkout holding it, its commits, and objects read in batches.
 
 Every call goes through :func:`_git`, with a fixed locale and no optional locks;
-any failure (git missing, no checkout, an unreadable repository) is a :class:`_NoGit`
+any failure (git missing, no checkout, an unreadable repository) is a :class:`NoGit`
 whose message says why, so a caller can fall back to the data without its history.
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 from ..errors import display_path, visible
 
 
-class _NoGit(Exception):
+class NoGit(Exception):
     pass
 
 
@@ -29,14 +29,14 @@ def _git(cwd: Path, *args: str, stdin: bytes | None = None) -> bytes:
     try:
         done = subprocess.run(["git", "-C", str(cwd), *args], input=stdin, capture_output=True, env=env, check=False)
     except FileNotFoundError:
-        raise _NoGit(GIT_MISSING) from None
+        raise NoGit(GIT_MISSING) from None
     if done.returncode != 0:
         lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise _NoGit(lines[-1] if lines else "git failed")
+        raise NoGit(lines[-1] if lines else "git failed")
     return done.stdout
 
 
-def _checkout(data_dir: Path) -> tuple[Path, str]:
+def git_checkout(data_dir: Path) -> tuple[Path, str]:
     """The top of the git checkout holding ``data_dir`` and the folder's path in it (``rules_data/``)."""
     try:
         top, prefix = (
@@ -44,14 +44,14 @@ def _checkout(data_dir: Path) -> tuple[Path, str]:
             .decode("utf-8", "surrogateescape")
             .split("\n")[:2]
         )
-    except _NoGit as exc:
+    except NoGit as exc:
         if str(exc) == GIT_MISSING:
             raise
         if "not a git repository" in str(exc):
-            raise _NoGit(f"{display_path(data_dir)} is not in a git checkout") from None
-        raise _NoGit(f"git cannot read the history of {display_path(data_dir)} ({exc})") from None  # e.g. ownership
+            raise NoGit(f"{display_path(data_dir)} is not in a git checkout") from None
+        raise NoGit(f"git cannot read the history of {display_path(data_dir)} ({exc})") from None  # e.g. ownership
     if _data_path(prefix.encode("utf-8", "surrogateescape"), "") is None:
-        raise _NoGit(f"the path of {display_path(data_dir)} in its checkout has a control character")
+        raise NoGit(f"the path of {display_path(data_dir)} in its checkout has a control character")
     return Path(top), prefix
 
 
@@ -61,7 +61,7 @@ OBJECT_ID = re.compile(r"(?:[0-9a-f]{40}|[0-9a-f]{64})\Z")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}T[0-9:+\-Z]+\Z")
 
 
-def _batch(top: Path, ids: list[str]) -> dict[str, bytes | None]:
+def git_objects(top: Path, ids: list[str]) -> dict[str, bytes | None]:
     """The contents of objects named by their ids, in one ``git cat-file --batch``; None for a missing one.
 
     Only object ids are asked for (never ``<commit>:<path>``): a name is one line of git's input,
@@ -80,7 +80,7 @@ def _batch(top: Path, ids: list[str]) -> dict[str, bytes | None]:
         end = out.find(b"\n", pos)
         header = out[pos:end].split(b" ")
         if end < 0 or header[0] != name.encode():
-            raise _NoGit("git cat-file answered out of order")
+            raise NoGit("git cat-file answered out of order")
         pos = end + 1
         if header[-1] == b"missing" or len(header) < 3:
             found[name] = None
@@ -91,7 +91,7 @@ def _batch(top: Path, ids: list[str]) -> dict[str, bytes | None]:
     return found
 
 
-def _trees(top: Path, names: list[str]) -> list[str | None]:
+def git_tree_ids(top: Path, names: list[str]) -> list[str | None]:
     out = _git(top, "cat-file", "--batch-check", stdin="".join(n + "\n" for n in names).encode()).decode()
     return [
         parts[0] if len(parts) == 3 and parts[1] == "tree" and OBJECT_ID.match(parts[0]) else None
@@ -110,7 +110,7 @@ class Commit:
     files: list[tuple[str, str, str | None, str | None]] = field(default_factory=list)
 
 
-def _log(top: Path, prefix: str) -> tuple[list[Commit], list[str]]:
+def git_log(top: Path, prefix: str) -> tuple[list[Commit], list[str]]:
     """Each commit changing the folder, newest first, and the paths it skipped (one message each).
 
     The output is NUL-separated (``-z``) and holds no commit message: every field is an id,
@@ -144,7 +144,7 @@ def _log(top: Path, prefix: str) -> tuple[list[Commit], list[str]]:
             raw, path = token[1:].decode("ascii", "replace").split(" "), tokens[i + 1]
             i += 2
             if len(raw) != 5 or not (OBJECT_ID.match(raw[2]) and OBJECT_ID.match(raw[3])) or not raw[4][:1].isalpha():
-                raise _NoGit("git log printed a line it should not")
+                raise NoGit("git log printed a line it should not")
             shown = _data_path(path, prefix)
             if shown is None:
                 skipped.append(
@@ -159,7 +159,7 @@ def _log(top: Path, prefix: str) -> tuple[list[Commit], list[str]]:
             commit = token.decode("ascii", "replace")
             date = tokens[i + 1].decode("ascii", "replace") if i + 1 < len(tokens) else ""
             if not OBJECT_ID.match(commit) or not _ISO_DATE.match(date):
-                raise _NoGit("git log printed a line it should not")
+                raise NoGit("git log printed a line it should not")
             commits.append(Commit(commit, date[:10]))
             i += 2
     return commits, skipped
@@ -213,7 +213,7 @@ def _unshowable(char: str) -> bool:
     )
 
 
-def _committed_blobs(top: Path, tree: str) -> dict[str, str]:
+def committed_blobs(top: Path, tree: str) -> dict[str, str]:
     out = _git(top, "ls-tree", "-r", "-z", tree).decode("utf-8", "surrogateescape")
     found = {}
     for item in out.split("\0"):

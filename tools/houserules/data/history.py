@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import HouserulesError, display_path, visible
-from .entrychanges import EntryChange, _changes, _parsed, _read, aspect_names, entry_change
-from .git import _batch, _checkout, _committed_blobs, _log, _NoGit, _trees, subject
+from .entrychanges import EntryChange, aspect_names, entry_change, entry_changes, needs_reading, read_blob
+from .git import NoGit, committed_blobs, git_checkout, git_log, git_objects, git_tree_ids, subject
 from .model import KnowledgeBase
 from .version import SHORT, DataVersion, blob_hash, newest_date, tree_hash
 
@@ -103,6 +103,13 @@ class History:
         )
 
 
+def _data_dir(kb: KnowledgeBase) -> Path:
+    """The folder ``kb`` was loaded from (a knowledge base built in memory has none, so no history)."""
+    if kb.root is None:
+        raise HouserulesError("these entries were not loaded from a data folder, so they have no history to compare")
+    return Path(kb.root)
+
+
 def _file_blobs(folder: Path) -> dict[str, str]:
     """Git's blob hash of every file under ``folder`` (relative paths with '/'), ``.git`` left out."""
     found = {}
@@ -117,19 +124,19 @@ def _file_blobs(folder: Path) -> dict[str, str]:
 
 def changes_between(kb: KnowledgeBase, top: Path, tree: str) -> tuple[list[EntryChange], list[tuple[str, str]]]:
     """What changed from the committed tree ``tree`` of the data folder to the files ``kb`` was loaded from."""
-    data_dir = Path(kb.root)
-    before, now = _committed_blobs(top, tree), _file_blobs(data_dir)
+    data_dir = _data_dir(kb)
+    before, now = committed_blobs(top, tree), _file_blobs(data_dir)
     files = [("A", p) for p in now if p not in before] + [("D", p) for p in before if p not in now]
     files += [("M", p) for p in now if p in before and before[p] != now[p]]
-    old = _batch(top, [before[p] for letter, p in files if letter != "A" and _parsed(letter, p, kb)])
+    old = git_objects(top, [before[p] for letter, p in files if letter != "A" and needs_reading(letter, p, kb)])
 
     def read_new(path: str) -> dict[str, Any] | None:
         try:
-            return _read((data_dir / path).read_bytes())
+            return read_blob((data_dir / path).read_bytes())
         except OSError:
             return None
 
-    return _changes(files, lambda p: _read(old.get(before.get(p, ""))), read_new, kb)
+    return entry_changes(files, lambda p: read_blob(old.get(before.get(p, ""))), read_new, kb)
 
 
 def changes_since(kb: KnowledgeBase, wanted: str) -> tuple[Version, list[EntryChange], list[tuple[str, str]]]:
@@ -143,7 +150,7 @@ def changes_since(kb: KnowledgeBase, wanted: str) -> tuple[Version, list[EntryCh
     version = history.find(wanted)
     if version is history.versions[0]:
         raise HouserulesError(f"nothing changed since {version.version}: it is the current data version")
-    top, _ = _checkout(Path(kb.root))  # found: so the folder is in a checkout
+    top, _ = git_checkout(_data_dir(kb))  # found: so the folder is in a checkout
     entries, others = changes_between(kb, top, version.version.tree)
     return version, entries, others
 
@@ -172,37 +179,39 @@ def load_history(kb: KnowledgeBase, current: DataVersion | None = None) -> Histo
     current = current or DataVersion(tree_hash(data_dir), newest_date(kb))
     alone = Version(current, None, today())
     try:
-        top, prefix = _checkout(data_dir)
-        commits, skipped = _log(top, prefix)
+        top, prefix = git_checkout(data_dir)
+        commits, skipped = git_log(top, prefix)
         if not commits:
             return History([alone], f"no commit holds {display_path(data_dir)} yet", warnings=skipped)
         # One batch: each commit's tree of the data folder, then of each game folder (a game's PDF prints its own).
         games = sorted(kb.games)
         game_names = [f"{c.id}:{prefix}{g}" for c in commits for g in games]
-        all_trees = _trees(top, [f"{c.id}:{prefix}" if prefix else f"{c.id}^{{tree}}" for c in commits] + game_names)
+        all_trees = git_tree_ids(
+            top, [f"{c.id}:{prefix}" if prefix else f"{c.id}^{{tree}}" for c in commits] + game_names
+        )
         trees = all_trees[: len(commits)]
         game_trees: dict[str, dict[str, str]] = {c.id: {} for c in commits}
         for name, tree in zip(game_names, all_trees[len(commits) :]):
-            commit, _, path = name.partition(":")
+            commit_id, _, path = name.partition(":")
             if tree:
-                game_trees[commit][path.removeprefix(prefix)] = tree
+                game_trees[commit_id][path.removeprefix(prefix)] = tree
         ids = [
             blob
             for c in commits
             for letter, path, old, new in c.files
-            if _parsed(letter, path, kb)
+            if needs_reading(letter, path, kb)
             for blob in (old, new)
             if blob is not None
         ]
-        blobs = _batch(top, [c.id for c in commits] + ids)  # the commits, for their subjects, and the files
+        blobs = git_objects(top, [c.id for c in commits] + ids)  # the commits, for their subjects, and the files
         versions = []
         for commit, tree in zip(commits, trees):
             before = {path: old for _, path, old, _ in commit.files}
             after = {path: new for _, path, _, new in commit.files}
-            entries, others = _changes(
+            entries, others = entry_changes(
                 [(letter, path) for letter, path, _, _ in commit.files],
-                lambda p, b=before: _read(blobs.get(b.get(p) or "")),
-                lambda p, a=after: _read(blobs.get(a.get(p) or "")),
+                lambda p, b=before: read_blob(blobs.get(b.get(p) or "")),
+                lambda p, a=after: read_blob(blobs.get(a.get(p) or "")),
                 kb,
             )
             version = DataVersion(tree or "0" * 40)
@@ -215,7 +224,7 @@ def load_history(kb: KnowledgeBase, current: DataVersion | None = None) -> Histo
         else:
             versions[0].version = current  # the committed state is the one being built: it has its date
         return History(versions, game_trees=game_trees, warnings=skipped)
-    except _NoGit as exc:
+    except NoGit as exc:
         return History([alone], str(exc))
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from ..errors import Problem, display_path
 from . import schemaparts as patterns
-from .files import _children, unreadable
+from .files import folder_children, unreadable
 from .model import Entry, Game, Glossary, KnowledgeBase, Synonyms
 from .readfile import ReadCache, read_document
 from .yamlload import Document
@@ -103,7 +103,7 @@ def load(data_dir: Path, cache: ReadCache | None = None) -> LoadResult:
             )
         )
         return result
-    children = _children(data_dir, "-", result.problems) or []
+    children = folder_children(data_dir, "-", result.problems) or []
     for child, mode in children:
         if stat.S_ISLNK(mode):
             result.problems.append(_link(child))
@@ -124,7 +124,7 @@ def load(data_dir: Path, cache: ReadCache | None = None) -> LoadResult:
 def _load_game(folder: Path, result: LoadResult) -> None:
     game_id = folder.name
     game_file = folder / GAME_FILE
-    children = _children(folder, game_id, result.problems)
+    children = folder_children(folder, game_id, result.problems)
     if children is None:
         return
     modes = {path.name: mode for path, mode in children}
@@ -252,7 +252,7 @@ def _entry_files(folder: Path, result: LoadResult) -> Iterator[Path]:
             )
         )
         return
-    children = _children(folder, "-", result.problems) or []
+    children = folder_children(folder, "-", result.problems) or []
     paths = [path for path, _ in children]
     for path, mode in children:
         if stat.S_ISLNK(mode):

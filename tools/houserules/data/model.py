@@ -6,17 +6,14 @@ path and line map, so every later check can point back at the exact line.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from .vocab import INLINE_REF  # noqa: F401 - re-exported: where the data model is read
 from .yamlload import Document, Path_
-
-#: ``[[game:id]]`` inside any text field.
-INLINE_REF = re.compile(r"\[\[([^\[\]\n]*)\]\]")
 
 
 def text_fields(data: Any, path: Path_ = ()) -> Iterator[tuple[Path_, str]]:

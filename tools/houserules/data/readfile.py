@@ -14,7 +14,7 @@ from pathlib import Path
 from ..errors import Problem, display_path
 from .files import unreadable
 from .model import Entry, text_fields
-from .validate import _field_name, has_visible_text, validate
+from .validate import field_name, has_visible_text, validate
 from .yamlload import Document, YamlError
 from .yamlload import load as load_yaml
 
@@ -27,7 +27,7 @@ def _blank_texts(doc: Document, path: Path, label: str) -> Iterator[Problem]:
                 display_path(path),
                 doc.line(data_path),
                 label,
-                f"field '{_field_name(data_path)}' has no visible text",
+                f"field '{field_name(data_path)}' has no visible text",
                 "write the text or remove the field",
             )
 

@@ -12,7 +12,7 @@ from importlib import resources
 from typing import Any
 
 from . import vocab
-from .schemaparts import CODE, CODE_PREFIX, DATE, DOC_ID, HASH, REF, SLUG, _enum, _published, _strict, _string
+from .schemaparts import CODE, CODE_PREFIX, DATE, DOC_ID, HASH, REF, SLUG, closed_object, enum_of, published, text_field
 
 SCHEMA_DIR = "schema"
 
@@ -20,18 +20,18 @@ SCHEMA_DIR = "schema"
 def _common_defs() -> dict[str, Any]:
     lang_props = {lang: {"$ref": "#/$defs/markdown"} for lang in vocab.LANGS}
     return {
-        "markdown": _string(maxLength=20000),
-        "slug": _string(pattern=SLUG, maxLength=64),
-        "ref": _string(pattern=REF, maxLength=130),
+        "markdown": text_field(maxLength=20000),
+        "slug": text_field(pattern=SLUG, maxLength=64),
+        "ref": text_field(pattern=REF, maxLength=130),
         "refs": {"type": "array", "items": {"$ref": "#/$defs/ref"}, "uniqueItems": True},
-        "date": _string(pattern=DATE),
-        "text": _strict(lang_props, ["zh"], description="Bilingual text: Chinese required, English optional."),
-        "text_both": _strict(lang_props, list(vocab.LANGS), description="Bilingual text with both languages."),
-        "source": _strict(
+        "date": text_field(pattern=DATE),
+        "text": closed_object(lang_props, ["zh"], description="Bilingual text: Chinese required, English optional."),
+        "text_both": closed_object(lang_props, list(vocab.LANGS), description="Bilingual text with both languages."),
+        "source": closed_object(
             {
-                "doc": _string(description="A source id the game declares in game.yaml."),
-                "ref": _string(description="Ruling number, section heading or page in that document."),
-                "role": _enum(vocab.SOURCE_ROLES),
+                "doc": text_field(description="A source id the game declares in game.yaml."),
+                "ref": text_field(description="Ruling number, section heading or page in that document."),
+                "role": enum_of(vocab.SOURCE_ROLES),
                 "note": {"$ref": "#/$defs/text"},
             },
             ["doc", "ref"],
@@ -43,38 +43,38 @@ def _common_defs() -> dict[str, Any]:
 def entry_schema() -> dict[str, Any]:
     """The schema of one entry file (``rules_data/<game>/entries/<id>.yaml``)."""
     defs = _common_defs()
-    defs["erratum"] = _strict(
+    defs["erratum"] = closed_object(
         {
             "component": {"$ref": "#/$defs/ref"},
-            "lang": _enum(vocab.ERRATA_LANGS),
-            "edition": _string(description="Edition or print run the printed text appears in."),
-            "printed": _string(),
-            "corrected": _string(),
-            "source_en": _string(description="The original English text of the component."),
-            "status": _enum(vocab.ERRATA_STATUSES),
+            "lang": enum_of(vocab.ERRATA_LANGS),
+            "edition": text_field(description="Edition or print run the printed text appears in."),
+            "printed": text_field(),
+            "corrected": text_field(),
+            "source_en": text_field(description="The original English text of the component."),
+            "status": enum_of(vocab.ERRATA_STATUSES),
             "date": {"$ref": "#/$defs/date"},
             "note": {"$ref": "#/$defs/text"},
             "sources": {"$ref": "#/$defs/sources"},
         },
         ["component", "lang", "printed", "corrected", "status", "date", "sources"],
     )
-    defs["translator_note"] = _strict(
+    defs["translator_note"] = closed_object(
         {
             "source": {"$ref": "#/$defs/source"},
-            "quote": _string(description="The passage of the source document, verbatim."),
+            "quote": text_field(description="The passage of the source document, verbatim."),
             "problem": {"$ref": "#/$defs/text"},
-            "suggestion": _string(),
-            "confidence": _enum(vocab.CONFIDENCES),
+            "suggestion": text_field(),
+            "confidence": enum_of(vocab.CONFIDENCES),
         },
         ["source", "quote", "problem"],
     )
-    defs["question"] = _strict(
+    defs["question"] = closed_object(
         {
             "id": {"$ref": "#/$defs/slug", "description": "Stable anchor of the question on the entry's page."},
             "q": {"$ref": "#/$defs/text_both", "description": "The question as players ask it."},
             "variants": {
                 "type": "array",
-                "items": _string(maxLength=200),
+                "items": text_field(maxLength=200),
                 "uniqueItems": True,
                 "description": "Other ways players ask it (searched, not shown).",
             },
@@ -82,10 +82,10 @@ def entry_schema() -> dict[str, Any]:
                 "$ref": "#/$defs/text_both",
                 "description": "The answer in one or two sentences, with the condition or exception that matters.",
             },
-            "source": _strict(
+            "source": closed_object(
                 {
-                    "doc": _string(description="A source the entry cites."),
-                    "ref": _string(description="The ruling or section of that source."),
+                    "doc": text_field(description="A source the entry cites."),
+                    "ref": text_field(description="The ruling or section of that source."),
                     "clause": {
                         "$ref": "#/$defs/slug",
                         "description": "The clause of the ruling, as the game declares it.",
@@ -93,37 +93,37 @@ def entry_schema() -> dict[str, Any]:
                 },
                 ["doc", "ref"],
             ),
-            "confidence": _enum(vocab.CONFIDENCES),
+            "confidence": enum_of(vocab.CONFIDENCES),
         },
         ["id", "q", "a", "source"],
     )
-    defs["fact"] = _strict(
+    defs["fact"] = closed_object(
         {
             "label": {"$ref": "#/$defs/text_both"},
             "value": {"$ref": "#/$defs/text"},
-            "confidence": _enum(vocab.CONFIDENCES),
+            "confidence": enum_of(vocab.CONFIDENCES),
             "source": {"$ref": "#/$defs/source"},
         },
         ["label", "value"],
     )
     properties = {
         "id": {"$ref": "#/$defs/slug"},
-        "code": _string(pattern=CODE, description="Short stable citation code, e.g. BH-A13."),
-        "kind": _enum(vocab.KINDS),
+        "code": text_field(pattern=CODE, description="Short stable citation code, e.g. BH-A13."),
+        "kind": enum_of(vocab.KINDS),
         "title": {"$ref": "#/$defs/text_both"},
-        "aliases": {"type": "array", "items": _string(maxLength=200), "uniqueItems": True},
+        "aliases": {"type": "array", "items": text_field(maxLength=200), "uniqueItems": True},
         "summary": {"$ref": "#/$defs/text"},
         "body": {"$ref": "#/$defs/text"},
         "facts": {"type": "array", "items": {"$ref": "#/$defs/fact"}},
         "applies_to": {"$ref": "#/$defs/refs"},
         "see_also": {"$ref": "#/$defs/refs"},
-        "authority": _enum(vocab.AUTHORITIES),
-        "scope": _strict({"edition": _string(), "expansion": _string(), "note": {"$ref": "#/$defs/text"}}),
-        "confidence": _enum(vocab.CONFIDENCES),
+        "authority": enum_of(vocab.AUTHORITIES),
+        "scope": closed_object({"edition": text_field(), "expansion": text_field(), "note": {"$ref": "#/$defs/text"}}),
+        "confidence": enum_of(vocab.CONFIDENCES),
         "confidence_note": {"$ref": "#/$defs/text"},
-        "status": _enum(vocab.STATUSES),
+        "status": enum_of(vocab.STATUSES),
         "sources": {"$ref": "#/$defs/sources"},
-        "completion": _strict(
+        "completion": closed_object(
             {"text": {"$ref": "#/$defs/text"}, "sources": {"$ref": "#/$defs/sources"}},
             ["text", "sources"],
             description="Text that completes a source cut off or silent; shown apart from the source's own words.",
@@ -133,30 +133,30 @@ def entry_schema() -> dict[str, Any]:
         "translator_notes": {"type": "array", "items": {"$ref": "#/$defs/translator_note"}},
         "translations": {
             "type": "object",
-            "propertyNames": _enum(vocab.LANGS),
-            "additionalProperties": _strict(
-                {"from": _enum(vocab.LANGS), "source_hash": _string(pattern=HASH)},
+            "propertyNames": enum_of(vocab.LANGS),
+            "additionalProperties": closed_object(
+                {"from": enum_of(vocab.LANGS), "source_hash": text_field(pattern=HASH)},
                 ["from", "source_hash"],
             ),
         },
         "history": {
             "type": "array",
-            "items": _strict({"date": {"$ref": "#/$defs/date"}, "change": _string()}, ["date", "change"]),
+            "items": closed_object({"date": {"$ref": "#/$defs/date"}, "change": text_field()}, ["date", "change"]),
         },
     }
     required = ["id", "code", "kind", "title", "summary", "authority", "confidence", "sources"]
-    schema = _strict(properties, required)
+    schema = closed_object(properties, required)
     schema["allOf"] = [
         {
             "if": {"properties": {"confidence": {"const": "uncertain"}}, "required": ["confidence"]},
             "then": {"required": ["confidence_note"]},
         }
     ]
-    return _published("entry", "houserules entry", schema, defs)
+    return published("entry", "houserules entry", schema, defs)
 
 
 def _exception() -> dict[str, Any]:
-    words = {"type": "array", "items": _string(), "minItems": 1, "uniqueItems": True}
+    words = {"type": "array", "items": text_field(), "minItems": 1, "uniqueItems": True}
     slugs = {"type": "array", "items": {"$ref": "#/$defs/slug"}, "minItems": 1, "uniqueItems": True}
     properties = {
         "id": {"$ref": "#/$defs/slug"},
@@ -166,27 +166,27 @@ def _exception() -> dict[str, Any]:
         "en": words,
         "entry": {"$ref": "#/$defs/ref", "description": "The entry that holds the exception; linking it states it."},
     }
-    return _strict(properties, ["id", "zh", "en"])
+    return closed_object(properties, ["id", "zh", "en"])
 
 
 def game_schema() -> dict[str, Any]:
     """The schema of ``rules_data/<game>/game.yaml``."""
     defs = _common_defs()
-    named = _strict({"id": {"$ref": "#/$defs/slug"}, "name": {"$ref": "#/$defs/text_both"}}, ["id", "name"])
+    named = closed_object({"id": {"$ref": "#/$defs/slug"}, "name": {"$ref": "#/$defs/text_both"}}, ["id", "name"])
     properties = {
         "id": {"$ref": "#/$defs/slug"},
-        "code_prefix": _string(pattern=CODE_PREFIX),
+        "code_prefix": text_field(pattern=CODE_PREFIX),
         "name": {"$ref": "#/$defs/text_both"},
-        "aliases": {"type": "array", "items": _string(), "uniqueItems": True},
-        "publisher": _string(),
-        "designers": {"type": "array", "items": _string()},
+        "aliases": {"type": "array", "items": text_field(), "uniqueItems": True},
+        "publisher": text_field(),
+        "designers": {"type": "array", "items": text_field()},
         "description": {"$ref": "#/$defs/text"},
         "editions": {"type": "array", "items": named, "minItems": 1},
         "expansions": {"type": "array", "items": named},
-        "licence": _strict(
+        "licence": closed_object(
             {
-                "name": _string(),
-                "url": _string(pattern=r"^https://"),
+                "name": text_field(),
+                "url": text_field(pattern=r"^https://"),
                 "attribution": {"$ref": "#/$defs/text"},
                 "changes": {"$ref": "#/$defs/text"},
             },
@@ -195,17 +195,17 @@ def game_schema() -> dict[str, Any]:
         "sources": {
             "type": "array",
             "minItems": 1,
-            "items": _strict(
+            "items": closed_object(
                 {
-                    "id": _string(pattern=DOC_ID, maxLength=100),
+                    "id": text_field(pattern=DOC_ID, maxLength=100),
                     "title": {"$ref": "#/$defs/text_both"},
-                    "kind": _enum(vocab.SOURCE_KINDS),
-                    "lang": _string(),
-                    "url": _string(pattern=r"^https://"),
+                    "kind": enum_of(vocab.SOURCE_KINDS),
+                    "lang": text_field(),
+                    "url": text_field(pattern=r"^https://"),
                     "note": {"$ref": "#/$defs/text"},
                     "sections": {
                         "type": "array",
-                        "items": _string(),
+                        "items": text_field(),
                         "uniqueItems": True,
                         "description": "Rulings or section headings of the document; each must be cited by an entry.",
                     },
@@ -232,7 +232,7 @@ def game_schema() -> dict[str, Any]:
         },
         "contents": {
             "type": "array",
-            "items": _strict(
+            "items": closed_object(
                 {
                     "id": {"$ref": "#/$defs/slug"},
                     "title": {"$ref": "#/$defs/text_both"},
@@ -243,48 +243,48 @@ def game_schema() -> dict[str, Any]:
         },
         "production_words": {
             "type": "array",
-            "items": _string(),
+            "items": text_field(),
             "uniqueItems": True,
             "description": "Words of the project's production that no shown text may use (e.g. 种子, seed); "
             "the ids of source documents that are file names are added.",
         },
     }
     required = ["id", "code_prefix", "name", "editions", "licence", "sources", "contents"]
-    return _published("game", "houserules game", _strict(properties, required), defs)
+    return published("game", "houserules game", closed_object(properties, required), defs)
 
 
 def glossary_schema() -> dict[str, Any]:
     """The schema of ``rules_data/<game>/glossary.yaml``."""
     defs = _common_defs()
-    term = _strict(
+    term = closed_object(
         {
             "id": {"$ref": "#/$defs/slug"},
-            "en": _string(),
-            "zh": _string(),
-            "variants": {"type": "array", "items": _string(), "uniqueItems": True},
-            "deprecated": {"type": "array", "items": _string(), "uniqueItems": True},
+            "en": text_field(),
+            "zh": text_field(),
+            "variants": {"type": "array", "items": text_field(), "uniqueItems": True},
+            "deprecated": {"type": "array", "items": text_field(), "uniqueItems": True},
             "note": {"$ref": "#/$defs/text"},
             "entry": {"$ref": "#/$defs/ref"},
         },
         ["id", "en", "zh"],
     )
     terms = {"terms": {"type": "array", "items": term}}
-    return _published("glossary", "houserules glossary", _strict(terms, ["terms"]), defs)
+    return published("glossary", "houserules glossary", closed_object(terms, ["terms"]), defs)
 
 
 def synonyms_schema() -> dict[str, Any]:
     """The schema of the search's synonym tables: ``rules_data/synonyms.yaml`` (every game) and
     ``rules_data/<game>/synonyms.yaml`` (one game)."""
-    item = _strict(
+    item = closed_object(
         {
             "say": {
                 "type": "array",
-                "items": _string(maxLength=40),
+                "items": text_field(maxLength=40),
                 "minItems": 1,
                 "uniqueItems": True,
                 "description": "What players say: a Chinese word, or English words matched whole.",
             },
-            "means": _string(
+            "means": text_field(
                 maxLength=60,
                 description="The rules' word it stands for: a title, alias or glossary term, or words the entries use.",
             ),
@@ -292,7 +292,7 @@ def synonyms_schema() -> dict[str, Any]:
         ["say", "means"],
     )
     properties = {"synonyms": {"type": "array", "items": item}}
-    return _published("synonyms", "houserules search synonyms", _strict(properties, ["synonyms"]), {})
+    return published("synonyms", "houserules search synonyms", closed_object(properties, ["synonyms"]), {})
 
 
 def profile_schema() -> dict[str, Any]:
@@ -310,21 +310,21 @@ def profile_schema() -> dict[str, Any]:
             "uniqueItems": True,
             "description": "The games the group's FAQ covers.",
         },
-        "include": _strict(
+        "include": closed_object(
             {
                 "all": {"enum": [True], "description": "Every shared entry of the games."},
-                "kinds": {"type": "array", "items": _enum(vocab.KINDS), "uniqueItems": True, "minItems": 1},
+                "kinds": {"type": "array", "items": enum_of(vocab.KINDS), "uniqueItems": True, "minItems": 1},
                 "refs": {"type": "array", "items": {"$ref": "#/$defs/ref"}, "uniqueItems": True, "minItems": 1},
             },
             minProperties=1,
             description="Which shared entries to print beside the house rules: all, or by kind, or by game:id.",
         ),
-        "entries": _string(description="Folder of the group's entries (<game>/<id>.yaml), relative to this file."),
+        "entries": text_field(description="Folder of the group's entries (<game>/<id>.yaml), relative to this file."),
         "sources": {
             "type": "array",
-            "items": _strict(
+            "items": closed_object(
                 {
-                    "id": _string(pattern=DOC_ID, maxLength=100),
+                    "id": text_field(pattern=DOC_ID, maxLength=100),
                     "title": {"$ref": "#/$defs/text_both"},
                     "note": {"$ref": "#/$defs/text"},
                 },
@@ -334,7 +334,7 @@ def profile_schema() -> dict[str, Any]:
         },
     }
     required = ["name", "games", "include", "entries"]
-    return _published("profile", "houserules house-rule profile", _strict(properties, required), defs)
+    return published("profile", "houserules house-rule profile", closed_object(properties, required), defs)
 
 
 SCHEMAS = {

@@ -30,15 +30,15 @@ HASH = whole(r"[0-9a-f]{12}")
 DOC_ID = whole(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 
-def _enum(values: Any) -> dict[str, Any]:
+def enum_of(values: Any) -> dict[str, Any]:
     return {"enum": list(values)}
 
 
-def _string(**extra: Any) -> dict[str, Any]:
+def text_field(**extra: Any) -> dict[str, Any]:
     return {"type": "string", "minLength": 1, **extra}
 
 
-def _strict(properties: dict[str, Any], required: list[str] | None = None, **extra: Any) -> dict[str, Any]:
+def closed_object(properties: dict[str, Any], required: list[str] | None = None, **extra: Any) -> dict[str, Any]:
     schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
     if required:
         schema["required"] = required
@@ -46,7 +46,7 @@ def _strict(properties: dict[str, Any], required: list[str] | None = None, **ext
     return schema
 
 
-def _published(name: str, title: str, schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+def published(name: str, title: str, schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
     """A complete JSON Schema document with its identity and shared definitions."""
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -23,19 +23,19 @@ from whoosh.analysis import STOP_WORDS, Composable, Filter, StopFilter, Token, T
 from whoosh.lang.porter import stem
 
 #: Traditional → simplified, one character at a time (hanziconv's aligned tables).
-_T2S = {ord(t): s for t, s in zip(traditional_charmap, simplified_charmap) if t != s}
+T2S = {ord(t): s for t, s in zip(traditional_charmap, simplified_charmap) if t != s}
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
-_TOKEN = re.compile(rf"[{_CJK}]+|[a-z0-9]+")
+TOKEN = re.compile(rf"[{_CJK}]+|[a-z0-9]+")
 _ENGLISH = re.compile(r"[a-z]+")
 #: Question phrases carry no topic: a query splits at them so no bigram spans one
 #: ("电梯坠毁会怎样" searches 电梯/梯坠/坠毁/毁会, not 会怎/怎样).
-_QUESTION = re.compile("为什么|怎么办|怎么样|能不能|可不可以|怎么|怎样|什么|如何|是否|能否|可以|吗|呢|吧")
+QUESTION = re.compile("为什么|怎么办|怎么样|能不能|可不可以|怎么|怎样|什么|如何|是否|能否|可以|吗|呢|吧")
 #: English question words, pronouns, auxiliaries and fillers carry no topic either ("frightened
 #: condition what does it do" searches frighten/condit; "my friend already passed the roll, is there
 #: any point" keeps friend/pass/roll/point), nor does a letter left of a contraction (I'm, can't).
 #: Queries only: the index keeps every word.
-_QUESTION_WORDS = re.compile(
+QUESTION_WORDS = re.compile(
     r"\b(?:what|whats|how|why|where|which|who|whom|whose|do|does|did|done|doing|i|im|ive|id|ill|me|my|mine"
     r"|we|our|ours|you|youre|your|yours|he|him|his|she|her|they|them|their|its|this|these|those|there|theres"
     r"|should|would|could|shall|might|must|was|were|been|being|has|had|have|having|am"
@@ -50,7 +50,7 @@ MAX_NAME_TERMS = 6
 
 
 #: A query that asks something (rather than naming a thing) wants the ruling that answers it.
-_ASKS = re.compile(
+ASKS = re.compile(
     r"[?？]|为什么|怎么|怎样|什么|如何|是否|能否|能不能|可以|可不可以|会不会|吗|呢|几次|多少"
     r"|\b(?:what|how|when|why|can|does|do|is|are|should|may)\b"
 )
@@ -77,7 +77,7 @@ def is_question(text: str) -> bool:
     >>> is_question("电梯坠毁会怎样"), is_question("what happens at 0 hp"), is_question("魔梯")
     (True, True, False)
     """
-    return bool(_ASKS.search(fold(text)))
+    return bool(ASKS.search(fold(text)))
 
 
 def fold(text: str) -> str:
@@ -86,7 +86,7 @@ def fold(text: str) -> str:
     >>> fold("Ｍystic 電梯")
     'mystic 电梯'
     """
-    return unicodedata.normalize("NFKC", text).lower().translate(_T2S)
+    return unicodedata.normalize("NFKC", text).lower().translate(T2S)
 
 
 def exact_key(text: str) -> str:
@@ -95,7 +95,7 @@ def exact_key(text: str) -> str:
     >>> exact_key("BH-A13"), exact_key(" Mystic  Elevator? "), exact_key("魔梯！")
     ('bha13', 'mysticelevator', '魔梯')
     """
-    return "".join(_TOKEN.findall(fold(text)))
+    return "".join(TOKEN.findall(fold(text)))
 
 
 def is_last_word(folded: str, start: int, end: int) -> bool:
@@ -135,9 +135,9 @@ class MixedTokenizer(Tokenizer):
         token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
         text = fold(value)
         if mode == "query":
-            text = _QUESTION_WORDS.sub(" ", _QUESTION.sub(" ", text))
+            text = QUESTION_WORDS.sub(" ", QUESTION.sub(" ", text))
         pos = start_pos
-        for match in _TOKEN.finditer(text):
+        for match in TOKEN.finditer(text):
             for piece in _pieces(match.group(0), index=mode != "query"):
                 token.text = piece
                 token.boost = 1.0
@@ -272,7 +272,7 @@ def index_terms(text: str) -> set[str]:
     ['elev', '梯', '魔', '魔梯']
     """
     terms: set[str] = set()
-    for match in _TOKEN.finditer(fold(text)):
+    for match in TOKEN.finditer(fold(text)):
         run = match.group(0)
         if run[0] >= "\u3400":
             terms.update(_pieces(run, index=True))

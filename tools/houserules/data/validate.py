@@ -67,26 +67,30 @@ def inline_refs(node: Any, defs: dict[str, Any], within: tuple[str, ...] = ()) -
     return {key: value if key == "$defs" else inline_refs(value, defs, within) for key, value in node.items()}
 
 
-def _field_name(path: tuple[Any, ...]) -> str:
+def field_name(path: tuple[Any, ...]) -> str:
     return ".".join(str(p) for p in path) or "(top level)"
 
 
 def describe(error: jsonschema.ValidationError) -> tuple[tuple[Any, ...], str, str]:
     """A schema error as (data path, problem, fix) in words a contributor can act on."""
     path = tuple(error.absolute_path)
-    where = _field_name(path)
+    where = field_name(path)
     kind = error.validator
+    # Typed as "unset" until the error is reported: here it always is.
+    schema: Any = error.schema
+    instance: Any = error.instance
+    value: Any = error.validator_value
     if kind == "required":
         missing = error.message.split("'")[1]
         owner = f" in {where}" if path else ""
         return path, f"missing required field '{missing}'{owner}", f"add '{missing}:' (see CONTRIBUTING.md)"
     if kind == "additionalProperties":
-        allowed = sorted(error.schema.get("properties", {}))
-        extra = sorted(set(error.instance) - set(allowed))
+        allowed = sorted(schema.get("properties", {}))
+        extra = sorted(set(instance) - set(allowed))
         name = extra[0] if extra else "?"
         return (
             path + (name,),
-            f"unknown field '{_field_name(path + (name,))}'",
+            f"unknown field '{field_name(path + (name,))}'",
             f"remove it or use one of: {', '.join(allowed)}",
         )
     if kind == "type":
@@ -101,7 +105,7 @@ def describe(error: jsonschema.ValidationError) -> tuple[tuple[Any, ...], str, s
         return (
             path,
             f"field '{where}' has {error.instance!r}, which is not allowed",
-            f"use one of: {', '.join(map(str, error.validator_value))}",
+            f"use one of: {', '.join(map(str, value))}",
         )
     if kind == "pattern" and error.validator_value in FORMS:
         form, fix = FORMS[error.validator_value]
@@ -134,7 +138,7 @@ def _article(expected: Any) -> str:
         "null": "empty",
     }
     if isinstance(expected, list):
-        return " or ".join(names.get(e, e) for e in expected)
+        return " or ".join(str(names.get(e, e)) for e in expected)
     return names.get(expected, expected)
 
 

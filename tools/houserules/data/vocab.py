@@ -7,6 +7,8 @@ everywhere at once.
 
 from __future__ import annotations
 
+import re
+
 #: What an entry is. A *ruling* answers a question about other entries; a *rule*
 #: explains a rule section; a *component* is a physical piece (a room tile, a
 #: card type); a *term* defines a word; a *house-rule* is a group's own rule.
@@ -102,6 +104,8 @@ REVIEW_REASONS: dict[str, dict[str, str]] = {
 #: What ``houserules export`` can write, and in which formats.
 EXPORT_TABLES: tuple[str, ...] = ("entries", "faq", "errata", "glossary", "review")
 EXPORT_FORMATS: tuple[str, ...] = ("csv", "json", "tbx")
+#: The layouts of the printed FAQ: each entry's short answer and its questions, or every detail.
+PRINT_LAYOUTS: tuple[str, ...] = ("qa", "full")
 #: The tables a format other than CSV and JSON can carry: TBX is a terminology format.
 EXPORT_ONLY: dict[str, tuple[str, ...]] = {"tbx": ("glossary",)}
 
@@ -148,3 +152,7 @@ def is_placeholder(text: str) -> bool:
     (True, False, False)
     """
     return text.lstrip().startswith(PLACEHOLDER)
+
+
+#: A reference to another entry in a text: ``[[game:id]]`` (or ``[[id]]`` within a game).
+INLINE_REF = re.compile(r"\[\[([^\[\]\n]*)\]\]")

@@ -24,8 +24,11 @@ class EditError(Exception):
     """The file's layout does not allow a safe textual edit of this value."""
 
 
-def _find(root: Node, path: Path_) -> tuple[Node, bool, int]:
-    """The node at ``path``, whether it stands in a flow collection, and the column of its key (or item)."""
+def _find(root: Node | None, path: Path_) -> tuple[Node | None, bool, int]:
+    """The node at ``path``, whether it stands in a flow collection, and the column of its key (or item).
+
+    ``root`` is None for a document with no data (only comments or nothing): it has no paths.
+    """
     node, flow, column = root, False, 0
     for key in path:
         if isinstance(node, MappingNode):

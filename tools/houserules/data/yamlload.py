@@ -81,7 +81,7 @@ class _Loader(yaml.SafeLoader):
 
     _depth = 0
 
-    def compose_node(self, parent: Node | None, index: Any) -> Node:  # type: ignore[override]
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
         event = self.peek_event()
         if self.check_event(AliasEvent):
             raise YamlError(
@@ -120,10 +120,12 @@ class _Loader(yaml.SafeLoader):
 
 try:
     from yaml._yaml import CParser
-except ImportError:  # PyYAML built without libyaml
-    CParser = None
 
-if CParser is not None:
+    _HAVE_LIBYAML = True
+except ImportError:  # PyYAML built without libyaml
+    _HAVE_LIBYAML = False
+
+if _HAVE_LIBYAML:
 
     class _FastLoader(CParser, _Loader):
         """:class:`_Loader` reading events from libyaml's scanner and parser, six times faster.
@@ -266,7 +268,7 @@ def load(path: Path) -> Document:
     return parse(read_text(path))
 
 
-def _convert(loader: _Loader, node: Node, path: Path_, doc: Document, depth: int) -> Any:
+def _convert(loader: Any, node: Node, path: Path_, doc: Document, depth: int) -> Any:
     lines = doc.lines
     lines.setdefault(path, node.start_mark.line + 1)
     if depth > MAX_DEPTH:
@@ -313,7 +315,7 @@ def _convert(loader: _Loader, node: Node, path: Path_, doc: Document, depth: int
             f"unsupported YAML tag '{node.tag}'",
             "remove the tag; values are plain text, numbers or true/false",
         )
-    if node.style == "|":
+    if getattr(node, "style", None) == "|":
         doc.literal_starts[path] = node.start_mark.line + 2
     try:
         value = loader.construct_object(node, deep=True)

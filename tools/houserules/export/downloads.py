@@ -10,10 +10,8 @@ from dataclasses import dataclass
 
 from ..data.model import KnowledgeBase
 from ..render.urls import download_url
-from .files import to_csv
 from .l10n_write import export_l10n
-from .tables import TABLES, rows
-from .tbx import glossary_tbx
+from .tables import export
 
 
 @dataclass(frozen=True)
@@ -103,18 +101,12 @@ DOWNLOADS = (
 )
 
 
-def _of_game(kb: KnowledgeBase, game: str) -> KnowledgeBase:
-    return KnowledgeBase({game: kb.games[game]}, {ref: e for ref, e in kb.entries.items() if e.game == game}, kb.root)
-
-
 def download_files(kb: KnowledgeBase, game: str | None = None, version: str = "") -> dict[str, bytes]:
     """Site path → bytes of every download of one game (or of all games)."""
-    part = kb if game is None else _of_game(kb, game)
     files: dict[str, bytes] = {}
-    for what in ("glossary", "faq", "errata"):
-        records = [r for r in rows(kb, what) if game is None or r["game"] == game]
-        files[download_url(game, f"{what}.csv")] = to_csv(TABLES[what][1], records)
-    files[download_url(game, "glossary.tbx")] = glossary_tbx(part, version)
+    for what in ("glossary", "faq", "errata"):  # each is what its command writes (the command shown beside it)
+        files[download_url(game, f"{what}.csv")] = export(kb, what, "csv", game)
+    files[download_url(game, "glossary.tbx")] = export(kb, "glossary", "tbx", game, version)
     for src, tgt in (("en", "zh"), ("zh", "en")):
         for fmt, ext in (("xliff", "xlf"), ("po", "po")):
             files[download_url(game, f"{src}-{tgt}.{ext}")] = export_l10n(kb, fmt, src, game, version=version)

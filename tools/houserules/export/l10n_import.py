@@ -18,6 +18,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..check import run as run_check
 from ..data.model import INLINE_REF, Entry, KnowledgeBase
@@ -187,13 +188,13 @@ def plan(kb: KnowledgeBase, path: Path, force: bool = False) -> Plan:
 
 
 def kb_value(kb: KnowledgeBase, unit: Unit) -> list[str]:
-    data = unit.entry.data if unit.entry is not None else _glossary_data(kb, unit.path)
+    data: Any = unit.entry.data if unit.entry is not None else _glossary_data(kb, unit.path)
     for key in unit.target_path:
         data = data[key]
     return list(data)
 
 
-def _glossary_data(kb: KnowledgeBase, path: Path):
+def _glossary_data(kb: KnowledgeBase, path: Path) -> dict[str, Any]:
     for game in kb.games.values():
         if game.glossary is not None and game.glossary.path == path:
             return game.glossary.data

@@ -5,10 +5,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..data.model import INLINE_REF
 from ..errors import HouserulesError, display_path
 from .l10n import LANGS, XLIFF_NS, other
+
+if TYPE_CHECKING:
+    from lxml.etree import _Element
 
 _X = f"{{{XLIFF_NS}}}"
 
@@ -41,7 +45,7 @@ def _fail(where: str, problem: str, fix: str) -> HouserulesError:
 # -- reading -------------------------------------------------------------------------------------------
 
 
-def _xml_text(element, data: dict[str, str], where: str) -> tuple[str, str]:
+def _xml_text(element: _Element, data: dict[str, str], where: str) -> tuple[str, str]:
     """The text of a source or target with each ``<ph>`` put back as its reference; and a problem, if any."""
     parts = [element.text or ""]
     problem = ""
@@ -75,7 +79,7 @@ def read_xliff(raw: bytes, name: str) -> tuple[str, str, list[Imported]]:
             f"{name}:{line}", f"not a valid XLIFF file: {exc.msg}", "export it again or repair the XML"
         ) from None
     if root.tag != f"{_X}xliff" or not str(root.get("version", "")).startswith("2."):
-        found = root.tag.split("}")[-1] + (f" version {root.get('version')}" if root.get("version") else "")
+        found = etree.QName(root).localname + (f" version {root.get('version')}" if root.get("version") else "")
         raise _fail(
             f"{name}:{root.sourceline}",
             f"not an XLIFF 2 file (found <{found}>)",
@@ -90,16 +94,17 @@ def read_xliff(raw: bytes, name: str) -> tuple[str, str, list[Imported]]:
         )
     result = []
     for unit in root.iter(f"{_X}unit"):
-        uid = unit.get("name") or unit.get("id", "")
+        uid = unit.get("name") or unit.get("id") or ""
         data = {d.get("id", ""): "".join(d.itertext()) for d in unit.iter(f"{_X}data")}
         segment = unit.find(f"{_X}segment")
         source = segment.find(f"{_X}source") if segment is not None else None
-        if source is None:
+        if segment is None or source is None:
             raise _fail(f"{name}:{unit.sourceline}", f"unit '{uid}' has no <segment><source>", "export it again")
         target = segment.find(f"{_X}target")
         source_text, _ = _xml_text(source, data, "source")
         target_text, problem = _xml_text(target, data, "target") if target is not None else ("", "")
-        line = target.sourceline if target is not None else unit.sourceline
+        # lxml knows the line of every parsed element (None is only for elements built in memory).
+        line = (target if target is not None else unit).sourceline or 1
         result.append(Imported(uid, source_text, target_text, line, problem))
     return src, tgt, result
 
@@ -127,7 +132,7 @@ def read_po(raw: bytes, name: str) -> tuple[str, str, list[Imported]]:
             "import a file exported by 'houserules l10n export'",
         )
     text = raw.decode("utf-8", "replace").splitlines()
-    lines = {}
+    lines: dict[str, int] = {}
     for number, line in enumerate(text, 1):
         if line.startswith("msgctxt "):
             lines.setdefault(line[8:].strip().strip('"'), number)

@@ -311,19 +311,31 @@ def check_format(what: str, fmt: str) -> None:
         )
 
 
-def export(kb: KnowledgeBase, what: str, fmt: str) -> bytes:
-    """The bytes of one export. ``entries`` as JSON is the full API document; the glossary as TBX is a
-    terminology file; everything else is a flat table."""
-    check_format(what, fmt)
-    if fmt == "tbx":
-        from ..data.version import data_version
+def game_part(kb: KnowledgeBase, game: str) -> KnowledgeBase:
+    """The knowledge base of one game alone (its glossary and entries)."""
+    if game not in kb.games:
+        raise HouserulesError(f"unknown game '{game}' — use one of: {', '.join(kb.games)}")
+    return KnowledgeBase({game: kb.games[game]}, {ref: e for ref, e in kb.entries.items() if e.game == game}, kb.root)
 
-        return glossary_tbx(kb, str(data_version(kb)) if kb.root else "")
+
+def export(kb: KnowledgeBase, what: str, fmt: str, game: str | None = None, version: str | None = None) -> bytes:
+    """The bytes of one export, of every game or of ``game`` alone. ``entries`` as JSON is the full API
+    document; the glossary as TBX is a terminology file (``version``: the data version it names,
+    by default the data folder's); everything else is a flat table."""
+    check_format(what, fmt)
+    part = kb if game is None else game_part(kb, game)
+    if fmt == "tbx":
+        if version is None:
+            from ..data.version import data_version
+
+            version = str(data_version(kb)) if kb.root else ""
+        return glossary_tbx(part, version)
     if what == "entries" and fmt == "json":
-        return (entries_json(kb) + "\n").encode("utf-8")
+        return (entries_json(part) + "\n").encode("utf-8")
     columns = TABLES[what][1]
+    # rows of the whole knowledge base (a reference to another game keeps its name), then the game's
+    records = [r for r in rows(kb, what, readable=fmt == "csv") if game is None or r["game"] == game]
     if fmt == "csv":
-        return to_csv(columns, rows(kb, what, readable=True))
-    records = rows(kb, what)
+        return to_csv(columns, records)
     payload = {"version": EXPORT_VERSION, "what": what, "columns": list(columns), "records": records}
     return (json.dumps(payload, ensure_ascii=False, indent=1) + "\n").encode("utf-8")

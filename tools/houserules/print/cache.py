@@ -41,7 +41,7 @@ from ..render.blocks import EntryBlocks
 from ..search.cache import cache_root
 from .document import PrintDocument, PrintLinker
 from .pdf import FONT_FAMILY, PrintedGame, render, stylesheet
-from .plan import FRONT_LINK, PrintOptions, print_groups
+from .plan import FRONT_LINK, PrintOptions, printed_groups
 
 #: Bump when the layout changes in a way the HTML does not show: caches are laid out again.
 CACHE_VERSION = 1
@@ -177,7 +177,7 @@ class PdfCache:
         """The PDF of several games: a shared cover and contents, then each game's own pages (kept in the cache too)."""
         from pypdf import PdfReader, PdfWriter
 
-        groups = [(kb.games[p.game], print_groups(kb, kb.games[p.game], options.profile)) for p in parts]
+        groups = [(kb.games[p.game], printed_groups(kb, kb.games[p.game], options)) for p in parts]
         printed = {ref for _, game_groups in groups for _, _, refs in game_groups for ref in refs}
         pages = {name: number for part in parts for name, number in part.pages.items()}
         doc = PrintDocument(kb, PrintLinker(kb, printed, None, pages), options)

@@ -33,10 +33,10 @@ class FrontMatter:
                 f'<p class="toc-game"><a href="{link}g-{game.id}"{start}>{inline_html(game.name["zh"])} '
                 f'<span class="hr-en" lang="en">{inline_html(game.name["en"])}</span></a></p>'
             )
-            for key, title, refs in groups:
+            for key, heading, refs in groups:
                 out.append(
-                    f'<p class="toc-group toc-group--{inline_html(key)}">{inline_html(title["zh"])} · '
-                    f'<span lang="en">{inline_html(title["en"])}</span></p><ul>'
+                    f'<p class="toc-group toc-group--{inline_html(key)}">{inline_html(heading["zh"])} · '
+                    f'<span lang="en">{inline_html(heading["en"])}</span></p><ul>'
                 )
                 for ref in refs:
                     entry = self.kb.entries[ref]
@@ -146,12 +146,12 @@ class FrontMatter:
             lambda first_page: document(title_of(games), [self.cover(games, printed), self.toc(chunks[0], FRONT_LINK)])
         ]
         for chunk in chunks[1:]:
-            made.append(
-                lambda first_page, chunk=chunk: document(
-                    title_of(games), [self.toc(chunk, FRONT_LINK, title=False)], first_page
-                )
-            )
+            made.append(self._contents_continued(title_of(games), chunk))
         return made
+
+    def _contents_continued(self, title: str, chunk: list[tuple[Game, list[Group]]]) -> Callable[[int], str]:
+        """A document continuing the contents with ``chunk``, numbered from the page it is given."""
+        return lambda first_page: document(title, [self.toc(chunk, FRONT_LINK, title=False)], first_page)
 
 
 def document(title: str, body: list[str], first_page: int = 1) -> str:

@@ -25,7 +25,7 @@ from ..render.urls import entry_url, go_url, question_code
 from .cover import FrontMatter, document, title_of
 from .plan import Group, PrintOptions, anchor
 
-LAYOUTS = ("qa", "full")
+LAYOUTS = vocab.PRINT_LAYOUTS
 _QA = ("meta", "answer", "uncertain", "stale", "stub", "questions")
 #: The blocks each layout prints, in order (the site shows all of them): the full layout adds the details.
 PRINT_BLOCKS: dict[str, tuple[str, ...]] = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..data.git import _checkout, _NoGit
+from ..data.git import NoGit, git_checkout
 from ..data.history import History, Version, changes_between, load_history
 from ..data.model import KnowledgeBase
 from ..render.urls import PRINT_DIR
@@ -46,8 +46,8 @@ def inserts(
     if not history.from_git:
         return []
     try:
-        top, _ = _checkout(Path(kb.root))
-    except _NoGit:
+        top, _ = git_checkout(Path(kb.root))
+    except NoGit:
         return []
     found = []
     for version in history.versions[1 : count + 1]:

@@ -19,7 +19,7 @@ from ..data.model import Entry, Game, KnowledgeBase
 from ..errors import HouserulesError
 from ..render.blocks import EntryBlocks
 from .document import PrintDocument, PrintLinker
-from .plan import PrintOptions, anchor, print_groups
+from .plan import PrintOptions, anchor, printed_groups
 
 FONT_FAMILY = "WenQuanYi Micro Hei"  # must match assets/print.css
 FONT_PACKAGE = "fonts-wqy-microhei"
@@ -88,8 +88,7 @@ class PrintedGame:
         self, kb: KnowledgeBase, game: Game, options: PrintOptions, paper: str, blocks: EntryBlocks | None = None
     ):
         self.game = game
-        only = set(options.since.changes) if options.since is not None else None
-        self.groups = print_groups(kb, game, options.profile, only)
+        self.groups = printed_groups(kb, game, options)
         self.entries: list[Entry] = [kb.entries[r] for _, _, refs in self.groups for r in refs]
         self.blocks = blocks or EntryBlocks(kb)
         self.passes = 0

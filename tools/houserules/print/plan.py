@@ -67,3 +67,10 @@ def print_groups(kb: KnowledgeBase, game: Game, profile: Profile | None, only: s
         if kept:
             groups.append((key, title, kept))
     return groups
+
+
+def printed_groups(kb: KnowledgeBase, game: Game, options: PrintOptions) -> list[Group]:
+    """What ``options`` print of ``game``: its entries by the group's profile, and of an insert only those
+    added or changed since (the contents of an insert list nothing it does not print)."""
+    only = set(options.since.changes) if options.since is not None else None
+    return print_groups(kb, game, options.profile, only)

@@ -117,10 +117,12 @@ def fit(text: str, columns: int) -> str:
         if width(line) <= columns:
             out.append(line)
             continue
-        lead = _HANG.match(line).group(0)
+        hanging = _HANG.match(line)
+        assert hanging is not None  # every part of the pattern may be empty: it matches any line
+        lead = hanging.group(0)
         hang = " " * width(lead)
         if columns - width(hang) < 10:
-            lead = hang = _HANG.match(line).group(1)
+            lead = hang = hanging.group(1)
             if columns - width(hang) < 10:
                 lead = hang = ""
         body = wrap(line[len(lead) :], columns - width(hang))

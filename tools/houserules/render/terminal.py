@@ -1,9 +1,11 @@
-"""Entries and search hits as terminal text: aligned by display width, never raw data.
+"""Search hits as terminal text, and its measures: aligned by display width, never raw data.
 
 A terminal gives an East Asian wide character two columns, so padding and
 wrapping count display columns (``unicodedata.east_asian_width``), not
 characters. Data text is untrusted: control and format characters (escape
 sequences, bidirectional overrides) are removed before anything is printed.
+One entry (``houserules show``) is laid out by :mod:`.entrytext`; this module stays light,
+as ``houserules search`` imports it.
 """
 
 from __future__ import annotations
@@ -14,24 +16,8 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
-from ..data import vocab
-from ..data.model import INLINE_REF
-from .blocks import EntryBlocks
-from .linebreak import is_link, width, wrap
-from .text import Linker, plain_text
-
-#: Labels of the header fields of ``houserules show`` (the sections use vocab.SECTIONS).
-FIELDS: dict[str, dict[str, str]] = {
-    "game": {"zh": "游戏", "en": "Game"},
-    "kind": {"zh": "类型", "en": "Kind"},
-    "authority": {"zh": "依据", "en": "Authority"},
-    "confidence": {"zh": "可信度", "en": "Confidence"},
-    "page": {"zh": "网页", "en": "Page"},
-    "aliases": {"zh": "别名", "en": "Aliases"},
-    "summary": {"zh": "答案", "en": "Answer"},
-}
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
-_EMPHASIS = re.compile(r"\*\*|__|`")
+from ..data.vocab import INLINE_REF
+from .linebreak import width, wrap
 
 
 def clean(text: str) -> str:
@@ -158,142 +144,3 @@ def _texts(texts: dict[str, str], columns: int, names: dict[str, dict[str, Any]]
     if texts.get("en") and texts["en"] != texts.get("zh"):
         lines += indented(clean(named(texts["en"], names, "en")), columns)
     return lines
-
-
-# -- one entry ------------------------------------------------------------------
-
-
-def _label(names: dict[str, str]) -> str:
-    return f"{names['zh']} {names['en']}"
-
-
-class TerminalLinker(Linker):
-    """References in a terminal: the target's title and code, ``塔楼 (DM-R01)``."""
-
-    def text(self, target: Any, lang: str) -> str:
-        return f"{clean(target.title[lang])} ({clean(target.code)})"
-
-
-def markdown_text(text: str, linker: Linker, lang: str = "zh") -> str:
-    """Entry Markdown as plain terminal text: references named, tables aligned."""
-    text = _EMPHASIS.sub("", plain_text(clean(text), linker, lang))
-    out: list[str] = []
-    rows: list[list[str]] = []
-    for line in text.split("\n") + [""]:
-        if line.lstrip().startswith("|"):
-            if not _TABLE_RULE.match(line):
-                rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
-            continue
-        if rows:
-            out += align_table(rows)
-            rows = []
-        out.append(line)
-    return "\n".join(out).strip("\n")
-
-
-def align_table(rows: list[list[str]]) -> list[str]:
-    """Rows of cells as columns padded by display width.
-
-    >>> align_table([["骰", "去向"], ["4", "任意楼层"]])
-    ['骰  去向', '──  ────────', '4   任意楼层']
-    """
-    count = max(len(r) for r in rows)
-    rows = [r + [""] * (count - len(r)) for r in rows]
-    widths = [max(width(r[i]) for r in rows) for i in range(count)]
-    lines = ["  ".join(pad(cell, widths[i]) for i, cell in enumerate(row)).rstrip() for row in rows]
-    rule = "  ".join("─" * w for w in widths)
-    return [lines[0], rule, *lines[1:]]
-
-
-#: The blocks ``houserules show`` prints, in order (the rest are on the entry's page).
-TERMINAL_BLOCKS = ("answer", "uncertain", "stub", "questions", "body", "applies-to", "see-also", "sources")
-
-
-def format_entry(entry: Any, kb: Any, url: str, columns: int) -> str:
-    """An entry for ``houserules show``: header fields, then its blocks as text."""
-    data = entry.data
-    linker = TerminalLinker(kb)
-    game = kb.games[entry.game]
-    fields = [
-        (FIELDS["game"], bilingual(game.name)),
-        (FIELDS["kind"], bilingual(vocab.KINDS[entry.kind])),
-        (FIELDS["authority"], bilingual(vocab.AUTHORITIES[data["authority"]])),
-        (FIELDS["confidence"], bilingual(vocab.CONFIDENCES[data["confidence"]])),
-        (FIELDS["aliases"], ", ".join(clean(a) for a in entry.aliases)),
-        (FIELDS["page"], url),
-    ]
-    label_width = max(width(_label(names)) for names, value in fields) + 2
-    lines = [f"{clean(entry.code)}  {bilingual(entry.title)}", "═" * min(columns, 60)]
-    for names, value in fields:
-        if value and is_link(value) and label_width + width(value) > columns:
-            # A link is never broken: too long for the value column, it gets a line of its own.
-            lines += [_label(names), ("  " if width(value) + 2 <= columns else "") + value]
-        elif value:
-            first, *rest = wrap(value, columns - label_width)
-            lines.append(pad(_label(names), label_width) + first)
-            lines += [" " * label_width + more for more in rest]
-
-    def section(names: dict[str, str], texts: list[str]) -> None:
-        texts = [t for t in texts if t.strip()]
-        if texts:
-            lines.extend(["", _label(names), "─" * width(_label(names))])
-            for i, text in enumerate(texts):
-                if i:
-                    lines.append("")
-                lines.extend(indented(text, columns, "  "))
-
-    def shown(text: str, lang: str) -> str:
-        return clean(plain_text(text, linker, lang))
-
-    def refs(items: list[str]) -> list[str]:
-        return ["\n".join(linker.text(kb.entries[r], "zh") for r in items)]
-
-    for block in EntryBlocks(kb).blocks(entry):
-        if block.kind not in TERMINAL_BLOCKS:
-            continue
-        if block.kind == "answer":
-            section(FIELDS["summary"], [shown(t, lang) for lang, t in _distinct(block.data)])
-        elif block.kind == "uncertain":
-            section(block.label, [shown(t, lang) for lang, t in _distinct(block.data)])
-        elif block.kind == "stub":
-            section(block.label, [f"{block.data['zh']} {block.data['en']}"])
-        elif block.kind == "questions":
-            section(
-                block.label,
-                [
-                    f"问 {shown(q['q']['zh'], 'zh')} / {shown(q['q']['en'], 'en')}\n"
-                    + "\n".join(shown(t, lang) for lang, t in _distinct(q["a"]))
-                    for q in block.data
-                ],
-            )
-        elif block.kind == "body":
-            section(block.label, [markdown_text(t, linker, lang) for lang, t in _distinct(block.data)])
-        elif block.kind in {"applies-to", "see-also"}:
-            section(block.label, refs(block.data))
-        elif block.kind == "sources":
-            section(
-                block.label,
-                [
-                    "\n".join(
-                        f"{clean(game.source_title(s['doc']))} {clean(str(s.get('ref', '')))}".strip()
-                        for s in block.data
-                    )
-                ],
-            )
-    return "\n".join(line.rstrip() for line in lines)
-
-
-def _distinct(texts: dict[str, str]) -> list[tuple[str, str]]:
-    zh, en = texts.get("zh", ""), texts.get("en", "")
-    return [("zh", zh)] if zh == en else [("zh", zh), ("en", en)]
-
-
-def close_matches(wanted: str, kb: Any, limit: int = 5) -> list[str]:
-    """Refs and codes that look like ``wanted``, for an unknown-entry message."""
-    import difflib
-
-    names = {**{ref: ref for ref in kb.entries}, **{e.code.lower(): e.ref for e in kb.entries.values()}}
-    found = difflib.get_close_matches(wanted.lower(), list(names), n=limit, cutoff=0.5)
-    found += [n for n in names if wanted.lower() in n and n not in found]
-    refs = list(dict.fromkeys(names[n] for n in found))[:limit]
-    return [f"{kb.entries[r].code} {r}" for r in refs]

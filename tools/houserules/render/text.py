@@ -15,7 +15,7 @@ import html
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Hashable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import markdown
 import nh3
@@ -114,11 +114,12 @@ class _RefPattern(InlineProcessor):
         super().__init__(INLINE_REF.pattern)
         self.ext = ext
 
-    def handleMatch(self, m: re.Match[str], data: str):  # type: ignore[override]
-        target = self.ext.linker.kb.entries.get(m.group(1).strip())
-        if target is None:
+    def handleMatch(self, m: re.Match[str], data: str) -> tuple[Any, int, int]:  # type: ignore[override]
+        linker = self.ext.linker
+        target = linker.kb.entries.get(m.group(1).strip()) if linker is not None else None
+        if linker is None or target is None:
             return AtomicString(m.group(0)), m.start(0), m.end(0)
-        return self.ext.linker.element(target, target.title[self.ext.lang]), m.start(0), m.end(0)
+        return linker.element(target, target.title[self.ext.lang]), m.start(0), m.end(0)
 
 
 class _LinkPolicy(Treeprocessor):
@@ -170,7 +171,7 @@ def _markdown() -> tuple[markdown.Markdown, RefExtension]:
 
 
 _MD, _EXT = _markdown()
-_CACHE: dict[tuple[str, Hashable, str, tuple], str] = {}
+_CACHE: dict[tuple[str, Hashable, str, tuple[Any, ...]], str] = {}
 _CACHE_LIMIT = 200_000
 
 

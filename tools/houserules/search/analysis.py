@@ -3,15 +3,15 @@ use it too: the synonym tables are checked against the words the search indexes)
 
 from __future__ import annotations
 
-from ..data.searchtext import (  # noqa: F401 - re-exported for the search and the site's tables
-    _ASKS,
-    _QUESTION,
-    _QUESTION_WORDS,
-    _T2S,
-    _TOKEN,
+from ..data.searchtext import (
+    ASKS,
     IRREGULAR,
     MAX_NAME_TERMS,
     MAX_QUERY,
+    QUESTION,
+    QUESTION_WORDS,
+    T2S,
+    TOKEN,
     EnglishStemFilter,
     MixedTokenizer,
     analyzer,
@@ -26,4 +26,32 @@ from ..data.searchtext import (  # noqa: F401 - re-exported for the search and t
     query_sequence,
     query_terms,
 )
-from ..data.synonyms import synonym_pairs, synonyms_said  # noqa: F401 - re-exported
+from ..data.synonyms import synonym_pairs, synonyms_said
+
+# Re-exported for the search and the site's tables (the patterns and tables in capitals are what
+# search/shards.py writes out for the browser's query analysis).
+__all__ = [
+    "ASKS",
+    "QUESTION",
+    "QUESTION_WORDS",
+    "T2S",
+    "TOKEN",
+    "IRREGULAR",
+    "MAX_NAME_TERMS",
+    "MAX_QUERY",
+    "EnglishStemFilter",
+    "MixedTokenizer",
+    "analyzer",
+    "bounded",
+    "english_words",
+    "exact_key",
+    "fold",
+    "is_last_word",
+    "is_question",
+    "name_key",
+    "named_spans",
+    "query_sequence",
+    "query_terms",
+    "synonym_pairs",
+    "synonyms_said",
+]

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..data.yamlload import YamlError
+from ..data.files import YamlError
 from ..data.yamlload import load as load_yaml
 from ..errors import HouserulesError, Problem, display_path
 from .index import SearchIndex

@@ -24,7 +24,9 @@ from whoosh.query import And, Or, Query, Term
 from . import analysis as searchtext
 from .cache import META_FILE, ensure_index
 from .documents import FIELD_BOOSTS
-from .ranking import QUESTION_SHOWN, Hit, coordination, favoured_game, fold  # noqa: F401 - QUESTION_SHOWN, Hit: part of this module's interface
+from .ranking import QUESTION_SHOWN as QUESTION_SHOWN  # part of this module's interface
+from .ranking import Hit as Hit  # part of this module's interface
+from .ranking import coordination, favoured_game, fold
 
 #: A query equal to a code or a title (ignoring case, spaces and punctuation) comes first.
 EXACT_BOOST = 1000.0
@@ -89,7 +91,8 @@ class SearchIndex:
 
     @property
     def games(self) -> list[str]:
-        return self.meta["games"]
+        games: list[str] = self.meta["games"]
+        return games
 
     def refs(self) -> set[str]:
         """Every indexed entry as ``game:id``."""
@@ -107,7 +110,8 @@ class SearchIndex:
 
     @property
     def problems(self) -> list[str]:
-        return self.meta["problems"]
+        problems: list[str] = self.meta["problems"]
+        return problems
 
     def correct(self, text: str) -> str:
         """The folded query with unknown English words replaced by the closest indexed word,
@@ -140,7 +144,7 @@ class SearchIndex:
         return ranked[:COMPLETIONS]
 
     def _common(self, field: str, term: str) -> bool:
-        return self._reader.doc_frequency(field, term) > MAX_COMMON_SHARE * self._count
+        return bool(self._reader.doc_frequency(field, term) > MAX_COMMON_SHARE * self._count)
 
     def analysed(self, text: str) -> tuple[list[str], list[str]]:
         """The query's distinct terms and their sequence (for names), after correction."""

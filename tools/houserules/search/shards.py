@@ -131,15 +131,15 @@ def analysis_tables() -> dict[str, Any]:
     """What the browser's query analysis needs from :mod:`houserules.search.analysis`."""
     from whoosh.analysis import STOP_WORDS
 
-    pairs = sorted(searchtext._T2S.items())
+    pairs = sorted(searchtext.T2S.items())
     return {
         "t2s": ["".join(chr(t) for t, _ in pairs), "".join(s for _, s in pairs)],
         "stop": sorted(STOP_WORDS),
         "irregular": searchtext.IRREGULAR,
-        "token": searchtext._TOKEN.pattern,
-        "question": searchtext._QUESTION.pattern,
-        "questionWords": _js_pattern(searchtext._QUESTION_WORDS),
-        "asks": _js_pattern(searchtext._ASKS),
+        "token": searchtext.TOKEN.pattern,
+        "question": searchtext.QUESTION.pattern,
+        "questionWords": _js_pattern(searchtext.QUESTION_WORDS),
+        "asks": _js_pattern(searchtext.ASKS),
         "minCorrected": search.MIN_CORRECTED,
         "minCompleted": search.MIN_COMPLETED,
         "completions": search.COMPLETIONS,
@@ -214,7 +214,7 @@ def _words(index: search.SearchIndex) -> dict[str, list[Any]]:
 def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | None = None) -> dict[str, Any]:
     """Write the shards of an open index into ``out``; return the head (also written).
 
-    ``glossary`` (an index of :func:`~houserules.search.site.glossary_documents`) adds the glossary terms: their
+    ``glossary`` (an index of :func:`~houserules.search.siteindex.glossary_documents`) adds the glossary terms: their
     scores sit in the same shards under ``§term``, their records in ``g/N.js``.
     """
     terms = {term: _flat(scores) for term, scores in postings(index).items() if scores}
@@ -227,7 +227,7 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         len(json.dumps(t, ensure_ascii=False).encode()) + len(json.dumps(p)) + 1 for t, p in {**terms, **extra}.items()
     )
     shards = max(1, math.ceil(size / SHARD_BYTES))
-    buckets: list[dict[str, list[int]]] = [{} for _ in range(shards)]
+    buckets: list[dict[str, list[int] | dict[str, list[int]]]] = [{} for _ in range(shards)]
     for term in sorted(terms):
         buckets[fnv1a(term) % shards][term] = terms[term]
     for term in sorted(extra):

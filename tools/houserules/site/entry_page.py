@@ -8,7 +8,7 @@ from collections.abc import Callable
 from ..data.model import Entry
 from ..render import blocks as B
 from ..render.html import Html, bilingual_label
-from ..render.text import escape_md, inline_html
+from ..render.text import escape_md, inline_html, plain_text
 from ..render.urls import entry_url, question_code
 from .context import SiteContext, entry_tags
 from .markup import SiteLinker, front_matter, heading, html_block
@@ -52,7 +52,8 @@ class EntryPage:
         # A component's page gathers every ruling about it: the best landing page for its name.
         boost = {"search": {"boost": 2}} if entry.kind in {"component", "term"} else {}
         out = [
-            front_matter(f"{entry.code} {entry.title['zh']}", entry.summary["zh"], **boost),
+            # the description is plain text (link previews, search engines): references by title and code
+            front_matter(f"{entry.code} {entry.title['zh']}", plain_text(entry.summary["zh"], self.linker), **boost),
             f"# {escape_md(entry.code)} · {escape_md(entry.title['zh'])} "
             f'<small class="hr-title-en" lang="en">{escape_md(entry.title["en"])}</small>\n',
             html_block(f'<p class="hr-badges">{self.badges()} {copy_button(entry.code)}</p>'),

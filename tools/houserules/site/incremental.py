@@ -86,8 +86,8 @@ def touched(old: KnowledgeBase, new: KnowledgeBase, changes: Changes) -> set[str
         return None
     pages = set(ALWAYS)
     pages.update(entry_src(new.entries[ref]) for ref in changes.shown if ref in new.entries)
-    for game in changes.games & set(new.games):
-        pages.update((game_src(game), faq_src(game), glossary_src(game), errata_src(game), notes_src(game)))
+    for gid in changes.games & set(new.games):
+        pages.update((game_src(gid), faq_src(gid), glossary_src(gid), errata_src(gid), notes_src(gid)))
     for game in new.games.values():  # a glossary term may link an entry of another game
         if game.glossary and any(term.get("entry") in changes.shown for term in game.glossary.terms):
             pages.add(glossary_src(game.id))
@@ -102,8 +102,8 @@ def plan(ctx: SiteContext, last: SiteState | None) -> Plan:
     """The pages of ``ctx``: all made when there is no last build, else only those the change touches."""
     makers = page_makers(ctx)
     if last is None:
-        pages = {src: make() for src, make in makers.items()}
-        return Plan(ctx, pages, modified=set(pages))
+        made = {src: make() for src, make in makers.items()}
+        return Plan(ctx, made, modified=set(made))
     changes = diff(last.ctx.kb, ctx.kb)
     redo = touched(last.ctx.kb, ctx.kb, changes)
     pages: dict[str, str] = {}

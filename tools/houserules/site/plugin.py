@@ -13,6 +13,7 @@ and the plugin runs MkDocs' dirty build of the pages that changed.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -25,18 +26,19 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
+from mkdocs.utils.templates import TemplateContext
 
 from ..data.model import KnowledgeBase
 from ..errors import HouserulesError
 from ..render.urls import page_url
-from ..search.site import Prepared
+from ..search.siteindex import Prepared
 from . import csp
 from .context import SiteContext
 from .incremental import Plan, plan
 from .nav import site_nav
 from .pages import home_cards, licences
 from .postbuild import Outputs, SiteInfo
-from .preview import GeneratedPage, Preview, _always_modified
+from .preview import GeneratedPage, Preview, always_modified
 from .publishing import environment_urls
 from .repo import RepoLinks
 from .verbatim import VerbatimBlocks
@@ -117,7 +119,8 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
             config.site_url,
             str(version) if version else "",
         )
-        report = (config.extra or {}).get("report")
+        extra: Mapping[str, Any] = config.extra or {}
+        report = extra.get("report")
         self.ctx.report = str(report).strip() if report else None
         config.nav = self._nav = site_nav(kb, config.nav or [])
         config.extra["houserules_offline"] = self.config.offline  # main.html names the worker only then
@@ -135,9 +138,10 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         if self._dirty:
             # The hand-written pages show the data too (the home page's game cards): always rendered again.
             for file in files.documentation_pages():
-                file.is_modified = _always_modified  # type: ignore[method-assign]
+                file.is_modified = always_modified  # type: ignore[method-assign]
         for path, markdown in self.plan.pages.items():
             file = GeneratedPage.generated(config, path, content=markdown)
+            assert isinstance(file, GeneratedPage)  # File.generated makes an instance of the class it is called on
             file.modified = path in self.plan.modified
             files.append(file)
         self._files = files
@@ -165,9 +169,9 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
 
     @event_priority(100)  # before Material's search plugin indexes the page
     def on_page_context(
-        self, context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation
-    ) -> dict[str, Any]:
-        # The site searches with its own index (houserules.search.site); Material's stays empty,
+        self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
+    ) -> TemplateContext:
+        # The site searches with its own index (houserules.search.siteindex); Material's stays empty,
         # so a browser loads one index and the build skips a jieba pass over every page.
         page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
         self._titles[page.file.src_uri] = page.title

@@ -17,7 +17,7 @@ from pathlib import Path
 from ..data.changes import Changes
 from ..export.api import EntriesDocument
 from ..render.urls import CHANGES_FEED
-from ..search.site import Prepared, point_material_index, write_site_index
+from ..search.siteindex import Prepared, point_material_index, write_site_index
 from .changes import changes_feed
 from .context import SiteContext
 from .golinks import shard_files
@@ -47,7 +47,7 @@ class _Rebuild:
 class SearchWriter:
     """The site's search index: whole in a full build; after a change, rebuilt in the background.
 
-    The indexing runs in another process (:class:`~houserules.search.site.Prepared`); a thread
+    The indexing runs in another process (:class:`~houserules.search.siteindex.Prepared`); a thread
     waits for it and moves the result into the site. A save that comes while an earlier rebuild
     is still indexing never waits for it: the earlier process is stopped and its result dropped,
     since the new one indexes the newer data. The lock keeps a move into the site and the

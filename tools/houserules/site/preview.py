@@ -84,5 +84,5 @@ class GeneratedPage(File):
         return self.modified
 
 
-def _always_modified() -> bool:
+def always_modified() -> bool:
     return True

@@ -19,11 +19,6 @@ from ..data.model import Entry
 from ..render.urls import go_url
 
 
-def _quote(value: str, *_: object) -> str:
-    """Every character but letters, digits and ``_.-~`` percent-encoded (``/``, ``?``, ``&`` and ``#`` too)."""
-    return quote(value, safe="")
-
-
 @dataclass(frozen=True)
 class RepoLinks:
     repo_url: str
@@ -105,9 +100,9 @@ class RepoLinks:
         ]
         body = "\n".join(lines)
         if "github" in host:
-            return f"{self.repo_url}/issues/new?" + urlencode({"title": title, "body": body}, quote_via=_quote)
+            return f"{self.repo_url}/issues/new?" + urlencode({"title": title, "body": body}, safe="", quote_via=quote)
         if "gitlab" in host:
             return f"{self.repo_url}/-/issues/new?" + urlencode(
-                {"issue[title]": title, "issue[description]": body}, quote_via=_quote
+                {"issue[title]": title, "issue[description]": body}, safe="", quote_via=quote
             )
         return None

@@ -203,7 +203,7 @@ def translators_page(ctx: SiteContext, game: Game | None = None) -> str:
             f"<td>{inline_html(item.kind)}</td>"
             f'<td>{inline_html(item.what[0])}<br><span lang="en">{inline_html(item.what[1])}</span></td>'
             f'<td>{inline_html(item.use[0])}<br><span lang="en">{inline_html(item.use[1])}</span></td>'
-            f"<td><code>{inline_html(item.command + (f' --game {game.id}' if game and 'l10n' in item.command else ''))}</code></td></tr>"
+            f"<td><code>{inline_html(item.command + (f' --game {game.id}' if game else ''))}</code></td></tr>"
         )
     head = "<tr><th>文件 File</th><th>格式 Format</th><th>内容 Contents</th><th>用途 Use</th><th>命令 Command</th></tr>"
     pages = ""

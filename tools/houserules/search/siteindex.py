@@ -109,7 +109,7 @@ class Prepared:
         self.staging = Path(tempfile.mkdtemp(prefix="houserules-siteindex-"))
         self._state: str | None = None
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "houserules.search.site", str(self.data_dir), str(self.staging)],
+            [sys.executable, "-m", "houserules.search.siteindex", str(self.data_dir), str(self.staging)],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -130,7 +130,7 @@ class Prepared:
         try:
             if self.finished() != "ready":
                 return None
-            head = json.loads((self.staging / "head.json").read_text(encoding="utf-8"))
+            head: dict[str, Any] = json.loads((self.staging / "head.json").read_text(encoding="utf-8"))
             if target.exists():
                 shutil.rmtree(target)
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -148,7 +148,7 @@ class Prepared:
 
 
 def _main(argv: list[str]) -> int:
-    """``python -m houserules.search.site DATA_DIR STAGING``: what :class:`Prepared` runs."""
+    """``python -m houserules.search.siteindex DATA_DIR STAGING``: what :class:`Prepared` runs."""
     from ..data.load import load
 
     data_dir, staging = Path(argv[0]), Path(argv[1])

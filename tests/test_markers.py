@@ -1,0 +1,43 @@
+"""The markers tell the truth: an unmarked test that launches Chromium, lays out a PDF or builds the real site fails.
+
+The guards live in tests/conftest.py; each one fails the test before the expensive work starts.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import DATA, require_marker
+
+
+def test_an_unmarked_test_that_launches_chromium_fails():
+    from playwright.sync_api import BrowserType
+
+    with pytest.raises(pytest.fail.Exception, match="launches Chromium but is not marked browser"):
+        BrowserType.launch(None)
+
+
+def test_an_unmarked_test_that_lays_out_a_pdf_fails():
+    from houserules.print import pdf
+
+    with pytest.raises(pytest.fail.Exception, match="lays out a PDF but is not marked slow or browser"):
+        pdf.render("<p>x</p>", "a4")
+
+
+def test_an_unmarked_test_that_builds_the_printed_faq_fails(tmp_path):
+    from houserules.print import faq
+
+    with pytest.raises(pytest.fail.Exception, match="builds the printed FAQ but is not marked slow"):
+        faq.build_pdfs(None, tmp_path, None)
+
+
+def test_an_unmarked_test_that_builds_the_real_site_fails(tmp_path):
+    from houserules import build
+
+    with pytest.raises(pytest.fail.Exception, match="builds the whole site of the real data but is not marked slow"):
+        build.mkdocs_build(None, DATA, tmp_path)
+
+
+@pytest.mark.slow
+def test_a_marked_test_passes_the_guard():
+    require_marker("builds a site", "slow", "browser")

@@ -1,0 +1,119 @@
+"""The site's search worker analyses and ranks like ``houserules search``: checked under Node, without a browser.
+
+The worker's own file runs in Node (tests/search_worker.js) on the site index of the real
+data, written as a build writes it; the same comparisons run in Chromium in
+tests/test_site_search.py (marked ``browser``), where the worker runs as the site loads it.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from test_site_search import JUDGEMENTS, _corpus
+
+from conftest import DATA, ROOT, load_kb
+from houserules.search import analysis as searchtext
+from houserules.search import index as search
+from houserules.search import shards
+from houserules.search.evaluate import read_judgements
+from houserules.search.siteindex import write_site_index
+
+NODE = shutil.which("node")
+SCRIPTS = ROOT / "site_overrides" / "assets" / "javascripts"
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return load_kb(DATA)
+
+
+@pytest.fixture(scope="module")
+def index():
+    with search.open_index(DATA) as opened:
+        yield opened
+
+
+@pytest.fixture(scope="module")
+def site(kb, tmp_path_factory) -> tuple[Path, dict]:
+    """The worker's scripts and the real data's site index, laid out as in a built site."""
+    folder = tmp_path_factory.mktemp("node-site")
+    scripts = folder / "assets" / "javascripts"
+    scripts.mkdir(parents=True)
+    for name in ("hr-search-worker.js", "hr-search-analysis.js"):
+        shutil.copy(SCRIPTS / name, scripts / name)
+    head = write_site_index(kb, folder)
+    return folder, {"houserules": {"version": head["version"], "path": "search/hr"}}
+
+
+def worker(site: tuple[Path, dict], stem: list[str] = (), rank: list[str] = ()) -> dict:
+    """Run the worker under Node on ``site``: the stems of ``stem`` and ``hrSearch.rank`` of each text of ``rank``."""
+    assert NODE, "node is missing: tools/setup-debian.sh installs it (Debian package nodejs)"
+    folder, config = site
+    job = {"site": str(folder), "config": config, "stem": list(stem), "rank": list(rank)}
+    result = subprocess.run(
+        [NODE, str(ROOT / "tests" / "search_worker.js")],
+        input=json.dumps(job),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_every_indexed_word_stems_alike(site, index, kb):
+    from whoosh.lang.porter import stem
+
+    words = sorted(w.decode() if isinstance(w, bytes) else w for w in index._reader.lexicon("words"))
+    words += sorted({t for t in searchtext.TOKEN.findall(" ".join(_corpus(kb)).lower()) if t.isascii()})
+    assert len(words) > 1000
+    assert worker(site, stem=words)["stem"] == [stem(w) for w in words]
+
+
+def test_queries_are_analysed_alike(site, index, kb):
+    texts = _corpus(kb)
+    for typed, found in zip(texts, worker(site, rank=texts)["rank"]):
+        text = searchtext.bounded(typed)  # both sides read the same first characters
+        key = searchtext.exact_key(text)
+        expected = index.analysed(text)[0]
+        expected += [shards.EXACT + key, shards.EXACT_ALIAS + key] if key else []
+        assert (found["corrected"], found["terms"], found["asks"]) == (
+            index.correct(text),
+            expected,
+            searchtext.is_question(text),
+        ), text
+
+
+def test_the_site_ranks_like_the_cli(site, index):
+    queries = [judgement.query for judgement in read_judgements(JUDGEMENTS)]
+    for query, found in zip(queries, worker(site, rank=queries)["rank"]):
+        hits = found["hits"]
+        cli = index.search(query, limit=len(hits) + 1)
+        # Scores in hundredths of a point: documents within 0.05 of each other may come in either order.
+        for site_hit, cli_hit in zip(hits, cli):
+            near = {h.record["id"]: h.record["url"] for h in cli if abs(h.score - cli_hit.score) < 0.05}
+            assert site_hit["id"] in near and site_hit["url"] == near[site_hit["id"]], query
+            assert site_hit["score"] == pytest.approx(cli_hit.score, abs=0.05), query
+        assert len(hits) == min(10, len(cli)), query
+
+
+def test_glossary_terms_come_after_the_entries(site):
+    for query, found in zip(("叛徒", "traitor"), worker(site, rank=["叛徒", "traitor"])["rank"]):
+        links = [item[-1]["location"] for item in found["items"]]
+        assert "betrayal/glossary.html#term-traitor" in links, query
+        entries = len(found["hits"])
+        assert all("glossary.html" not in link for link in links[:entries])
+        assert all("glossary.html" in link for link in links[entries:])
+
+
+def test_the_worker_really_stems(site):
+    """The comparisons above see the worker's own output: it changes words as Whoosh's stemmer does."""
+    from whoosh.lang.porter import stem
+
+    words = ["running", "ponies", "elevators", "generalization"]
+    stems = worker(site, stem=words)["stem"]
+    assert stems == [stem(w) for w in words] and stems != words
