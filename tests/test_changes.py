@@ -299,6 +299,7 @@ def test_a_games_own_version_is_found_in_the_history():
     assert history.find("bbbbbbbb").commit == "2" * 40
 
 
+@pytest.mark.slow
 def test_the_real_changes_page_and_feed_show_no_production_word(built_site):
     """The real history has subjects naming the seeds; 更新记录 and its feed show them as a neutral data update."""
     kb = load_kb(DATA)

@@ -165,6 +165,7 @@ def test_the_built_site_carries_the_hostile_history_as_text(hostile_repo, tmp_pa
     etree.parse(tmp_path / "site/changes.xml")
 
 
+@pytest.mark.slow
 def test_pdf_changes_since_prints_the_history_warning_as_the_build_does(hostile_repo, tmp_path):
     data, commits = hostile_repo
     v2 = load_history(load_kb(data)).versions[2]
@@ -242,6 +243,7 @@ def test_a_subject_using_a_production_word_is_shown_neutral(wording_repo):
         assert not re.search(r"\bseed|种子|002_912163b109a9ba77|\.txt|notes\.pdf|game\.yaml", text, re.I), text
 
 
+@pytest.mark.slow
 def test_the_built_changes_page_shows_no_production_word(wording_repo, tmp_path):
     result = run_cli("build", "--data", str(wording_repo), "-o", str(tmp_path / "site"))
     assert result.returncode == 0, result.stderr

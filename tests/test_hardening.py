@@ -267,6 +267,7 @@ def test_check_messages_show_escape_sequences_as_text(tmp_path):
     assert "unknown field '\\u202e\\u2028x\\u200b'" in result.stderr
 
 
+@pytest.mark.slow
 def test_escape_sequences_in_data_are_refused_by_check(tmp_path):
     """The hostile entry with terminal escape sequences: check names the first, with its line and escape."""
     data = tmp_path / "data"
