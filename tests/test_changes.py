@@ -14,10 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GOOD, HOUSERULES, git, load_kb, run_cli
+from conftest import DATA, GOOD, HOUSERULES, git, load_kb, run_cli
+from houserules.check.wording import NEUTRAL_SUBJECT, subject_pattern
 from houserules.data import git as git_module
 from houserules.data.history import load_history
 from houserules.data.version import tree_hash
+from houserules.site.changes import FEED_VERSIONS, PAGE_VERSIONS
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 NEW_RULING = """id: tower-stairs
@@ -295,3 +297,17 @@ def test_a_games_own_version_is_found_in_the_history():
     assert history.find("2026-12-02 · 99999999").commit == "2" * 40  # the first commit with that game folder
     assert history.find("88888888").commit == "1" * 40
     assert history.find("bbbbbbbb").commit == "2" * 40
+
+
+@pytest.mark.slow
+def test_the_real_changes_page_and_feed_show_no_production_word(built_site):
+    """The real history has subjects naming the seeds; 更新记录 and its feed show them as a neutral data update."""
+    kb = load_kb(DATA)
+    history = load_history(kb)
+    pattern = subject_pattern(kb)
+    production = re.compile(r"\bseeds?\b|种子|\b\d{3}_[0-9a-f]{16}\.txt\b", re.I)
+    for name, count in (("changes.html", PAGE_VERSIONS), ("changes.xml", FEED_VERSIONS)):
+        needs_neutral = any(v.subject and pattern.search(v.subject) for v in history.versions[:count])
+        text = (built_site / name).read_text(encoding="utf-8")
+        assert production.findall(text) == []
+        assert (NEUTRAL_SUBJECT in text) == needs_neutral

@@ -9,6 +9,7 @@ commit that made it, and shows every git-derived string as text.
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 import subprocess
@@ -21,6 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import GOOD, git, load_kb, run_cli
+from houserules.check.wording import NEUTRAL_SUBJECT
 from houserules.data.history import load_history
 from houserules.site.changes import changes_feed, changes_page
 
@@ -161,6 +163,94 @@ def test_the_built_site_carries_the_hostile_history_as_text(hostile_repo, tmp_pa
     assert "<textarea" not in page and "<script>alert" not in page
     assert page.count('<div class="hr-version"') == 4
     etree.parse(tmp_path / "site/changes.xml")
+
+
+@pytest.mark.slow
+def test_pdf_changes_since_prints_the_history_warning_as_the_build_does(hostile_repo, tmp_path):
+    data, commits = hostile_repo
+    v2 = load_history(load_kb(data)).versions[2]
+    assert v2.commit == commits[2]
+    target = tmp_path / "insert.pdf"
+    result = run_cli("pdf", "--data", str(data), "--changes-since", v2.version.short, "-o", str(target))
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr and target.stat().st_size > 0
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("houserules: warning: git history: ")]
+    built = run_cli("build", "--data", str(data), "-o", str(tmp_path / "site"))
+    assert built.returncode == 0, built.stderr
+    assert warnings == [
+        line for line in built.stderr.splitlines() if line.startswith("houserules: warning: git history: ")
+    ]
+    assert warnings == [
+        f"houserules: warning: git history: commit {commit[:10]} changes a file named 'rules_data/demo/entries/{name}', "
+        "which no data file can be called: its change is not listed"
+        for commit in commits[:2]
+        for name in ("\\x1b[2Jclear.yaml", "odd\\x0aname.yaml")
+    ]
+
+
+# -- production words in subjects ---------------------------------------------------------------------
+
+#: (subject, shown): a subject using a production word, a file-name source id or a file name is shown neutral.
+SUBJECTS = [
+    ("Content audit against the seeds: 21 entries corrected", NEUTRAL_SUBJECT),
+    ("按种子改写答案", NEUTRAL_SUBJECT),
+    ("Cite 002_912163b109a9ba77.txt by section", NEUTRAL_SUBJECT),
+    ("demo: notes.PDF pages", NEUTRAL_SUBJECT),
+    ("Fix game.yaml contents", NEUTRAL_SUBJECT),
+    ("SEED wording", NEUTRAL_SUBJECT),
+    ("Linseed oil and v1.2, e.g. the tower", "Linseed oil and v1.2, e.g. the tower"),
+    ("Tower crossing: the answer names its exception", "Tower crossing: the answer names its exception"),
+]
+
+
+@pytest.fixture(scope="module")
+def wording_repo(tmp_path_factory):
+    """One commit per subject of SUBJECTS, each changing an entry; the game lists its production words
+    and a source document stored under a file name."""
+    repo, data = new_repo(tmp_path_factory.mktemp("wording-git"))
+    game = data / "demo/game.yaml"
+    game.write_text(
+        game.read_text(encoding="utf-8")
+        .replace("  - id: seed.txt\n", "  - id: 002_912163b109a9ba77.txt\n", 1)
+        .replace("doc: seed.txt", "doc: 002_912163b109a9ba77.txt")
+        + "production_words: [种子, seed]\n",
+        encoding="utf-8",
+    )
+    for entry in (data / "demo/entries").glob("*.yaml"):
+        entry.write_text(
+            entry.read_text(encoding="utf-8").replace("doc: seed.txt", "doc: 002_912163b109a9ba77.txt"),
+            encoding="utf-8",
+        )
+    for n, (subject, _) in enumerate(SUBJECTS):
+        change_crossing(data, 10 + n)
+        git(repo, "add", "-A")
+        commit_bytes(repo, subject.encode() + b"\n")
+    return data
+
+
+def test_a_subject_using_a_production_word_is_shown_neutral(wording_repo):
+    kb = load_kb(wording_repo)
+    history = load_history(kb)
+    assert [v.subject for v in history.versions[:-1]] == [s for s, _ in reversed(SUBJECTS)]  # the data keeps them
+    page = changes_page(kb, history)
+    cites = re.findall(r'<p class="hr-cite">提交 · <span lang="en">commit</span> <code>\w+</code> · (.*?)</p>', page)
+    assert cites[: len(SUBJECTS)] == [html.escape(shown, quote=True) for _, shown in reversed(SUBJECTS)]
+    feed = etree.fromstring(changes_feed(kb, history, "Demo", None).encode("utf-8"))
+    contents = [e.text or "" for e in feed.iter("{http://www.w3.org/2005/Atom}content")]
+    for content, (_, shown) in zip(contents, reversed(SUBJECTS)):
+        assert content.startswith(f"<p>{html.escape(shown, quote=True)}</p>")
+    for text in (page, *contents):
+        assert not re.search(r"\bseed|种子|002_912163b109a9ba77|\.txt|notes\.pdf|game\.yaml", text, re.I), text
+
+
+@pytest.mark.slow
+def test_the_built_changes_page_shows_no_production_word(wording_repo, tmp_path):
+    result = run_cli("build", "--data", str(wording_repo), "-o", str(tmp_path / "site"))
+    assert result.returncode == 0, result.stderr
+    for name in ("changes.html", "changes.xml"):
+        text = (tmp_path / "site" / name).read_text(encoding="utf-8")
+        assert NEUTRAL_SUBJECT in text and "Tower crossing: the answer names its exception" in text
+        assert not re.search(r"\bseed|种子|\w\.txt\b|notes\.pdf|game\.yaml", text, re.I)
 
 
 # -- any subject, any file name ----------------------------------------------------------------------

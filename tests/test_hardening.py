@@ -1,10 +1,11 @@
 """Hostile and broken input: inert rendering, safe names and paths, odd files, atomic output, odd queries.
 
 The hostile fixture (tests/fixtures/hostile) puts script, event handlers, ``javascript:`` and ``data:``
-links, raw HTML, Markdown attribute lists and terminal escape sequences into every text field; each
+links, raw HTML, Markdown attribute lists and invisible or reordering characters into every text field; each
 payload would set ``window.__pwned``, call ``alert`` or print "pwned". It must build and show all of
 that as text: in the site (checked statically and in headless Chromium), the PDF, the JSON export and
-the terminal.
+the terminal. Its entry with terminal escape sequences (tests/fixtures/hostile-escapes) is refused by
+check, and the terminal still removes them when handed them.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ from houserules.data.model import KnowledgeBase
 from houserules.errors import HouserulesError
 
 HOSTILE = FIXTURES / "hostile"
+#: The hostile entry with terminal escape sequences, which check refuses (see the file).
+HOSTILE_ESCAPES = FIXTURES / "hostile-escapes"
 E = "data/demo/entries"
 MARK = re.compile(r"pwned|alert\(", re.I)
 #: Attributes whose value is a URL the browser may follow or load.
@@ -257,11 +260,47 @@ def test_terminal_output_has_no_control_characters_from_data(args):
 
 
 def test_check_messages_show_escape_sequences_as_text(tmp_path):
-    make_data(tmp_path, {f"{E}/extra.yaml": entry() + '"\\e[2J\\e]0;x\\a": 1\n'})
+    make_data(tmp_path, {f"{E}/extra.yaml": entry() + '"\\u202e\\u2028x\\u200b": 1\n'})
     result = run_cli("check", "--data", "data", cwd=tmp_path)
     assert result.returncode == 1
     assert _terminal_safe(result.stderr + result.stdout) == []
-    assert "unknown field '\\x1b[2J\\x1b]0;x\\x07'" in result.stderr
+    assert "unknown field '\\u202e\\u2028x\\u200b'" in result.stderr
+
+
+@pytest.mark.slow
+def test_escape_sequences_in_data_are_refused_by_check(tmp_path):
+    """The hostile entry with terminal escape sequences: check names the first, with its line and escape."""
+    data = tmp_path / "data"
+    shutil.copytree(HOSTILE, data)
+    shutil.copy(HOSTILE_ESCAPES / "terminal-tricks.yaml", data / "evil/entries/terminal-tricks.yaml")
+    result = run_cli("check", "--data", "data", cwd=tmp_path)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert _terminal_safe(result.stderr + result.stdout) == []
+    assert (
+        "data/evil/entries/terminal-tricks.yaml:7: evil:terminal-tricks: the text holds the control character U+001B, "
+        "which no page, feed or export can carry — remove the control character U+001B "
+        "(written \\e or \\x1b in the double-quoted text)"
+    ) in result.stderr.splitlines()
+    built = run_cli("build", "--data", "data", "-o", "site", cwd=tmp_path)
+    assert built.returncode == 1 and not (tmp_path / "site").exists()
+
+
+@pytest.mark.parametrize(
+    "args", [("show", "evil:terminal-tricks"), ("show", "EV-C01"), ("search", "terminal")], ids=" ".join
+)
+def test_the_terminal_removes_escape_sequences_handed_to_it(tmp_path, monkeypatch, capsys, args):
+    """Defence in depth: were escape sequences past the reader, show and search would still not print them."""
+    from houserules.cli import main
+
+    data = tmp_path / "data"
+    shutil.copytree(HOSTILE, data)
+    shutil.copy(HOSTILE_ESCAPES / "terminal-tricks.yaml", data / "evil/entries/terminal-tricks.yaml")
+    monkeypatch.setattr(yamlload, "carriable", lambda text, line: None)  # the reader lets them through
+    monkeypatch.setenv("HOUSERULES_CACHE", str(tmp_path / "cache"))
+    assert main([*args, "--data", str(data)]) == 0
+    out = capsys.readouterr()
+    assert "终端" in out.out and "[2J" in out.out  # the entry is shown, its escapes' printable rest as text
+    assert _terminal_safe(out.out + out.err) == []
 
 
 # -- identifiers and paths ----------------------------------------------------------------------------
@@ -548,7 +587,10 @@ ODD_FILES = [
     (
         "control-character",
         GOOD_ENTRY.replace("一句话。", "一句\x07话。").encode(),
-        ["5: control character #x0007 is not allowed — remove control characters from the file"],
+        [
+            "5: the file holds the control character U+0007, which no page, feed or export can carry"
+            " — remove the control character U+0007 from the file"
+        ],
     ),
 ]
 

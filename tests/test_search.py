@@ -2,7 +2,7 @@
 
 The user-facing tests run the installed command in a subprocess against the
 fixture data in ``tests/fixtures/search/`` (two games, wide Chinese titles, a
-table, control characters in the data), with the index cache in a temporary
+table, bidirectional and invisible characters in the data), with the index cache in a temporary
 folder. ``show`` output is compared with golden files: refresh them with
 ``UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_search.py``.
 """
@@ -338,7 +338,7 @@ def test_no_match_says_so(cache):
     "args",
     [
         ["search", "控制字符"],
-        ["search", "escape", "--json"],
+        ["search", "DM-X01", "--json"],
         ["show", "DM-X01"],
         ["search-eval", "--judgements", str(SEARCH / "judgements.yaml")],
     ],
@@ -352,8 +352,12 @@ def test_control_characters_in_data_never_reach_the_terminal(cache, args):
 
 def test_json_keeps_the_data_text_escaped(cache):
     result = hr("search", "DM-X01", "--json", cache=cache)
-    assert "\\u001b" in result.stdout and "\x1b" not in result.stdout
-    assert json.loads(result.stdout)[0]["title"]["zh"] == "控制\x1b[31m字符\x1b[0m"
+    assert result.returncode == 0, result.stderr
+    assert "\\u202e" in result.stdout and "\\u2066" in result.stdout
+    assert [c for c in UNSAFE + ["\u2066", "\u200b", "\u200f"] if c in result.stdout] == []
+    found = json.loads(result.stdout)[0]
+    assert found["title"] == {"zh": "控制\u202e字符\u2066", "en": "Control\u200b characters"}
+    assert found["summary"]["en"].startswith("Escape\u200f sequences")
 
 
 # -- show ---------------------------------------------------------------------

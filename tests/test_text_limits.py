@@ -1,8 +1,9 @@
 """Text that ``check`` accepts is text every later step can write and render in time.
 
-- Code points no output can carry (NUL, lone surrogates, U+FFFE, U+FFFF), written as
-  double-quoted YAML escapes, are refused with the line; every XML writer (TBX, the feed)
-  drops the other characters XML 1.0 cannot carry.
+- Code points no output can carry (C0 controls but tab, LF and CR; DEL and the C1 controls;
+  lone surrogates; U+FFFE, U+FFFF), written as double-quoted YAML escapes or raw in the file,
+  are refused with the line, the code point and its escape; every XML writer (TBX, the feed,
+  the XLIFF export) drops them all the same when handed them.
 - Markdown the renderer chokes on (lists nested hundreds deep, thousands of '[') is refused
   with the line; the renderer shows such text as plain paragraphs, in linear time.
 - The deprecated-form check is linear in the number of uses (the timing is in
@@ -19,18 +20,31 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import ENTRY_TEMPLATE, GOOD, run_cli
+from conftest import ENTRY_TEMPLATE, GOOD, load_kb, run_cli
 from houserules.check import run as run_check
 from houserules.check.glossary import _deprecated_uses
-from houserules.data.model import KnowledgeBase
+from houserules.data.model import Glossary, KnowledgeBase
 from houserules.data.textpolicy import MAX_BRACKET_WORK, MAX_MARKDOWN_NESTING, markdown_shape_problem
+from houserules.data.yamlload import Document
 from houserules.export import export
 from houserules.export.tbx import glossary_tbx
 from houserules.render.text import Linker, markdown_html, xml_text
 from houserules.site.changes import changes_feed
 
+KB_FOR_WRITERS = load_kb(GOOD)
+
 E = "data/demo/entries"
-UNCARRIABLE_FIX = "remove the escape (\\0, \\uD800-\\uDFFF, \\uFFFE, \\uFFFF) from the double-quoted text"
+
+
+def refused(char: str) -> bool:
+    """What check refuses in text, by its definition (written out here, not imported)."""
+    code = ord(char)
+    return (
+        (code < 0x20 and char not in "\t\n\r")
+        or 0x7F <= code <= 0x9F
+        or 0xD800 <= code <= 0xDFFF
+        or code in (0xFFFE, 0xFFFF)
+    )
 
 
 def make_data(tmp_path: Path, extra: str) -> Path:
@@ -62,12 +76,21 @@ def yaml_escape(text: str) -> str:
 @pytest.mark.parametrize(
     "escape, shown",
     [
-        ("\\0", "U+0000 (NUL)"),
-        ("\\x00", "U+0000 (NUL)"),
-        ("\\ud800", "U+D800 (a lone surrogate)"),
-        ("\\udfff", "U+DFFF (a lone surrogate)"),
-        ("\\ufffe", "U+FFFE (a non-character)"),
-        ("\\uffff", "U+FFFF (a non-character)"),
+        ("\\0", "the control character U+0000 — remove the control character U+0000 (written \\0 or \\x00"),
+        ("\\x00", "the control character U+0000 — remove the control character U+0000 (written \\0 or \\x00"),
+        ("\\e", "the control character U+001B — remove the control character U+001B (written \\e or \\x1b"),
+        ("\\x1b", "the control character U+001B — remove the control character U+001B (written \\e or \\x1b"),
+        ("\\a", "the control character U+0007 — remove the control character U+0007 (written \\a or \\x07"),
+        ("\\b", "the control character U+0008 — remove the control character U+0008 (written \\b or \\x08"),
+        ("\\v", "the control character U+000B — remove the control character U+000B (written \\v or \\x0b"),
+        ("\\x1f", "the control character U+001F — remove the control character U+001F (written \\x1f"),
+        ("\\x7f", "the control character U+007F — remove the control character U+007F (written \\x7f"),
+        ("\\N", "the control character U+0085 — remove the control character U+0085 (written \\N or \\x85"),
+        ("\\x9b", "the control character U+009B — remove the control character U+009B (written \\x9b"),
+        ("\\ud800", "the lone surrogate U+D800 — remove the lone surrogate U+D800 (written \\ud800"),
+        ("\\udfff", "the lone surrogate U+DFFF — remove the lone surrogate U+DFFF (written \\udfff"),
+        ("\\ufffe", "the non-character U+FFFE — remove the non-character U+FFFE (written \\ufffe"),
+        ("\\uffff", "the non-character U+FFFF — remove the non-character U+FFFF (written \\uffff"),
     ],
 )
 @pytest.mark.parametrize(
@@ -84,9 +107,10 @@ def test_a_code_point_no_output_can_carry_is_refused_with_its_line(tmp_path, esc
     data = make_data(tmp_path, extra.format(e=escape))
     result = run_cli("check", "--data", "data", cwd=tmp_path)
     assert result.returncode == 1 and "Traceback" not in result.stderr
+    what, fix = shown.split(" — ")
     assert (
-        f"data/demo/entries/extra.yaml:{line}: demo:extra: the text holds {shown}, "
-        f"which no page, feed or export can carry — {UNCARRIABLE_FIX}"
+        f"data/demo/entries/extra.yaml:{line}: demo:extra: the text holds {what}, "
+        f"which no page, feed or export can carry — {fix} in the double-quoted text)"
     ) in result.stderr.splitlines()
     export_run = run_cli("export", "--data", str(data), "--format", "csv", cwd=tmp_path)
     assert export_run.returncode == 1 and export_run.stdout == "" and "Traceback" not in export_run.stderr
@@ -107,7 +131,7 @@ def test_any_title_either_is_refused_or_every_writer_writes_it(tmp_path_factory,
         encoding="utf-8",
     )
     report = run_check(folder / "data")
-    bad = [c for c in text if c in "\x00\ufffe\uffff" or 0xD800 <= ord(c) <= 0xDFFF]
+    bad = [c for c in text if refused(c)]
     messages = [p.problem for p in report.errors]
     if bad:
         assert any("which no page, feed or export can carry" in m for m in messages), messages
@@ -126,11 +150,76 @@ def test_any_title_either_is_refused_or_every_writer_writes_it(tmp_path_factory,
     markdown_html("正文 " + text, Linker(kb))
 
 
+@pytest.mark.parametrize(
+    "char, line",
+    [("\x1b", 5), ("\x07", 5), ("\x7f", 5), ("\x9b", 5), ("\x80", 5), ("\ufffe", 5), ("\x0c", 5)],
+    ids=repr,
+)
+def test_a_raw_control_character_in_the_file_is_refused_with_its_line(tmp_path, char, line):
+    data = make_data(tmp_path, "")
+    entry = data / "demo/entries/extra.yaml"
+    entry.write_text(entry.read_text(encoding="utf-8").replace("一句话。", f"一句{char}话。"), encoding="utf-8")
+    result = run_cli("check", "--data", "data", cwd=tmp_path)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    code = f"U+{ord(char):04X}"
+    what = "the non-character" if ord(char) > 0xFF else "the control character"
+    assert (
+        f"data/demo/entries/extra.yaml:{line}: demo:extra: the file holds {what} {code}, "
+        f"which no page, feed or export can carry — remove {what} {code} from the file"
+    ) in result.stderr.splitlines()
+
+
 def test_xml_text_keeps_what_xml_carries_and_drops_the_rest():
-    carried = "\t\n\r 塔楼 \x85 \ud7ff \ue000 \ufffd \U0001f600 \U0010ffff"
+    carried = "\t\n\r 塔楼 \xa0 \ud7ff \ue000 \ufffd \U0001f600 \U0010ffff \u202e \u2028"
     assert xml_text(carried) == carried
-    dropped = "".join(chr(c) for c in range(0x20) if chr(c) not in "\t\n\r") + "\ud800\udfff\ufffe\uffff"
-    assert xml_text("a" + dropped + "b") == "ab"
+    dropped = "".join(chr(c) for c in [*range(0x20), *range(0x7F, 0xA0)] if chr(c) not in "\t\n\r")
+    assert xml_text("a" + dropped + "\ud800\udfff\ufffe\uffff" + "b") == "ab"
+
+
+#: Every code point check refuses, the odd ones it accepts (bidirectional overrides, separators,
+#: a byte-order mark, the last code points of the planes) and any other text.
+ODD = st.sampled_from(
+    [chr(c) for c in [*range(0x20), *range(0x7F, 0xA1)]]
+    + ["\ud800", "\udfff", "\ufffe", "\uffff", "\ufffd", "\ufeff", "\u202e", "\u2028", "\u2029", "\U0010ffff"]
+)
+odd_text = st.lists(
+    st.one_of(ODD, st.text(st.characters(codec=None, exclude_characters="[]"), max_size=3)), max_size=30
+)
+
+
+def _xml_read(text: str) -> str:
+    """``text`` as an XML parser reads it back: line ends normalised to LF."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+@given(odd_text.map("".join))
+def test_every_xml_writer_drops_exactly_what_check_refuses(text):
+    """TBX, the feed and XLIFF write well-formed UTF-8 XML holding the text less the code points check refuses."""
+    from houserules.export.l10n import Unit
+    from houserules.export.l10n_write import to_xliff
+
+    kept = _xml_read("".join(c for c in text if not refused(c)))
+    assert xml_text(text) == "".join(c for c in text if not refused(c))
+    kb = KB_FOR_WRITERS
+    game = kb.games["demo"]
+    game.glossary = Glossary(
+        Path("glossary.yaml"), Document({"terms": [{"id": "t", "en": "Term", "zh": "术语" + text}]})
+    )
+    try:
+        tbx = glossary_tbx(kb)
+    finally:
+        game.glossary = None
+    feed = changes_feed(kb, None, "站点" + text, None).encode("utf-8")
+    unit = Unit(id="demo:tower/title", path=Path("x.yaml"), target_path=("title", "en"), source="源" + text, target="")
+    xliff = to_xliff([unit], "zh")
+    for written in (tbx, feed, xliff):
+        assert not any(refused(c) for c in written.decode("utf-8"))
+    assert "术语" + kept in [t.text for t in etree.fromstring(tbx).iter("term")]
+    assert (
+        etree.fromstring(feed).findtext("{http://www.w3.org/2005/Atom}title") == f"站点{kept} · 更新记录 What changed"
+    )
+    sources = [e for e in etree.fromstring(xliff).iter() if e.tag.endswith("}source")]
+    assert ["".join(e.itertext()) for e in sources] == ["源" + kept]
 
 
 # -- Markdown the renderer would choke on ----------------------------------------------------------------

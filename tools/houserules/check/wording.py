@@ -88,3 +88,39 @@ def check_wording(kb: KnowledgeBase) -> Iterator[Problem]:
 
 def _message(path: Path_, match: re.Match[str]) -> str:
     return f"field '{'.'.join(map(str, path))}' uses the production word '{match.group(0)}'"
+
+
+# -- git-derived text: commit subjects -----------------------------------------------------------------
+
+#: What the changes page and its feed show for a commit subject that uses a production word. The whole
+#: subject is replaced rather than the word cut out: "Audit against the seeds: 21 entries corrected"
+#: without its word reads "Audit against the : 21 entries corrected", which says something else.
+NEUTRAL_SUBJECT = "数据更新 · Data update"
+#: A file name in a commit subject (a source document, a data or project file): a reader knows none.
+_SUBJECT_FILE = r"(?<![\w.-])[\w.-]*\w\.(?:txt|md|pdf|docx?|ya?ml|json|csv|html?)\b"
+
+
+def subject_pattern(kb: KnowledgeBase) -> re.Pattern[str]:
+    """What no commit subject shown to a reader may hold: every game's production words, its source ids
+    that are file names, and any file name.
+
+    Subjects are not a game's: a commit may touch every game, so the words of all games count.
+
+    >>> pattern = subject_pattern(KnowledgeBase())
+    >>> [bool(pattern.search(s)) for s in ("Fix 002_912163b109a9ba77.txt refs", "Update game.yaml", "v1.2", "e.g. x")]
+    [True, True, False, False]
+    """
+    words = [word for game in kb.games.values() for word in production_words(game)]
+    found = _pattern(dict.fromkeys(words))
+    return re.compile(f"{found.pattern}|{_SUBJECT_FILE}" if found else _SUBJECT_FILE, re.IGNORECASE)
+
+
+def shown_subject(subject: str, pattern: re.Pattern[str]) -> str:
+    """``subject`` as a reader sees it: :data:`NEUTRAL_SUBJECT` when it uses a word of ``pattern``.
+
+    >>> shown_subject("Content audit against the seeds", re.compile(r"\\bseed", re.I))
+    '数据更新 · Data update'
+    >>> shown_subject("Betrayal: the vault's answers", re.compile(r"\\bseed", re.I))
+    "Betrayal: the vault's answers"
+    """
+    return NEUTRAL_SUBJECT if subject and pattern.search(subject) else subject

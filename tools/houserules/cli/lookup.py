@@ -38,6 +38,28 @@ def _report_data_problems(problems: list[str]) -> None:
         )
 
 
+def terminal_json(value: object) -> str:
+    r"""``value`` as JSON for a terminal: Chinese as written, every invisible character as an escape.
+
+    json.dumps escapes control characters; format characters (bidirectional overrides, zero-width
+    characters) and line separators are escaped here too, so the printed text cannot reorder or
+    hide what a terminal shows, and a JSON reader still gets the exact text.
+
+    >>> print(terminal_json({"zh": "控制\u202e字符\x1b"}))
+    {
+     "zh": "控制\u202e字符\u001b"
+    }
+    """
+    import unicodedata
+
+    def escape(char: str) -> str:
+        data = char.encode("utf-16-be")
+        return "".join(f"\\u{int.from_bytes(data[i : i + 2], 'big'):04x}" for i in range(0, len(data), 2))
+
+    text = json.dumps(value, ensure_ascii=False, indent=1)
+    return "".join(escape(c) if unicodedata.category(c) in {"Cf", "Zl", "Zp", "Co"} else c for c in text)
+
+
 def search_command(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("query", nargs="+", help="words, a title, an alias, a question or a code")
     parser.add_argument("--game", metavar="G", help="only entries of this game (its id)")
@@ -72,7 +94,7 @@ def search_command(parser: argparse.ArgumentParser) -> Runner:
             hits = index.search(text, game=args.game, kind=args.kind, limit=args.limit)
             names = index.names(shown_refs(hits))
         if args.json:
-            print(json.dumps([hit.to_json() for hit in hits], ensure_ascii=False, indent=1))
+            print(terminal_json([hit.to_json() for hit in hits]))
         elif hits:
             columns = terminal_columns()
             print(fit(format_hits(hits, columns, names), columns))

@@ -133,22 +133,43 @@ def folder_children(folder: Path, label: str, problems: list[Problem]) -> list[t
     return found
 
 
-#: Code points no output can carry: NUL (a C string's end, raw in a CSV cell), lone
-#: surrogates (UTF-8 cannot encode them) and the non-characters U+FFFE and U+FFFF (XML 1.0
-#: cannot carry them). The file itself cannot hold them (the reader refuses them as control
-#: characters); a double-quoted escape (\0, \uD800, \uFFFE) can, and is refused here.
-_UNCARRIABLE = re.compile("[\x00\ud800-\udfff\ufffe\uffff]")
+#: Code points no output can carry: every C0 control but tab, line feed and carriage return
+#: (XML 1.0 cannot carry them, NUL ends a C string and is raw in a CSV cell, ESC starts a
+#: terminal escape sequence), DEL and the C1 controls U+0080-U+009F (XML 1.0 allows them but
+#: discourages them, no text means them, and a terminal reads U+009B as an escape sequence),
+#: lone surrogates (UTF-8 cannot encode them) and the non-characters U+FFFE and U+FFFF (XML
+#: 1.0 cannot carry them). The file itself cannot hold most of them (the reader refuses them as
+#: control characters); a double-quoted escape (\e, \0, \x9b, \uD800, \uFFFE) can, and is
+#: refused here.
+_UNCARRIABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+#: The YAML escapes with a name, for the fix of a message.
+_NAMED_ESCAPES = {0x00: "\\0", 0x07: "\\a", 0x08: "\\b", 0x0B: "\\v", 0x0C: "\\f", 0x1B: "\\e", 0x85: "\\N"}
+
+
+def uncarriable(code: int) -> tuple[str, str]:
+    r"""What code point ``code`` is, and how it is written in double quotes.
+
+    >>> print(*uncarriable(0x1B), "|", *uncarriable(0xD800), "|", *uncarriable(0x9B))
+    the control character \e or \x1b | the lone surrogate \ud800 | the control character \x9b
+    """
+    if 0xD800 <= code <= 0xDFFF:
+        return "the lone surrogate", f"\\u{code:04x}"
+    if code > 0xFF:
+        return "the non-character", f"\\u{code:04x}"
+    written = f"\\x{code:02x}"
+    named = _NAMED_ESCAPES.get(code)
+    return "the control character", f"{named} or {written}" if named else written
 
 
 def carriable(text: str, line: int) -> None:
-    """Refuse ``text`` holding a code point of :data:`_UNCARRIABLE`, naming it and the line."""
+    """Refuse ``text`` holding a code point of :data:`_UNCARRIABLE`, naming it, its escape and the line."""
     found = _UNCARRIABLE.search(text)
     if found is None:
         return
     code = ord(found.group())
-    what = "NUL" if code == 0 else "a lone surrogate" if 0xD800 <= code <= 0xDFFF else "a non-character"
+    what, written = uncarriable(code)
     raise YamlError(
         line,
-        f"the text holds U+{code:04X} ({what}), which no page, feed or export can carry",
-        "remove the escape (\\0, \\uD800-\\uDFFF, \\uFFFE, \\uFFFF) from the double-quoted text",
+        f"the text holds {what} U+{code:04X}, which no page, feed or export can carry",
+        f"remove {what} U+{code:04X} (written {written} in the double-quoted text)",
     )

@@ -23,11 +23,12 @@ from __future__ import annotations
 import datetime
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import HouserulesError, display_path
+from ..errors import HouserulesError, display_path, visible
 from .entrychanges import EntryChange, aspect_names, entry_change, entry_changes, needs_reading, read_blob
 from .git import NoGit, committed_blobs, git_checkout, git_log, git_objects, git_tree_ids, subject
 from .model import KnowledgeBase
@@ -145,12 +146,20 @@ def changes_since(kb: KnowledgeBase, wanted: str) -> tuple[Version, list[EntryCh
     when there is no git history to look it up in.
     """
     history = load_history(kb)
+    print_warnings(history)
     version = history.find(wanted)
     if version is history.versions[0]:
         raise HouserulesError(f"nothing changed since {version.version}: it is the current data version")
     top, _ = git_checkout(_data_dir(kb))  # found: so the folder is in a checkout
     entries, others = changes_between(kb, top, version.version.tree)
     return version, entries, others
+
+
+def print_warnings(history: History) -> None:
+    """The history's warnings (committed paths no data file can have, skipped) on stderr, as the build and
+    ``pdf --changes-since`` print them: one line each, the path's odd characters as escapes."""
+    for warning in history.warnings:
+        print(f"houserules: warning: git history: {visible(warning)}", file=sys.stderr)
 
 
 def today() -> str:
@@ -229,4 +238,5 @@ __all__ = [
     "changes_since",
     "entry_change",
     "load_history",
+    "print_warnings",
 ]

@@ -18,7 +18,12 @@ import yaml
 from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .files import YamlError, carriable, read_text  # YamlError is this reader's error too: importable from here
+from .files import (
+    YamlError,
+    carriable,
+    read_text,
+    uncarriable,
+)  # YamlError is this reader's error too: importable from here
 
 MAX_DEPTH = 32
 
@@ -222,10 +227,11 @@ def parse(text: str) -> Document:
         loader = _Loader(text)  # the reader refuses control characters here, before any parsing
     except yaml.reader.ReaderError as exc:
         code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        what = uncarriable(code)[0] if 0xD800 <= code <= 0xDFFF or code < 0x100 else "the non-character"
         raise YamlError(
             text[: exc.position].count("\n") + 1,
-            f"control character #x{code:04x} is not allowed",
-            "remove control characters from the file; write \\t or \\e in double quotes if needed",
+            f"the file holds {what} U+{code:04X}, which no page, feed or export can carry",
+            f"remove {what} U+{code:04X} from the file",
         ) from None
     try:
         try:

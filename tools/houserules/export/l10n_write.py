@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import Any
 
 from ..data.model import INLINE_REF, KnowledgeBase
 from ..errors import HouserulesError
+from ..render.text import xml_text
 from .l10n import L10N_FORMATS, SUBSTATE_REVIEW, XLIFF_NS, Unit, other, units
 
 # -- XLIFF 2.0 ---------------------------------------------------------------------------------------
-_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
-def _clean(text: str) -> str:
-    return _NOT_XML.sub("", text)
+_clean = xml_text
 
 
 def unit_xml_id(unit_id: str) -> str:

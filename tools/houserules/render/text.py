@@ -240,16 +240,17 @@ def _targets(text: str, linker: Linker, lang: str) -> tuple[tuple[str, str, str]
     return tuple(found)
 
 
-#: What XML 1.0 cannot carry (its ``Char`` production): C0 controls but tab, LF and CR, lone
-#: surrogates, U+FFFE and U+FFFF. The checker refuses NUL, surrogates and the two non-characters;
-#: an escape sequence (``\\e``) is data the terminal tests keep, so the XML writers drop these.
-_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+#: What no XML writer writes: what XML 1.0 cannot carry (its ``Char`` production: C0 controls but
+#: tab, LF and CR, lone surrogates, U+FFFE and U+FFFF) and what it discourages (DEL, the C1
+#: controls U+0080-U+009F). The checker refuses all of them in data (``data/files.py``); the
+#: writers drop them all the same, as a second defence for text that comes from elsewhere.
+_NOT_XML = re.compile("[^\t\n\r\u0020-\u007e\u00a0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def xml_text(text: str) -> str:
-    """``text`` without the characters XML 1.0 cannot carry: every XML writer (the TBX export, the feed) uses it.
+    """``text`` without the characters XML 1.0 cannot carry or discourages: every XML writer (TBX, the feed, XLIFF) uses it.
 
-    >>> xml_text("a\\x1b[2Jb\\x00\\ufffe\\tc")
+    >>> xml_text("a\\x1b[2Jb\\x00\\ufffe\\x9b\\x85\\tc")
     'a[2Jb\\tc'
     """
     return _NOT_XML.sub("", text)

@@ -8,9 +8,11 @@ import) to its first items, so the page stays a page.
 
 from __future__ import annotations
 
+import re
 import uuid
 import xml.etree.ElementTree as etree
 
+from ..check.wording import shown_subject, subject_pattern
 from ..data import vocab
 from ..data.entrychanges import EntryChange, aspect_names
 from ..data.history import History, Version
@@ -87,11 +89,12 @@ def _heading(version: Version, current: bool) -> str:
     return f"{version.short} · {when}" + ("（当前 · current）" if current else "")
 
 
-def _cite(version: Version) -> str:
-    """The commit under a version's heading: its short id and subject (a commit subject is data: escaped)."""
+def _cite(version: Version, words: re.Pattern[str]) -> str:
+    """The commit under a version's heading: its short id and subject (a commit subject is data: escaped, and
+    shown neutral when it uses a production word)."""
     if version.commit is None:
         return '<p class="hr-cite">工作目录中尚未提交的更改 · <span lang="en">changes not committed yet</span></p>'
-    subject = f" · {inline_html(version.subject)}" if version.subject else ""
+    subject = f" · {inline_html(shown_subject(version.subject, words))}" if version.subject else ""
     return f'<p class="hr-cite">提交 · <span lang="en">commit</span> <code>{inline_html(version.commit[:10])}</code>{subject}</p>'
 
 
@@ -138,6 +141,7 @@ def _insert_link(version: Version) -> str:
 
 def changes_page(kb: KnowledgeBase, history: History | None, offered: list[Version] | None = None) -> str:
     """The Markdown of ``changes.md``; ``offered``: the versions with a ready insert (default: :func:`inserts`)."""
+    words = subject_pattern(kb)
 
     def href(path: str) -> str:
         return path  # the page is at the site root
@@ -184,7 +188,7 @@ def changes_page(kb: KnowledgeBase, history: History | None, offered: list[Versi
         insert = _insert_link(version) if version.version.tree in ready and version is not current else ""
         out.append(
             html_block(
-                f'<div class="hr-version" data-block="version">{_cite(version)}'
+                f'<div class="hr-version" data-block="version">{_cite(version, words)}'
                 f"{_game_versions(kb, trees[id(version)], first, version)}{insert}"
                 f"{version_html(kb, version, href)}</div>"
             )
@@ -215,7 +219,8 @@ def _current_games(kb: KnowledgeBase) -> str:
 
 
 def _uuid(name: str) -> str:
-    return f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, 'houserules:' + name)}"
+    """A stable id for ``name``; what no XML can carry (a lone surrogate UTF-8 cannot encode) is left out first."""
+    return f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, 'houserules:' + xml_text(name))}"
 
 
 def _sub(parent: etree.Element, tag: str, text: str | None = None, **attributes: str) -> etree.Element:
@@ -241,6 +246,7 @@ def changes_feed(kb: KnowledgeBase, history: History | None, site_name: str, sit
     feed says so in ``xml:base``, so a reader that copies an entry keeps working links.
     """
     etree.register_namespace("", ATOM)
+    words = subject_pattern(kb)
     versions = history.versions[:FEED_VERSIONS] if history else []
     feed = etree.Element(f"{{{ATOM}}}feed", {XML_LANG: "zh"})
     if site_url:
@@ -275,7 +281,7 @@ def changes_feed(kb: KnowledgeBase, history: History | None, site_name: str, sit
         _sub(entry, "id", _uuid(f"data:{version.version.tree}"))
         _sub(entry, "updated", f"{version.date}T00:00:00Z")
         _sub(entry, "link", rel="alternate", type="text/html", href=f"{page_url(CHANGES_PAGE)}#{anchor(version)}")
-        subject = f"<p>{inline_html(version.subject)}</p>" if version.subject else ""
+        subject = f"<p>{inline_html(shown_subject(version.subject, words))}</p>" if version.subject else ""
         _sub(entry, "content", subject + version_html(kb, version, lambda path: path), type="html")
     etree.indent(feed)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + etree.tostring(feed, encoding="unicode") + "\n"

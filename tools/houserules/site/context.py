@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from collections import defaultdict
 from functools import cached_property
 
 from ..data import vocab
-from ..data.history import History, load_history
+from ..data.history import History, load_history, print_warnings
 from ..data.model import Entry, Game, KnowledgeBase, game_sections
 from ..data.version import DataVersion, data_version
-from ..errors import visible
 from ..render.blocks import EntryBlocks, Erratum
 from .repo import RepoLinks
 
@@ -48,8 +46,7 @@ class SiteContext:
         if self.kb.root is None:
             return None
         history = load_history(self.kb, self.version)
-        for warning in history.warnings:
-            print(f"houserules: warning: git history: {visible(warning)}", file=sys.stderr)
+        print_warnings(history)
         return history
 
     @cached_property
