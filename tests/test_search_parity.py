@@ -117,3 +117,16 @@ def test_the_worker_really_stems(site):
     words = ["running", "ponies", "elevators", "generalization"]
     stems = worker(site, stem=words)["stem"]
     assert stems == [stem(w) for w in words] and stems != words
+
+
+def test_a_result_that_leads_with_its_answer_shows_it_then_the_question(site):
+    """Material shows a result's own text only when nothing below it scores as high: when the
+    one-line answer leads, the worker gives one document, the answer first, the question below."""
+    found = worker(site, rank=["电梯到了必须出去吗", "坐魔梯到了别层，出去再进来，还能再开一次吗"])["rank"]
+    answer_first, question_first = found[0], found[1]
+    assert answer_first["hits"][0]["lead"] == "entry"
+    [item] = answer_first["items"][0]
+    assert "#" not in item["location"] and item["text"].index("每名探索者每回合最多一次") < item["text"].index("hr-q-below")
+    assert question_first["hits"][0]["lead"] == "question"
+    parent, question = question_first["items"][0]
+    assert parent["text"] == "" and question["location"].endswith("#re-enter")

@@ -440,11 +440,12 @@
         }
         var q = group[hit.question];   // id, question zh, question en, answer zh, answer en
         if (hit.lead === "entry") {
-          return [
-            { location: e[5], title: title, text: both(e[3], e[4], words), score: score, terms: terms, ref: e[6] },
-            { location: e[5] + "#" + q[0], title: '<span class="hr-q">问</span> ' + both(q[1], q[2], words),
-              text: both(q[3], q[4], words), score: score, terms: terms }
-          ];
+          // One document: Material shows a result's own text only when no section of it scores as
+          // high, so the one-line answer leads and the question that matched follows inside it.
+          var below = '<span class="hr-q-below"><span class="hr-q">问</span> ' + both(q[1], q[2], words) +
+            "</span> " + both(q[3], q[4], words);
+          return [{ location: e[5], title: title, text: both(e[3], e[4], words) + " " + below, score: score,
+                    terms: terms, ref: e[6] }];
         }
         return [
           { location: e[5], title: title, text: "", score: score, terms: terms, ref: e[6] },
