@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import HouserulesError
+from .common import checked, emit
 from .lookup import search_command, search_eval_command, show_command
 from .publish import publish_command
 
@@ -57,18 +58,6 @@ def _cmd_schema(parser: argparse.ArgumentParser) -> Runner:
     return run
 
 
-def _checked(data: Path):
-    """Load and check the data once; print its problems; stop on errors."""
-    from ..check import run as run_check
-
-    report = run_check(data)
-    for problem in report.problems:
-        print(problem, file=sys.stderr)
-    if report.errors:
-        raise HouserulesError(f"the data has {len(report.errors)} problems; fix them first ({report.summary()})")
-    return report
-
-
 def _cmd_build(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument(
         "-o",
@@ -82,7 +71,7 @@ def _cmd_build(parser: argparse.ArgumentParser) -> Runner:
     def run(args: argparse.Namespace) -> int:
         from ..build import build_site
 
-        report = _checked(args.data)
+        report = checked(args.data)
         target = build_site(report.kb, args.data, args.output)
         print(f"built {target} ({report.summary()})")
         return 0
@@ -129,7 +118,7 @@ def _cmd_export(parser: argparse.ArgumentParser) -> Runner:
 
     def run(args: argparse.Namespace) -> int:
         from ..check import run as run_check
-        from ..export import check_format, export, write_output
+        from ..export import check_format, export
 
         check_format(args.what, args.format)  # before the check: a wrong pairing needs no data
         report = run_check(args.data)
@@ -138,13 +127,7 @@ def _cmd_export(parser: argparse.ArgumentParser) -> Runner:
         if report.errors:
             print(f"not exported: {report.summary()}", file=sys.stderr)
             return 1
-        data = export(report.kb, args.what, args.format, args.game)
-        if args.output is None:
-            sys.stdout.buffer.write(data)
-            sys.stdout.flush()
-        else:
-            write_output(args.output, data)
-            print(f"wrote {args.output} ({args.what}, {args.format})")
+        emit(export(report.kb, args.what, args.format, args.game), args.output, f"{args.what}, {args.format}")
         return 0
 
     return run
@@ -213,7 +196,7 @@ def _cmd_pdf(parser: argparse.ArgumentParser) -> Runner:
         from ..build import configured_site_url
         from ..print.faq import make_faq
 
-        kb = _checked(args.data).kb
+        kb = checked(args.data).kb
         site_url = args.site_url or configured_site_url()
         target, entries, pages = make_faq(
             kb, args.output, args.game, args.profile, args.paper, site_url, args.layout, args.changes_since

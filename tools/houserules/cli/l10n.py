@@ -54,8 +54,8 @@ def _add_data(parser: argparse.ArgumentParser) -> None:
 def _export(args: argparse.Namespace) -> int:
     from ..build import configured_site_url
     from ..check import run as run_check
-    from ..export import write_output
     from ..export.l10n_write import export_l10n
+    from .common import emit
 
     report = run_check(args.data)
     for problem in report.errors:
@@ -67,13 +67,12 @@ def _export(args: argparse.Namespace) -> int:
         site_url = configured_site_url() or ""
     except OSError:
         site_url = ""
-    data = export_l10n(report.kb, args.format, args.source, args.game, site_url)
-    if args.output is None:
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-    else:
-        write_output(args.output, data)
-        print(f"wrote {args.output} ({args.format}, {args.source} → {'en' if args.source == 'zh' else 'zh'})")
+    target = "en" if args.source == "zh" else "zh"
+    emit(
+        export_l10n(report.kb, args.format, args.source, args.game, site_url),
+        args.output,
+        f"{args.format}, {args.source} → {target}",
+    )
     return 0
 
 

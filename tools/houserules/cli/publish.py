@@ -12,20 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import HouserulesError, display_path
+from .common import checked
 
 Runner = Callable[[argparse.Namespace], int]
-
-
-def _checked(data: Path):
-    """Load and check the data once, as ``houserules build`` does; print its problems; stop on errors."""
-    from ..check import run as run_check
-
-    report = run_check(data)
-    for problem in report.problems:
-        print(problem, file=sys.stderr)
-    if report.errors:
-        raise HouserulesError(f"the data has {len(report.errors)} problems; fix them first ({report.summary()})")
-    return report
 
 
 def publish_command(parser: argparse.ArgumentParser) -> Runner:
@@ -46,7 +35,7 @@ def publish_command(parser: argparse.ArgumentParser) -> Runner:
 
         target = args.output
         if not args.no_build:
-            report = _checked(args.data)
+            report = checked(args.data)
             target = build_site(report.kb, args.data, args.output)
             print(f"built {display_path(target)} ({report.summary()})")
         elif not (target / "index.html").is_file():
