@@ -20,6 +20,7 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from pathlib import Path
 
 from ..data import searchtext
 
@@ -28,6 +29,7 @@ FIRST, LAST = 0x4E00, 0x9FFF
 _MARKS = re.compile("[\u0300-\u036f]")
 
 
+@lru_cache(maxsize=4096)  # some 1,500 readings stand for 20,000 characters
 def toneless(reading: str) -> str:
     """A pinyin syllable without its tone mark (ü as v, as pypinyin's normal style writes it).
 
@@ -40,9 +42,24 @@ def toneless(reading: str) -> str:
 @lru_cache(maxsize=1)
 def readings() -> dict[str, str]:
     """Every character of the block pypinyin knows → its first reading, toneless."""
-    from pypinyin.pinyin_dict import pinyin_dict
+    return {chr(code): toneless(text.split(",")[0]) for code, text in _pinyin_dict().items() if FIRST <= code <= LAST}
 
-    return {chr(code): toneless(text.split(",")[0]) for code, text in pinyin_dict.items() if FIRST <= code <= LAST}
+
+def _pinyin_dict() -> dict[int, str]:
+    """pypinyin's table of characters' readings, read on its own: importing the package also
+    loads its phrase dictionary (about 0.3 s, more than the whole query), which is never used here."""
+    import importlib.util
+
+    package = importlib.util.find_spec("pypinyin")  # found, not imported
+    assert package is not None and package.origin is not None, "pypinyin is a dependency (pyproject.toml)"
+    spec = importlib.util.spec_from_file_location(
+        "_houserules_pinyin_dict", Path(package.origin).parent / "pinyin_dict.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    table: dict[int, str] = module.pinyin_dict
+    return table
 
 
 def char_table() -> dict[str, str]:
