@@ -1,0 +1,149 @@
+"""Warm search latency of two checkouts side by side, on one open index each (a command, not a test).
+
+    .venv/bin/python -m benchmarks.ranking_compare --old OLD_ROOT --new NEW_ROOT \\
+        --old-data D1 --new-data D2 [--old-cache C1 --new-cache C2] [--trials 8 --rounds 5]
+
+Each checkout searches the data its own ``benchmarks/synth.py`` wrote (``python -m benchmarks.synth 5000 D``),
+with its own cached index (built by a ``houserules search`` beforehand). A trial is one new process per
+checkout that opens the index, runs every query once (the first use of a term reads its postings), then
+``--rounds`` rounds of :data:`QUERIES`, each timed. Trials alternate old, new, old, new ... so a machine
+whose speed drifts slows both alike. Prints p50 and p95 of all the timed queries of each checkout, the
+median of the per-trial p50s, and new ÷ old.
+
+With ``--old-site S1 --new-site S2`` (the two checkouts' sites built from that data), the site's search
+box is measured instead, alternating too (:func:`benchmarks.site_search_bench.measure`, over http and
+from ``file://``, ``--trials`` times each): medians of first results and of the bytes fetched before them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+from benchmarks.measure import percentile
+from benchmarks.search_bench import QUERIES as CLI_QUERIES
+
+#: The command-line benchmark's queries, then whole situations typed as sentences, English and Chinese.
+QUERIES = [
+    *CLI_QUERIES,
+    "what happens when the mystic elevator falls into the basement while a player is inside",
+    "my explorer found the vault but has no key, can another player help open it",
+    "the haunt started and the traitor wants to know if monsters can attack in the same turn",
+    "a trapped room stops my movement but I already used an item this turn, does it still count",
+    "魔梯掉到地下室的时候里面的玩家怎么办",
+    "作祟开始以后叛徒的怪物这一回合能不能马上攻击",
+    "我在金库里没有钥匙别的玩家能不能帮我打开",
+    "两个玩家同时要对抗检定的时候谁先掷骰",
+]
+
+#: Run in the checkout's own interpreter path: open the index, warm it, time the rounds, print JSON.
+WORKER = """
+import json, os, sys, time
+from pathlib import Path
+from houserules.search.index import open_index
+queries = json.loads(sys.argv[2]); rounds = int(sys.argv[3])
+with open_index(Path(sys.argv[1])) as index:
+    for q in queries:
+        index.search(q)
+    times = []
+    for _ in range(rounds):
+        for q in queries:
+            start = time.perf_counter()
+            index.search(q, limit=10)
+            times.append(time.perf_counter() - start)
+print(json.dumps({"times": times}))
+"""
+
+
+def trial(root: Path, data: Path, cache: Path, rounds: int) -> dict:
+    env = {**os.environ, "PYTHONPATH": f"{root / 'tools'}{os.pathsep}{root}", "HOUSERULES_CACHE": str(cache)}
+    result = subprocess.run(
+        [sys.executable, "-c", WORKER, str(data), json.dumps(QUERIES), str(rounds)],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if result.returncode != 0:
+        raise SystemExit(f"the search in {root} failed:\n{result.stderr}")
+    return json.loads(result.stdout.splitlines()[-1])
+
+
+def compare_sites(old: Path, new: Path, trials: int) -> None:
+    from benchmarks import site_search_bench
+
+    keys = ("first_ms", "bytes", "gz_bytes", "search_gz_bytes", "warm_p50_ms", "warm_p95_ms")
+    for mode in ("http", "file"):
+        found: dict[str, list[dict]] = {"old": [], "new": []}
+        for n in range(trials):
+            for side, site in (("old", old), ("new", new)):
+                found[side].append(site_search_bench.measure(site, mode))
+                print(f"{mode} trial {n + 1} {side}: first {found[side][-1]['first_ms']:.0f} ms", file=sys.stderr)
+        print(f"site search, {mode}, CPU 4x, median of {trials} alternating trials")
+        print(f"{'':6} " + " ".join(f"{k:>16}" for k in keys))
+        for side in ("old", "new"):
+            print(f"{side:6} " + " ".join(f"{statistics.median(r[k] for r in found[side]):>16.1f}" for k in keys))
+        firsts = [b["first_ms"] / a["first_ms"] for a, b in zip(found["old"], found["new"], strict=True)]
+        print(f"new/old first results: median of paired ratios {statistics.median(firsts):.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    for side in ("old", "new"):
+        parser.add_argument(f"--{side}", type=Path, required=True, help=f"the {side} checkout's root")
+        parser.add_argument(f"--{side}-data", type=Path, required=True)
+        parser.add_argument(f"--{side}-cache", type=Path, required=True, help="its HOUSERULES_CACHE")
+    parser.add_argument("--old-site", type=Path, help="measure the two built sites' search box instead")
+    parser.add_argument("--new-site", type=Path)
+    parser.add_argument("--trials", type=int, default=8)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    if args.old_site and args.new_site:
+        return compare_sites(args.old_site, args.new_site, args.trials)
+    times: dict[str, list[float]] = {"old": [], "new": []}
+    p50s: dict[str, list[float]] = {"old": [], "new": []}
+    per_query: dict[str, dict[str, list[float]]] = {"old": {}, "new": {}}
+    for n in range(args.trials):
+        for side in ("old", "new"):
+            root, data, cache = (getattr(args, f"{side}{suffix}") for suffix in ("", "_data", "_cache"))
+            out = trial(root.resolve(), data.resolve(), cache.resolve(), args.rounds)
+            times[side] += out["times"]
+            p50s[side].append(percentile(out["times"], 0.5))
+            for i, t in enumerate(out["times"]):
+                per_query[side].setdefault(QUERIES[i % len(QUERIES)], []).append(t)
+            print(f"trial {n + 1} {side}: p50 {p50s[side][-1] * 1000:.1f} ms", file=sys.stderr, flush=True)
+    rows = {}
+    for side in ("old", "new"):
+        rows[side] = {
+            "p50_ms": percentile(times[side], 0.5) * 1000,
+            "p95_ms": percentile(times[side], 0.95) * 1000,
+            "max_ms": max(times[side]) * 1000,
+            "median_trial_p50_ms": statistics.median(p50s[side]) * 1000,
+            "queries": len(times[side]),
+        }
+    ratios = [new / old for old, new in zip(p50s["old"], p50s["new"], strict=True)]
+    print(f"{len(QUERIES)} queries x {args.rounds} rounds x {args.trials} trials per side, interleaved")
+    print(f"{'':6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'median of trial p50s':>22}")
+    for side, row in rows.items():
+        print(
+            f"{side:6} {row['p50_ms']:>8.1f} {row['p95_ms']:>8.1f} {row['max_ms']:>8.1f} "
+            f"{row['median_trial_p50_ms']:>22.1f}"
+        )
+    print(
+        f"new/old: p50 {rows['new']['p50_ms'] / rows['old']['p50_ms']:.2f}, "
+        f"p95 {rows['new']['p95_ms'] / rows['old']['p95_ms']:.2f}, "
+        f"median of paired trial ratios {statistics.median(ratios):.2f}"
+    )
+    print(f"\n{'query':<60} {'old p50':>8} {'new p50':>8}")
+    for q in QUERIES:
+        old, new = (statistics.median(per_query[s][q]) * 1000 for s in ("old", "new"))
+        print(f"{q[:60]:<60} {old:>8.1f} {new:>8.1f}")
+
+
+if __name__ == "__main__":
+    main()
