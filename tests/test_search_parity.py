@@ -126,7 +126,9 @@ def test_a_result_that_leads_with_its_answer_shows_it_then_the_question(site):
     answer_first, question_first = found[0], found[1]
     assert answer_first["hits"][0]["lead"] == "entry"
     [item] = answer_first["items"][0]
-    assert "#" not in item["location"] and item["text"].index("每名探索者每回合最多一次") < item["text"].index("hr-q-below")
+    assert "#" not in item["location"] and item["text"].index("每名探索者每回合最多一次") < item["text"].index(
+        "hr-q-below"
+    )
     assert question_first["hits"][0]["lead"] == "question"
     parent, question = question_first["items"][0]
     assert parent["text"] == "" and question["location"].endswith("#re-enter")
