@@ -23,6 +23,7 @@ from houserules.errors import Problem
 from houserules.render import text as textrender
 from houserules.render.terminal import clean
 from houserules.render.text import Linker, markdown_html
+from test_output_paths import make_target
 
 #: Pieces that matter to YAML, Markdown, HTML and terminals, mixed into random text.
 TOKENS = [
@@ -288,28 +289,18 @@ def test_any_long_query_answers_within_bounds(search_index, query):
     ]
 
 
-@given(st.sampled_from(["regular", "missing", "folder", "link", "fifo"]), st.binary(max_size=5000))
+@given(st.sampled_from(["regular", "missing", "folder", "link-to-missing", "fifo-unread"]), st.binary(max_size=5000))
 def test_any_output_target_is_written_or_refused_unchanged(tmp_path_factory, kind, data):
-    import os
-
     from houserules.errors import HouserulesError
     from houserules.export import write_output
 
     folder = tmp_path_factory.mktemp("out")
-    target = folder / "x.csv"
-    if kind == "regular":
-        target.write_bytes(b"old")
-    elif kind == "folder":
-        target.mkdir()
-    elif kind == "link":
-        target.symlink_to(folder / "elsewhere")
-    elif kind == "fifo":
-        os.mkfifo(target)  # nobody reads it: refused at once, never waited on
+    target = make_target(folder, kind)  # a pipe nobody reads: refused at once, never waited on
     try:
         write_output(target, data)
     except HouserulesError:
-        assert kind in ("folder", "link", "fifo")
-        assert not (folder / "elsewhere").exists()
+        assert kind in ("folder", "link-to-missing", "fifo-unread")
+        assert not (folder / "nothing-yet.csv").exists()
         return
     assert kind in ("regular", "missing") and target.read_bytes() == data
-    assert [p.name for p in folder.iterdir()] == ["x.csv"]
+    assert [p.name for p in folder.iterdir()] == ["out.csv"]

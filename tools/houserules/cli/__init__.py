@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import HouserulesError
-from .common import checked, emit
+from .common import checked, emit, exportable
 from .lookup import search_command, search_eval_command, show_command
 from .publish import publish_command
 
@@ -117,15 +117,11 @@ def _cmd_export(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE instead of stdout")
 
     def run(args: argparse.Namespace) -> int:
-        from ..check import run as run_check
         from ..export import check_format, export
 
         check_format(args.what, args.format)  # before the check: a wrong pairing needs no data
-        report = run_check(args.data)
-        for problem in report.errors:
-            print(problem, file=sys.stderr)
-        if report.errors:
-            print(f"not exported: {report.summary()}", file=sys.stderr)
+        report = exportable(args.data)
+        if report is None:
             return 1
         emit(export(report.kb, args.what, args.format, args.game), args.output, f"{args.what}, {args.format}")
         return 0

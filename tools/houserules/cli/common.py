@@ -24,6 +24,19 @@ def checked(data: Path) -> Report:
     return report
 
 
+def exportable(data: Path) -> Report | None:
+    """The checked data to export from, or None (its errors printed) when it has errors: nothing is exported."""
+    from ..check import run as run_check
+
+    report = run_check(data)
+    for problem in report.errors:
+        print(problem, file=sys.stderr)
+    if report.errors:
+        print(f"not exported: {report.summary()}", file=sys.stderr)
+        return None
+    return report
+
+
 def emit(data: bytes, output: Path | None, done: str) -> None:
     """``data`` to stdout, or to ``output`` by the output-path rules, then ``wrote FILE (done)``."""
     from ..export import write_output

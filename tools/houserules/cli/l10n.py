@@ -53,15 +53,11 @@ def _add_data(parser: argparse.ArgumentParser) -> None:
 
 def _export(args: argparse.Namespace) -> int:
     from ..build import configured_site_url
-    from ..check import run as run_check
     from ..export.l10n_write import export_l10n
-    from .common import emit
+    from .common import emit, exportable
 
-    report = run_check(args.data)
-    for problem in report.errors:
-        print(problem, file=sys.stderr)
-    if report.errors:
-        print(f"not exported: {report.summary()}", file=sys.stderr)
+    report = exportable(args.data)
+    if report is None:
         return 1
     try:
         site_url = configured_site_url() or ""
