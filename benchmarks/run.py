@@ -113,7 +113,7 @@ def bench_search(data: Path, work: Path, results: Results, rounds: int) -> None:
 
     cache = work / "cache"
     env = {"HOUSERULES_CACHE": str(cache)}
-    code = f"from pathlib import Path; from houserules.search.cache import build_for; build_for(Path({str(data)!r}), Path({str(work / 'ix')!r}))"
+    code = f"from pathlib import Path; from houserules.search.indexcache import build_for; build_for(Path({str(data)!r}), Path({str(work / 'ix')!r}))"
     record(results, "index", run([sys.executable, "-c", code]))
     results["whoosh_bytes"] = tree_bytes(work / "ix")
     run([HOUSERULES, "search", "--data", str(data), COLD_QUERY], env)  # builds the cached index
@@ -193,7 +193,7 @@ def bench_serve(data: Path, work: Path, results: Results) -> None:
 
 
 def measure(name: str, data: Path, work: Path, args: argparse.Namespace) -> Results:
-    from houserules.data.load import load
+    from houserules.data.reading.load import load
 
     kb = load(data).kb
     results: Results = {

@@ -31,12 +31,12 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.measure import percentile
-from houserules.data.load import load
+from houserules.data.reading.load import load
 from houserules.search import analysis as searchtext
 from houserules.search import evaluate as searcheval
 from houserules.search import index as search
-from houserules.search.cache import write_index
 from houserules.search.documents import documents
+from houserules.search.indexcache import write_index
 
 ROOT = Path(__file__).resolve().parents[1]
 HOUSERULES = Path(sys.executable).parent / "houserules"

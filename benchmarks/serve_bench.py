@@ -34,7 +34,7 @@ def _get(url: str) -> str:
 
 def edit_to_page(data: Path, edits: int = 3, timeout: float = 900) -> list[float]:
     """Seconds from each save to the refreshed page, for ``edits`` saves of one entry."""
-    from houserules.data.load import load
+    from houserules.data.reading.load import load
 
     with tempfile.TemporaryDirectory(prefix="houserules-serve-bench-") as tmp:
         copy = Path(tmp) / "data"

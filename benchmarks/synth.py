@@ -33,9 +33,9 @@ from typing import Any
 import yaml
 
 from houserules.check import run as run_check
-from houserules.data import freshness
-from houserules.data.load import ENTRIES_DIR, GAME_FILE, GLOSSARY_FILE
-from houserules.data.model import INLINE_REF, Entry, Game, KnowledgeBase
+from houserules.data.reading.load import ENTRIES_DIR, GAME_FILE, GLOSSARY_FILE
+from houserules.data.reading.model import INLINE_REF, Entry, Game, KnowledgeBase
+from houserules.data.versions import sourcehash as freshness
 
 
 class _Dumper(yaml.SafeDumper):

@@ -16,8 +16,8 @@ import time
 from collections.abc import Callable
 
 from houserules.check.glossary import _deprecated_uses
-from houserules.data.model import KnowledgeBase
-from houserules.data.textpolicy import MAX_BRACKET_WORK, MAX_MARKDOWN_NESTING
+from houserules.data.reading.model import KnowledgeBase
+from houserules.data.reading.textpolicy import MAX_BRACKET_WORK, MAX_MARKDOWN_NESTING
 from houserules.render.text import Linker, markdown_html
 
 #: Seconds one field may take to render or check, at the largest size here (the schema's

@@ -69,7 +69,7 @@ def assert_golden(path: Path, actual: str) -> None:
 
 def load_kb(data: Path):
     """The knowledge base of ``data``, which must load without problems."""
-    from houserules.data.load import load
+    from houserules.data.reading.load import load
 
     loaded = load(data)
     assert loaded.problems == [], loaded.problems
@@ -166,8 +166,8 @@ def pytest_configure(config: pytest.Config) -> None:
     from playwright.sync_api import BrowserType
 
     from houserules import build
-    from houserules.print import cache as print_cache
     from houserules.print import faq, pdf
+    from houserules.print import pdfcache as print_cache
 
     BrowserType.launch = _guarded(BrowserType.launch, "launches Chromium", "browser")
     BrowserType.launch_persistent_context = _guarded(

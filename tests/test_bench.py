@@ -19,7 +19,7 @@ from benchmarks import plain, synth
 from benchmarks.run import ROWS
 from conftest import DATA, GOOD, ROOT
 from houserules.check import run as run_check
-from houserules.data.model import INLINE_REF, KnowledgeBase
+from houserules.data.reading.model import INLINE_REF, KnowledgeBase
 
 
 def rates(kb: KnowledgeBase) -> dict[str, object]:

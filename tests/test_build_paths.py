@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from conftest import GOOD
 from houserules.build import MARKER, TEMP_MARKER, build_lock, build_site
-from houserules.data.model import KnowledgeBase
+from houserules.data.reading.model import KnowledgeBase
 from houserules.errors import HouserulesError
 
 

@@ -16,10 +16,10 @@ import pytest
 
 from conftest import DATA, GOOD, HOUSERULES, git, load_kb, run_cli
 from houserules.check.wording import NEUTRAL_SUBJECT, subject_pattern
-from houserules.data import git as git_module
-from houserules.data.history import load_history
-from houserules.data.version import tree_hash
-from houserules.site.changes import FEED_VERSIONS, PAGE_VERSIONS
+from houserules.data.versions import git as git_module
+from houserules.data.versions.history import load_history
+from houserules.data.versions.version import tree_hash
+from houserules.site.changelog import FEED_VERSIONS, PAGE_VERSIONS
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 NEW_RULING = """id: tower-stairs
@@ -283,8 +283,8 @@ def test_pdf_changes_since_without_git_is_a_clear_message(repo, tmp_path):
 
 def test_a_games_own_version_is_found_in_the_history():
     """A game's PDF prints the version of its folder; --changes-since finds the first commit holding it."""
-    from houserules.data.history import History, Version
-    from houserules.data.version import DataVersion
+    from houserules.data.versions.history import History, Version
+    from houserules.data.versions.version import DataVersion
 
     versions = [
         Version(DataVersion("c" * 40), "3" * 40, "2026-12-03"),

@@ -8,8 +8,8 @@ import pytest
 
 from conftest import DATA, run_cli
 from houserules.check import run as run_check
-from houserules.data.model import text_fields
-from houserules.data.seeds import sections
+from houserules.data.reading.model import text_fields
+from houserules.data.reading.seeds import sections
 
 KB = run_check(DATA).kb
 SEED_SOURCES = [

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import DATA, FIXTURES, HOUSERULES, run_cli, run_process
 from houserules import export
-from houserules.data.load import load
+from houserules.data.reading.load import load
 
 TRANSLATORS = FIXTURES / "translators" / "data"
 WHAT = list(export.TABLES)
@@ -256,7 +256,7 @@ def test_a_failed_export_leaves_the_previous_file_whole(tmp_path, monkeypatch, c
     def disk_full(*args):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(export.files.os, "replace", disk_full)
+    monkeypatch.setattr(export.safewrite.os, "replace", disk_full)
     assert main(["export", "--data", str(TRANSLATORS), "--format", "csv", "-o", str(out)]) == 1
     assert capsys.readouterr().err == (
         f"houserules export: cannot write {out}: No space left on device; choose another path with -o FILE\n"

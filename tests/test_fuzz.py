@@ -18,7 +18,7 @@ from test_hardening import LiveMarkup
 
 from conftest import GOOD, load_kb
 from houserules.check import run as run_check
-from houserules.data import yamlload
+from houserules.data.reading import yamlload
 from houserules.errors import Problem
 from houserules.render import text as textrender
 from houserules.render.terminal import clean
@@ -232,7 +232,7 @@ hostile_text = st.lists(st.one_of(HOSTILE_CHARS, st.text(max_size=4)), max_size=
 def test_any_commit_message_gives_a_subject_that_every_output_carries(message):
     import xml.etree.ElementTree as etree
 
-    from houserules.data.git import subject
+    from houserules.data.versions.git import subject
 
     shown = subject(b"tree 0\nauthor a <a> 0 +0000\n\n" + message)
     assert "\n" not in shown and shown == shown.strip()
@@ -270,8 +270,8 @@ def test_any_double_quoted_escape_is_refused_or_carried_by_every_output(text):
 
 @given(st.lists(st.sampled_from(["[", "[[", "](", "- ", "  ", "> ", "1. ", "\n", "\n\n", "x", "*"]), max_size=4000))
 def test_any_markdown_renders_without_recursion_and_refused_text_as_plain_paragraphs(pieces):
-    from houserules.data.model import KnowledgeBase
-    from houserules.data.textpolicy import markdown_shape_problem
+    from houserules.data.reading.model import KnowledgeBase
+    from houserules.data.reading.textpolicy import markdown_shape_problem
 
     text = "".join(pieces)
     html = markdown_html(text, Linker(KnowledgeBase()))

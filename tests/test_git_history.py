@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 from conftest import GOOD, git, load_kb, run_cli
 from houserules.check.wording import NEUTRAL_SUBJECT
-from houserules.data.history import load_history
-from houserules.site.changes import changes_feed, changes_page
+from houserules.data.versions.history import load_history
+from houserules.site.changelog import changes_feed, changes_page
 
 CROSSING = "demo/entries/tower-crossing.yaml"
 

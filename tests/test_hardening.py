@@ -29,8 +29,9 @@ import pytest
 from conftest import ENTRY_TEMPLATE, FIXTURES, GOOD, HOUSERULES, run_cli, run_process
 from houserules.build import TEMP_MARKER, build_lock, build_site
 from houserules.check import run as run_check
-from houserules.data import files, yamlload
-from houserules.data.model import KnowledgeBase
+from houserules.data.reading import safefile as files
+from houserules.data.reading import yamlload
+from houserules.data.reading.model import KnowledgeBase
 from houserules.errors import HouserulesError
 
 HOSTILE = FIXTURES / "hostile"
@@ -893,7 +894,7 @@ KILLED_BUILD = textwrap.dedent("""
     import sys, time
     from pathlib import Path
     from houserules.build import build_site
-    from houserules.data.model import KnowledgeBase
+    from houserules.data.reading.model import KnowledgeBase
 
     def stall(kb, data, site):
         Path(sys.argv[3]).write_text(str(site))

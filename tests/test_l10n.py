@@ -22,9 +22,9 @@ from lxml import etree
 from translate.storage import pypo, xliff2
 
 from conftest import FIXTURES, assert_golden, run_cli
-from houserules.data.freshness import source_hash
-from houserules.data.load import load
-from houserules.data.yamledit import EditError, edit_values
+from houserules.data.authoring.yamledit import EditError, edit_values
+from houserules.data.reading.load import load
+from houserules.data.versions.sourcehash import source_hash
 
 SOURCE_DATA = FIXTURES / "translators" / "data"
 GOLDEN = FIXTURES / "l10n"
@@ -469,7 +469,7 @@ def test_a_po_target_with_a_broken_reference_is_refused(tmp_path, target, proble
 
 def test_a_write_failing_midway_puts_back_the_files_already_written(tmp_path, monkeypatch):
     from houserules.errors import HouserulesError
-    from houserules.export import files
+    from houserules.export import safewrite as files
     from houserules.export.l10n_import import import_file
 
     data = make_data(tmp_path)

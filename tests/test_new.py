@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import DATA, GOOD, run_cli
-from houserules.data.load import load
+from houserules.data.reading.load import load
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import GOOD, run_cli
-from houserules.data.load import load
-from houserules.data.scaffold import new_entry
+from houserules.data.authoring.scaffold import new_entry
+from houserules.data.reading.load import load
 from houserules.errors import HouserulesError
 
 

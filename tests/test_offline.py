@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from conftest import DATA, GOOD, HOUSERULES, ROOT, run_cli
-from houserules.data.version import tree_hash
+from houserules.data.versions.version import tree_hash
 from sitecheck import CHROMIUM, CHROMIUM_ARGS, serve
 
 pytestmark = pytest.mark.browser

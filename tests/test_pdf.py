@@ -287,7 +287,7 @@ def test_a_pdf_that_fails_half_way_leaves_the_previous_file_and_no_partial_file(
 
 
 def test_a_games_pdf_prints_its_own_version_and_the_faq_the_whole_folders(built_site, real_kb):
-    from houserules.data.version import tree_hash
+    from houserules.data.versions.version import tree_hash
 
     assert f"· {tree_hash(DATA)[:8]}" in pdf_pages(built_site / "print/faq.pdf")[0]
     for game in real_kb.games:

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from mkdocs.utils.meta import get_data
 
 from conftest import GOOD, load_kb
-from houserules.data.model import Entry, Game, Glossary, KnowledgeBase
+from houserules.data.reading.model import Entry, Game, Glossary, KnowledgeBase
 from houserules.print.document import PrintDocument, PrintLinker
 from houserules.print.plan import PrintOptions, print_groups
 from houserules.site.context import SiteContext

@@ -11,7 +11,7 @@ from test_serve import CHANGES
 
 from conftest import FIXTURES
 from houserules.check import run as run_check
-from houserules.print.cache import PdfCache
+from houserules.print.pdfcache import PdfCache
 from houserules.print.plan import PrintOptions
 
 pytestmark = pytest.mark.slow
@@ -64,7 +64,7 @@ def test_a_cached_pdf_is_byte_identical_to_a_fresh_one(data, tmp_path):
 def test_contents_laid_out_in_chunks_number_on_and_point_at_the_entries(data, tmp_path, monkeypatch):
     from test_pdf import contents, folio, pdf_pages, start_folio
 
-    from houserules.print import cache as cache_module
+    from houserules.print import pdfcache as cache_module
 
     monkeypatch.setattr(cache_module, "FRONT_ENTRIES", 2)  # a chunk per game
     kb = run_check(data).kb

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from conftest import DATA, ROOT
-from houserules.data import schema, vocab
+from houserules.data.reading import schema, vocab
 
 
 @pytest.mark.parametrize("name", sorted(schema.SCHEMAS))
@@ -44,7 +44,8 @@ def test_data_files_carry_a_schema_modeline(path):
 
 # -- the fast paths agree with the strict ones ---------------------------------------------------
 
-from houserules.data import files, validate, yamlload  # noqa: E402
+from houserules.data.reading import safefile as files  # noqa: E402
+from houserules.data.reading import validate, yamlload  # noqa: E402
 
 ENTRY_FILES = sorted(DATA.glob("*/entries/*.yaml"))
 

@@ -20,8 +20,8 @@ import pytest
 from conftest import DATA, FIXTURES, ROOT, load_kb, run_cli, run_process
 from houserules.render import linebreak, terminal
 from houserules.search import analysis as searchtext
-from houserules.search import cache as searchcache
 from houserules.search import index as search
+from houserules.search import indexcache as searchcache
 from houserules.search.documents import documents
 
 SEARCH = FIXTURES / "search"
@@ -537,7 +537,7 @@ def test_cache_location(tmp_path, monkeypatch):
 
 
 def _fixture_kb():
-    from houserules.data.load import load
+    from houserules.data.reading.load import load
 
     return load(SEARCH_DATA).kb
 

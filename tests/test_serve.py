@@ -15,9 +15,9 @@ import pytest
 
 from conftest import FIXTURES
 from houserules.check import run as run_check
-from houserules.data import readfile as readfile_module
-from houserules.data.changes import diff
-from houserules.data.readfile import ReadCache
+from houserules.data.reading import readfile as readfile_module
+from houserules.data.reading.readfile import ReadCache
+from houserules.data.versions.savediff import diff
 from houserules.site.context import SiteContext
 from houserules.site.incremental import SiteState, plan
 from houserules.site.pages import site_pages

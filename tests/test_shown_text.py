@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from conftest import run_cli
-from houserules.data.model import INLINE_REF
+from houserules.data.reading.model import INLINE_REF
 
 
 def test_show_names_references_and_sources(tmp_path):

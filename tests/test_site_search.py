@@ -20,7 +20,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 
 from conftest import DATA, ROOT, build_once, load_kb, run_process
-from houserules.data.load import load
+from houserules.data.reading.load import load
 from houserules.search import analysis as searchtext
 from houserules.search import index as search
 from houserules.search import shards, siteindex

@@ -24,8 +24,8 @@ UNUSED = [
     "houserules.site",
     "houserules.export",
     "houserules.build",
-    "houserules.data.load",
-    "houserules.data.model",
+    "houserules.data.reading.load",
+    "houserules.data.reading.model",
     "houserules.render.text",
     "houserules.render.blocks",
     "houserules.render.entrytext",
@@ -84,4 +84,4 @@ def test_the_list_catches_a_heavy_import(cache):
     """The same check sees the loader and the checker where they are used: ``houserules show``."""
     code, modules = loaded_by("show", "DM-R01", "--data", str(SEARCH_DATA), cache=cache)
     assert code == 0
-    assert {"houserules.data.load", "yaml", "houserules.render.entrytext"} <= set(unused(modules))
+    assert {"houserules.data.reading.load", "yaml", "houserules.render.entrytext"} <= set(unused(modules))

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as etree
 import pytest
 
 from conftest import DATA, run_cli
-from houserules.data.load import load
+from houserules.data.reading.load import load
 from houserules.export.tbx import ADMITTED, DEPRECATED, PREFERRED
 
 LANG = "{http://www.w3.org/XML/1998/namespace}lang"

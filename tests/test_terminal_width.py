@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import FIXTURES, GOOD, load_kb, run_cli
-from houserules.data.codes import find_code, parse_code
+from houserules.data.reading.codes import find_code, parse_code
 from houserules.render.linebreak import CLOSING, OPENING, fit, is_link, width, wrap
 from houserules.render.terminal import terminal_columns
 

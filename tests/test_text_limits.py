@@ -23,13 +23,13 @@ from hypothesis import strategies as st
 from conftest import ENTRY_TEMPLATE, GOOD, load_kb, run_cli
 from houserules.check import run as run_check
 from houserules.check.glossary import _deprecated_uses
-from houserules.data.model import Glossary, KnowledgeBase
-from houserules.data.textpolicy import MAX_BRACKET_WORK, MAX_MARKDOWN_NESTING, markdown_shape_problem
-from houserules.data.yamlload import Document
+from houserules.data.reading.model import Glossary, KnowledgeBase
+from houserules.data.reading.textpolicy import MAX_BRACKET_WORK, MAX_MARKDOWN_NESTING, markdown_shape_problem
+from houserules.data.reading.yamlload import Document
 from houserules.export import export
 from houserules.export.tbx import glossary_tbx
 from houserules.render.text import Linker, markdown_html, xml_text
-from houserules.site.changes import changes_feed
+from houserules.site.changelog import changes_feed
 
 KB_FOR_WRITERS = load_kb(GOOD)
 

@@ -25,9 +25,10 @@ import pytest
 
 from conftest import FIXTURES, assert_golden, run_cli
 from houserules.check import glossary
-from houserules.data import freshness, stamp
-from houserules.data.load import load
-from houserules.data.yamlload import parse
+from houserules.data.authoring import stamp
+from houserules.data.reading.load import load
+from houserules.data.reading.yamlload import parse
+from houserules.data.versions import sourcehash as freshness
 from houserules.render.diff import diff_html
 from houserules.site.context import SiteContext
 from houserules.site.pages import site_pages

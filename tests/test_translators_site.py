@@ -18,7 +18,7 @@ import polib
 import pytest
 
 from conftest import FIXTURES, build_once
-from houserules.data.load import load
+from houserules.data.reading.load import load
 from houserules.export.downloads import DOWNLOADS
 from houserules.export.tables import TABLES
 from houserules.site.context import SiteContext

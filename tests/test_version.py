@@ -6,7 +6,7 @@ import shutil
 import subprocess
 
 from conftest import DATA, GOOD, git, load_kb
-from houserules.data.version import DataVersion, data_version, tree_hash
+from houserules.data.versions.version import DataVersion, data_version, tree_hash
 
 
 def test_tree_hash_is_gits_for_awkward_names_modes_links_and_empty_folders(tmp_path):

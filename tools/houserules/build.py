@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .data.model import KnowledgeBase
+from .data.reading.model import KnowledgeBase
 from .errors import HouserulesError
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,7 +4,7 @@ The data is loaded and checked before each build; a data error is logged one
 problem per line and the previous pages stay served until the data is fixed.
 
 Rebuilds are incremental: the check reads again only the files that changed
-(:class:`~houserules.data.readfile.ReadCache`; the checks across entries run whole),
+(:class:`~houserules.data.reading.readfile.ReadCache`; the checks across entries run whole),
 and MkDocs' dirty build renders only the pages whose Markdown changed
 (:class:`~houserules.site.plugin.Preview`). A change to the hand-written pages, the
 theme overrides or ``mkdocs.yml``, a new navigation or a failed build makes the
@@ -118,7 +118,7 @@ class Session:
     SITE_FILES = ("content", "site_overrides", "mkdocs.yml")
 
     def __init__(self, data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML, site_url: str | None = None):
-        from .data.readfile import ReadCache
+        from .data.reading.readfile import ReadCache
         from .site.preview import Preview
 
         self.data_dir, self.site_dir, self.config_file, self.site_url = data_dir, site_dir, config_file, site_url

@@ -11,11 +11,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..data.load import load
-from ..data.model import KnowledgeBase
-from ..data.readfile import ReadCache
+from ..data.reading.load import load
+from ..data.reading.model import KnowledgeBase
+from ..data.reading.readfile import ReadCache
 from ..errors import Problem
-from . import freshness, glossary, links, placeholders, questions, rules, synonyms, wording
+from . import freshness, glossary, links, placeholders, questions, rules, synonymcheck, wording
 
 
 @dataclass
@@ -69,7 +69,7 @@ CHECKS: list[Callable[[KnowledgeBase], Iterator[Problem]]] = [
     links.check_links,
     links.check_markdown_shape,
     wording.check_wording,
-    synonyms.check_synonyms,
+    synonymcheck.check_synonyms,
 ]
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..data.freshness import stale_translations
-from ..data.model import KnowledgeBase
+from ..data.reading.model import KnowledgeBase
+from ..data.versions.sourcehash import stale_translations
 from ..errors import Problem, display_path
 
 

@@ -24,7 +24,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..data.model import Entry, KnowledgeBase
+from ..data.reading.model import Entry, KnowledgeBase
 from ..errors import Problem, display_path
 
 Term = dict[str, Any]

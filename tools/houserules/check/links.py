@@ -1,4 +1,4 @@
-"""Links written in entry text: only the open web and mail (see :mod:`houserules.data.textpolicy`).
+"""Links written in entry text: only the open web and mail (see :mod:`houserules.data.reading.textpolicy`).
 
 The renderer already turns any other link target into plain text; the check tells the
 contributor, as a warning with the line, so the text can say what was meant.
@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..data.model import KnowledgeBase
-from ..data.textpolicy import allowed_link, markdown_shape_problem
+from ..data.reading.model import KnowledgeBase
+from ..data.reading.textpolicy import allowed_link, markdown_shape_problem
 from ..errors import Problem
 from .rules import entry_problem
 

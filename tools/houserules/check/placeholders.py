@@ -1,7 +1,7 @@
 """Placeholders left by ``houserules new``: each one is a located problem saying what to write there.
 
 ``houserules new`` fills every required field it cannot know with a text starting
-with :data:`~houserules.data.vocab.PLACEHOLDER` (``TODO``), so the new file loads
+with :data:`~houserules.data.reading.vocab.PLACEHOLDER` (``TODO``), so the new file loads
 and every later check runs; this check then names each placeholder left, with its
 line and what belongs there, until the entry is written.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..data.model import Entry, KnowledgeBase
-from ..data.vocab import PLACEHOLDER, is_placeholder
+from ..data.reading.model import Entry, KnowledgeBase
+from ..data.reading.vocab import PLACEHOLDER, is_placeholder
 from ..errors import Problem
 from .rules import entry_problem
 

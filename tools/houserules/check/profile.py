@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..data.files import folder_children
-from ..data.load import LoadResult, load_entries
-from ..data.model import Entry, Game, KnowledgeBase, Record
-from ..data.readfile import read_document
-from ..data.yamlload import Document
+from ..data.reading.load import LoadResult, load_entries
+from ..data.reading.model import Entry, Game, KnowledgeBase, Record
+from ..data.reading.readfile import read_document
+from ..data.reading.safefile import folder_children
+from ..data.reading.yamlload import Document
 from ..errors import HouserulesError, Problem, display_path
 from . import check_kb
 

@@ -6,8 +6,8 @@ import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
-from ..data import vocab
-from ..data.model import Entry, KnowledgeBase
+from ..data.reading import vocab
+from ..data.reading.model import Entry, KnowledgeBase
 from ..errors import Problem, display_path
 from .rules import entry_problem
 

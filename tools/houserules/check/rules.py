@@ -11,9 +11,9 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from ..data import vocab
-from ..data.model import Entry, KnowledgeBase
-from ..data.schemaparts import REF
+from ..data.reading import vocab
+from ..data.reading.model import Entry, KnowledgeBase
+from ..data.reading.schemaparts import REF
 from ..errors import Problem, display_path
 
 _REF = re.compile(REF)

@@ -15,8 +15,8 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ..data.model import Game, KnowledgeBase, Record, text_fields
-from ..data.yamlload import Path_
+from ..data.reading.model import Game, KnowledgeBase, Record, text_fields
+from ..data.reading.yamlload import Path_
 from ..errors import Problem, display_path
 from .rules import entry_problem
 

@@ -44,7 +44,7 @@ def _cmd_schema(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("--write", action="store_true", help="refresh the committed JSON Schema files")
 
     def run(args: argparse.Namespace) -> int:
-        from ..data.schema import SCHEMAS, committed_schema_path, schema_text
+        from ..data.reading.schema import SCHEMAS, committed_schema_path, schema_text
 
         for name in SCHEMAS:
             target = committed_schema_path(name)
@@ -98,8 +98,8 @@ def _cmd_serve(parser: argparse.ArgumentParser) -> Runner:
 
 
 def _cmd_export(parser: argparse.ArgumentParser) -> Runner:
-    from ..data.vocab import EXPORT_FORMATS as FORMATS
-    from ..data.vocab import EXPORT_TABLES as TABLES
+    from ..data.reading.vocab import EXPORT_FORMATS as FORMATS
+    from ..data.reading.vocab import EXPORT_TABLES as TABLES
 
     parser.add_argument(
         "--what",
@@ -139,8 +139,8 @@ def _cmd_stamp(parser: argparse.ArgumentParser) -> Runner:
     )
 
     def run(args: argparse.Namespace) -> int:
-        from ..data.load import load
-        from ..data.stamp import stamp
+        from ..data.authoring.stamp import stamp
+        from ..data.reading.load import load
 
         kb = load(args.data).kb
         for ref in args.refs:
@@ -157,7 +157,7 @@ def _cmd_stamp(parser: argparse.ArgumentParser) -> Runner:
 
 
 def _cmd_pdf(parser: argparse.ArgumentParser) -> Runner:
-    from ..data.vocab import PRINT_LAYOUTS as LAYOUTS  # not print.document: parsing must stay light
+    from ..data.reading.vocab import PRINT_LAYOUTS as LAYOUTS  # not print.document: parsing must stay light
 
     parser.add_argument("--game", metavar="G", help="one game only (default: every game, or the profile's games)")
     parser.add_argument(
@@ -204,7 +204,7 @@ def _cmd_pdf(parser: argparse.ArgumentParser) -> Runner:
 
 
 def _cmd_new(parser: argparse.ArgumentParser) -> Runner:
-    from ..data.vocab import KINDS
+    from ..data.reading.vocab import KINDS
 
     parser.add_argument("game", metavar="GAME", help="the game's id, e.g. betrayal")
     parser.add_argument("kind", metavar="KIND", help=f"one of: {', '.join(KINDS)}")
@@ -219,8 +219,8 @@ def _cmd_new(parser: argparse.ArgumentParser) -> Runner:
 
     def run(args: argparse.Namespace) -> int:
         from ..check import run as run_check
-        from ..data.load import load
-        from ..data.scaffold import new_entry
+        from ..data.authoring.scaffold import new_entry
+        from ..data.reading.load import load
         from ..errors import display_path
 
         created = new_entry(load(args.data).kb, args.game, args.kind, args.zh, args.en, args.id, args.section)
@@ -244,7 +244,7 @@ def _cmd_new(parser: argparse.ArgumentParser) -> Runner:
 
 
 def _cmd_l10n(parser: argparse.ArgumentParser) -> Runner:
-    from .l10n import add
+    from .l10ncommands import add
 
     return add(parser)
 

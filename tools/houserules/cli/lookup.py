@@ -68,7 +68,7 @@ def search_command(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("--json", action="store_true", help="print a JSON array of hits")
 
     def run(args: argparse.Namespace) -> int:
-        from ..data import vocab
+        from ..data.reading import vocab
         from ..render.linebreak import fit
         from ..render.terminal import clean, format_hits, shown_refs, terminal_columns
         from ..search.index import open_index
@@ -109,8 +109,8 @@ def show_command(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("ref", help="an entry as game:id or its code (e.g. betrayal:vault or BH-R06)")
 
     def run(args: argparse.Namespace) -> int:
-        from ..data.codes import find_code, parse_code
-        from ..data.load import load
+        from ..data.reading.codes import find_code, parse_code
+        from ..data.reading.load import load
         from ..render.entrytext import close_matches, format_entry
         from ..render.linebreak import fit
         from ..render.terminal import clean, terminal_columns

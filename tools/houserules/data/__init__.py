@@ -2,5 +2,5 @@
 
 Nothing here imports from the rest of the package: every later stage (checks,
 rendering, search, exports, print, site) starts from a loaded
-:class:`~houserules.data.model.KnowledgeBase`.
+:class:`~houserules.data.reading.model.KnowledgeBase`.
 """

@@ -1,7 +1,7 @@
 """Machine exports: the JSON API of the site and ``houserules export`` (CSV and JSON tables)."""
 
 from .api import EXPORT_VERSION, entries_json, entry_record
-from .files import check_output, copy_output, open_output, spreadsheet_safe, to_csv, write_output
+from .safewrite import check_output, copy_output, open_output, spreadsheet_safe, to_csv, write_output
 from .tables import FORMATS, TABLES, check_format, export, rows
 
 __all__ = [

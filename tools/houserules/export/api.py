@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..data.changes import Changes
-from ..data.freshness import stale_translations
-from ..data.model import Entry, KnowledgeBase
+from ..data.reading.model import Entry, KnowledgeBase
+from ..data.versions.savediff import Changes
+from ..data.versions.sourcehash import stale_translations
 from ..render.urls import entry_url, question_code, question_url
 
 EXPORT_VERSION = 1

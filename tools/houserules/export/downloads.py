@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..data.model import KnowledgeBase
+from ..data.reading.model import KnowledgeBase
 from ..render.urls import download_url
 from .l10n_write import export_l10n
 from .tables import export

@@ -15,7 +15,7 @@ YAML files. A unit is one text in one place of one file:
 - errata: the corrected text of a card is the target of an English → Chinese file, with the
   English card text as its source;
 - its **state**: ``new`` (no target), ``needs-review`` (the entry's translation stamp, see
-  :mod:`houserules.data.freshness`, says its source changed since the translation was
+  :mod:`houserules.data.versions.sourcehash`, says its source changed since the translation was
   stamped; title, summary and body) or ``translated``;
 - its **note**: the entry's code and titles, the page, the file and line, and the
   glossary terms the source holds with their translations.
@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..data.freshness import HASHED_FIELDS, stale_translations
-from ..data.model import INLINE_REF, Entry, Game, KnowledgeBase
+from ..data.reading.model import INLINE_REF, Entry, Game, KnowledgeBase
+from ..data.versions.sourcehash import HASHED_FIELDS, stale_translations
 from ..errors import HouserulesError, display_path
 from ..render.urls import entry_url, glossary_src, page_url, question_url
 from .tbx import language_of

@@ -4,8 +4,8 @@ Every unit of the file is checked before anything is written: its id must name a
 the data, its source must be the text the data holds now (else it is a conflict: the
 source changed since the export; ``--force`` writes it anyway), every ``[[ref]]`` of the
 source must be in the target, once each, and a target may not be emptied. Then each
-changed text is written into its file in place (:mod:`houserules.data.yamledit`), each
-entry whose texts changed is stamped (:mod:`houserules.data.stamp`), every file is read
+changed text is written into its file in place (:mod:`houserules.data.authoring.yamledit`), each
+entry whose texts changed is stamped (:mod:`houserules.data.authoring.stamp`), every file is read
 back, and all files are written or none. The data is checked after the write; when the
 check fails, every file is put back as it was.
 """
@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from ..check import run as run_check
-from ..data.model import INLINE_REF, Entry, KnowledgeBase
-from ..data.stamp import stamp_text
-from ..data.yamledit import EditError, edit_values
-from ..data.yamlload import parse
+from ..data.authoring.stamp import stamp_text
+from ..data.authoring.yamledit import EditError, edit_values
+from ..data.reading.model import INLINE_REF, Entry, KnowledgeBase
+from ..data.reading.yamlload import parse
 from ..errors import HouserulesError, Problem, display_path
 from .l10n import Unit, units
 from .l10n_read import read
@@ -214,7 +214,7 @@ def write_all(files: dict[Path, str]) -> None:
             f"{names}: the file is read-only; make it writable (chmod u+w {display_path(read_only[0])}) "
             "and import again; nothing imported"
         )
-    from .files import write_output
+    from .safewrite import write_output
 
     old = {path: path.read_bytes() for path in files}
     done: list[Path] = []

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..data.model import INLINE_REF
+from ..data.reading.model import INLINE_REF
 from ..errors import HouserulesError, display_path
 from .l10n import LANGS, XLIFF_NS, other
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..data.model import INLINE_REF, KnowledgeBase
+from ..data.reading.model import INLINE_REF, KnowledgeBase
 from ..errors import HouserulesError
 from ..render.text import xml_text
 from .l10n import L10N_FORMATS, SUBSTATE_REVIEW, XLIFF_NS, Unit, other, units
@@ -152,7 +152,7 @@ def export_l10n(
     version: str | None = None,
 ) -> bytes:
     """The bytes of ``houserules l10n export`` (``version``: the data version, found when not given)."""
-    from ..data.version import data_version
+    from ..data.versions.version import data_version
 
     if fmt not in L10N_FORMATS:
         raise HouserulesError(f"unknown format '{fmt}' — use one of: {', '.join(L10N_FORMATS)}")

@@ -14,13 +14,13 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..data import vocab
-from ..data.freshness import stale_translations
-from ..data.model import INLINE_REF, Entry, Game, KnowledgeBase
+from ..data.reading import vocab
+from ..data.reading.model import INLINE_REF, Entry, Game, KnowledgeBase
+from ..data.versions.sourcehash import stale_translations
 from ..errors import HouserulesError, display_path
 from ..render.urls import entry_url, question_code, question_url
 from .api import EXPORT_VERSION, entries_json
-from .files import Row, to_csv
+from .safewrite import Row, to_csv
 from .tbx import glossary_tbx
 
 # -- flat tables: houserules export ----------------------------------------------------------------
@@ -326,7 +326,7 @@ def export(kb: KnowledgeBase, what: str, fmt: str, game: str | None = None, vers
     part = kb if game is None else game_part(kb, game)
     if fmt == "tbx":
         if version is None:
-            from ..data.version import data_version
+            from ..data.versions.version import data_version
 
             version = str(data_version(kb)) if kb.root else ""
         return glossary_tbx(part, version)

@@ -18,7 +18,7 @@ import re
 import xml.etree.ElementTree as etree
 from typing import Any
 
-from ..data.model import Game, KnowledgeBase
+from ..data.reading.model import Game, KnowledgeBase
 from ..render.text import xml_text
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"

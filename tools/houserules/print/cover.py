@@ -6,10 +6,10 @@ import datetime
 import os
 from collections.abc import Callable, Iterable
 
-from ..data import vocab
-from ..data.history import EntryChange
-from ..data.model import Entry, Game, KnowledgeBase
-from ..data.version import data_version, game_version
+from ..data.reading import vocab
+from ..data.reading.model import Entry, Game, KnowledgeBase
+from ..data.versions.history import EntryChange
+from ..data.versions.version import data_version, game_version
 from ..render.text import inline_html
 from .plan import FRONT_LINK, Group, PrintOptions, anchor
 

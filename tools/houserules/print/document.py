@@ -15,9 +15,9 @@ import xml.etree.ElementTree as etree
 from collections.abc import Callable
 
 from ..check.profile import ORIGIN
-from ..data import vocab
-from ..data.history import EntryChange, aspect_names
-from ..data.model import Entry, Game, KnowledgeBase
+from ..data.reading import vocab
+from ..data.reading.model import Entry, Game, KnowledgeBase
+from ..data.versions.history import EntryChange, aspect_names
 from ..render import blocks as B
 from ..render.html import Html, bilingual_label
 from ..render.text import Linker, inline_html

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..data.model import KnowledgeBase
+from ..data.reading.model import KnowledgeBase
 from ..errors import HouserulesError
 from ..export import check_output
 from ..render.urls import PRINT_DIR, pdf_name
-from .cache import PdfCache
 from .document import LAYOUTS
 from .inserts import insert_name, inserts
 from .pdf import copy_pdf, require_cjk_font
+from .pdfcache import PdfCache
 from .plan import PrintOptions, Since
 
 
@@ -37,7 +37,7 @@ def build_pdfs(kb: KnowledgeBase, site_dir: Path, site_url: str | None) -> list[
 
 def since_options(kb: KnowledgeBase, wanted: str, game: str | None) -> Since:
     """What an insert of the changes since the data version ``wanted`` prints (of one game, if given)."""
-    from ..data.history import changes_since
+    from ..data.versions.history import changes_since
 
     version, entries, _ = changes_since(kb, wanted)
     entries = [c for c in entries if game is None or c.ref.split(":", 1)[0] == game]

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..data.git import NoGit, git_checkout
-from ..data.history import History, Version, changes_between, load_history
-from ..data.model import KnowledgeBase
+from ..data.reading.model import KnowledgeBase
+from ..data.versions.git import NoGit, git_checkout
+from ..data.versions.history import History, Version, changes_between, load_history
 from ..render.urls import PRINT_DIR
 from .plan import Since
 
@@ -24,7 +24,7 @@ INSERT_VERSIONS = 5
 def insert_name(version: Version) -> str:
     """The insert's file name in ``print/``.
 
-    >>> from houserules.data.version import DataVersion
+    >>> from houserules.data.versions.version import DataVersion
     >>> insert_name(Version(DataVersion("3b0fbf2c" + "0" * 32), "1" * 40, "2026-12-01"))
     'changes-since-3b0fbf2c.pdf'
     """

@@ -1,7 +1,7 @@
 """Laying out print documents as PDFs with WeasyPrint: page numbers that match, games kept whole.
 
 Each game is its own document (cover = page 1), laid out once and kept in the
-cache (:mod:`houserules.print.cache`). The all-games PDF is a shared cover and
+cache (:mod:`houserules.print.pdfcache`). The all-games PDF is a shared cover and
 contents followed by the very same pages, so every game keeps its own page
 numbers (the running head names the game and the code).
 
@@ -15,7 +15,7 @@ import subprocess
 from importlib import resources
 from pathlib import Path
 
-from ..data.model import Entry, Game, KnowledgeBase
+from ..data.reading.model import Entry, Game, KnowledgeBase
 from ..errors import HouserulesError
 from ..render.blocks import EntryBlocks
 from .document import PrintDocument, PrintLinker

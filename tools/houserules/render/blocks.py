@@ -12,9 +12,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from ..data import vocab
-from ..data.freshness import stale_translations
-from ..data.model import Entry, KnowledgeBase
+from ..data.reading import vocab
+from ..data.reading.model import Entry, KnowledgeBase
+from ..data.versions.sourcehash import stale_translations
 
 #: Every block an entry can have, in the order outputs show them.
 ORDER = (

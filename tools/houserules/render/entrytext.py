@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..data import vocab
+from ..data.reading import vocab
 from .blocks import EntryBlocks
 from .linebreak import is_link, width, wrap
 from .terminal import bilingual, clean, indented, pad

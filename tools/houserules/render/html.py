@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..data import vocab
-from ..data.model import Entry, Game, KnowledgeBase
+from ..data.reading import vocab
+from ..data.reading.model import Entry, Game, KnowledgeBase
 from .blocks import Erratum
 from .diff import diff_html
 from .text import Linker, inline_html, markdown_html

@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
-from ..data.vocab import INLINE_REF
+from ..data.reading.vocab import INLINE_REF
 from .linebreak import width, wrap
 
 

@@ -24,11 +24,11 @@ from markdown.inlinepatterns import InlineProcessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
-from ..data.model import INLINE_REF
-from ..data.textpolicy import allowed_link, markdown_shape_problem
+from ..data.reading.model import INLINE_REF
+from ..data.reading.textpolicy import allowed_link, markdown_shape_problem
 
 if TYPE_CHECKING:
-    from ..data.model import Entry, KnowledgeBase
+    from ..data.reading.model import Entry, KnowledgeBase
 
 ALLOWED_TAGS = {
     "p",
@@ -199,7 +199,7 @@ _PLAIN = re.compile(r"(?=.)(?![-+*>#=]|\d+[.)]|\s)[^\x00-\x1f\x7f-\x9f\u2028\u20
 def markdown_html(text: str, linker: Linker, lang: str = "zh") -> str:
     """Data Markdown as sanitized HTML, ``[[game:id]]`` linked by ``linker`` with titles in ``lang``.
 
-    >>> from houserules.data.model import KnowledgeBase
+    >>> from houserules.data.reading.model import KnowledgeBase
     >>> markdown_html("**见** <b>", Linker(KnowledgeBase()))
     '<p><strong>见</strong> &lt;b&gt;</p>'
     """
@@ -242,7 +242,7 @@ def _targets(text: str, linker: Linker, lang: str) -> tuple[tuple[str, str, str]
 
 #: What no XML writer writes: what XML 1.0 cannot carry (its ``Char`` production: C0 controls but
 #: tab, LF and CR, lone surrogates, U+FFFE and U+FFFF) and what it discourages (DEL, the C1
-#: controls U+0080-U+009F). The checker refuses all of them in data (``data/files.py``); the
+#: controls U+0080-U+009F). The checker refuses all of them in data (``data/reading/safefile.py``); the
 #: writers drop them all the same, as a second defence for text that comes from elsewhere.
 _NOT_XML = re.compile("[^\t\n\r\u0020-\u007e\u00a0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..data.model import Entry
+    from ..data.reading.model import Entry
 
 PRINT_DIR = "print"
 #: The PDF of every game; each game also has ``print/<game>.pdf``.

@@ -1,10 +1,10 @@
-"""The search's text analysis (:mod:`houserules.data.searchtext`, where ``houserules check`` can
+"""The search's text analysis (:mod:`houserules.data.words.searchtext`, where ``houserules check`` can
 use it too: the synonym tables are checked against the words the search indexes)."""
 
 from __future__ import annotations
 
-from ..data.querynames import longest_spans, name_terms
-from ..data.searchtext import (
+from ..data.words.querynames import longest_spans, name_terms
+from ..data.words.searchtext import (
     ASKS,
     IRREGULAR,
     MAX_NAME_TERMS,
@@ -28,7 +28,7 @@ from ..data.searchtext import (
     query_terms,
     word_form,
 )
-from ..data.synonyms import said_word, synonym_pairs, synonyms_said
+from ..data.words.synonyms import said_word, synonym_pairs, synonyms_said
 
 # Re-exported for the search and the site's tables (the patterns and tables in capitals are what
 # search/shards.py writes out for the browser's query analysis).

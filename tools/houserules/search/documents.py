@@ -3,7 +3,7 @@
 Each entry is one document and each of its questions another: a question
 document holds the question and its variants, the answer, and the entry's
 title as weak context. Whoosh pickles the schema, analyzers included, into the
-index (:mod:`houserules.data.searchtext` must stay where it is).
+index (:mod:`houserules.data.words.searchtext` must stay where it is).
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def _lines() -> Any:
 
 
 def documents(kb: Any) -> Iterable[dict[str, Any]]:
-    """The index documents of a :class:`~houserules.data.model.KnowledgeBase`: each entry, then its questions."""
+    """The index documents of a :class:`~houserules.data.reading.model.KnowledgeBase`: each entry, then its questions."""
     from ..render.urls import entry_url
 
     termed = _glossary_names(kb)

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..data.files import YamlError
-from ..data.yamlload import load as load_yaml
+from ..data.reading.safefile import YamlError
+from ..data.reading.yamlload import load as load_yaml
 from ..errors import HouserulesError, Problem, display_path
 from .index import SearchIndex
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
 
-from ..data import searchtext
+from ..data.words import searchtext
 
 #: Characters with a reading in the tables: the CJK Unified Ideographs block (the site ships them all).
 FIRST, LAST = 0x4E00, 0x9FFF

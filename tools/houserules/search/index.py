@@ -3,7 +3,7 @@
 Results are folded by entry: one hit per entry, the best-scoring of its
 documents (so a question hit stands for its entry). The index itself (what it
 holds and where it is kept) is :mod:`houserules.search.documents` and
-:mod:`houserules.search.cache`.
+:mod:`houserules.search.indexcache`.
 
 Queries are built here, not parsed: the text only ever becomes search terms,
 so syntax characters (``AND``, ``(``, ``*``, ``"``, ``:``) are ordinary text.
@@ -23,8 +23,8 @@ from whoosh.query import And, Or, Query, Term
 
 from . import analysis as searchtext
 from . import homophones
-from .cache import META_FILE, ensure_index
 from .documents import FIELD_BOOSTS
+from .indexcache import META_FILE, ensure_index
 from .ranking import QUESTION_SHOWN as QUESTION_SHOWN  # part of this module's interface
 from .ranking import Hit as Hit  # part of this module's interface
 from .ranking import coordination, favoured_game, fold
@@ -217,7 +217,7 @@ class SearchIndex:
         return self._query(terms, self.exact_key(text), self.name_terms(sequence))
 
     def name_terms(self, sequence: list[str]) -> set[str]:
-        """The terms of the query in an entry's or a game's name (:func:`~houserules.data.querynames.name_terms`)."""
+        """The terms of the query in an entry's or a game's name (:func:`~houserules.data.words.querynames.name_terms`)."""
         return searchtext.name_terms(sequence, lambda k: ("names", k) in self._reader or k in self._game_names)
 
     def _query(self, terms: list[str], key: str, named: set[str] | frozenset[str] = frozenset()) -> Query | None:

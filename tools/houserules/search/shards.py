@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..data.model import INLINE_REF
+from ..data.reading.model import INLINE_REF
 from . import analysis as searchtext
 from . import homophones
 from . import index as search

@@ -1,7 +1,7 @@
 """The site's search index: built at site build time from the CLI's index, and written into the site.
 
 At build time (:func:`write_site_index`) the knowledge base is indexed by
-:mod:`houserules.search.cache`, as ``houserules search`` does, and its scores are
+:mod:`houserules.search.indexcache`, as ``houserules search`` does, and its scores are
 exported by :mod:`houserules.search.shards` under ``site/search/hr/``. The
 glossaries' terms are indexed too (the site only). :class:`Prepared` does that
 work in another process while MkDocs renders the pages.
@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from . import analysis as searchtext
-from .cache import fingerprint, index_meta, write_index
 from .documents import documents
 from .index import SearchIndex
+from .indexcache import fingerprint, index_meta, write_index
 from .shards import export
 
 #: Where the index goes, relative to the site.
@@ -144,7 +144,7 @@ class Prepared:
 
 def _main(argv: list[str]) -> int:
     """``python -m houserules.search.siteindex DATA_DIR STAGING``: what :class:`Prepared` runs."""
-    from ..data.load import load
+    from ..data.reading.load import load
 
     data_dir, staging = Path(argv[0]), Path(argv[1])
     head = _build(load(data_dir).kb, staging / "hr")

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import defaultdict
 from functools import cached_property
 
-from ..data import vocab
-from ..data.history import History, load_history, print_warnings
-from ..data.model import Entry, Game, KnowledgeBase, game_sections
-from ..data.version import DataVersion, data_version
+from ..data.reading import vocab
+from ..data.reading.model import Entry, Game, KnowledgeBase, game_sections
+from ..data.versions.history import History, load_history, print_warnings
+from ..data.versions.version import DataVersion, data_version
 from ..render.blocks import EntryBlocks, Erratum
 from .repo import RepoLinks
 
@@ -61,7 +61,7 @@ class SiteContext:
         return self.by_game.get(game, [])
 
     def sections(self, game: Game) -> list[tuple[str, dict[str, str], list[str]]]:
-        """:func:`~houserules.data.model.game_sections` of ``game``."""
+        """:func:`~houserules.data.reading.model.game_sections` of ``game``."""
         return game_sections(self.kb, game, self.game_entries(game.id))
 
     @cached_property

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..data.model import Entry
+from ..data.reading.model import Entry
 from ..render import blocks as B
 from ..render.html import Html, bilingual_label
 from ..render.text import escape_md, inline_html, plain_text

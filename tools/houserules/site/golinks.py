@@ -15,7 +15,7 @@ import json
 from collections import defaultdict
 from typing import Any
 
-from ..data.model import KnowledgeBase
+from ..data.reading.model import KnowledgeBase
 from ..render.text import inline_html
 from ..render.urls import entry_url, game_src, go_shard, page_url
 from .markup import front_matter, html_block

@@ -5,7 +5,7 @@ After an entry is saved, the pages that can show something of it are made again 
 the new data and compared with the last build's Markdown; every other page keeps its
 Markdown. What a page shows of other entries decides which pages a change touches:
 
-- an entry's page: the entries related to it (:func:`houserules.data.changes.related`);
+- an entry's page: the entries related to it (:func:`houserules.data.versions.savediff.related`);
 - a game's page, FAQ, glossary, errata and notes: that game's entries and what their texts name
   (a glossary also the entries its terms link);
 - a tag page: the code, titles and one-line answer of each tagged entry (and the titles its answer names);
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..data.changes import Changes, diff
-from ..data.model import INLINE_REF, KnowledgeBase
+from ..data.reading.model import INLINE_REF, KnowledgeBase
+from ..data.versions.savediff import Changes, diff
 from ..render.urls import (
     CHANGES_PAGE,
     GO_PAGE,

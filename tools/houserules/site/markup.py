@@ -11,7 +11,7 @@ import json
 from collections.abc import Hashable
 from typing import Any
 
-from ..data.model import Entry, KnowledgeBase
+from ..data.reading.model import Entry, KnowledgeBase
 from ..render.text import Linker, escape_md, inline_html
 from ..render.urls import entry_url, relative_url
 

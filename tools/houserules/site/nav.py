@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..data.model import KnowledgeBase
+from ..data.reading.model import KnowledgeBase
 from ..render.text import inline_html
 from ..render.urls import CHANGES_PAGE
 from . import translators

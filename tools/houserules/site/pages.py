@@ -6,8 +6,8 @@ from collections import Counter
 from collections.abc import Callable
 from functools import partial
 
-from ..data import vocab
-from ..data.model import Game
+from ..data.reading import vocab
+from ..data.reading.model import Game
 from ..render.html import Html
 from ..render.text import escape_md, inline_html
 from ..render.urls import (
@@ -24,7 +24,7 @@ from ..render.urls import (
     tag_src,
 )
 from . import translators
-from .changes import changes_page
+from .changelog import changes_page
 from .context import SiteContext
 from .entry_page import entry_page
 from .golinks import go_page

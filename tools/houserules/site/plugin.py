@@ -28,7 +28,7 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
-from ..data.model import KnowledgeBase
+from ..data.reading.model import KnowledgeBase
 from ..errors import HouserulesError
 from ..render.urls import page_url
 from ..search.siteindex import Prepared

@@ -2,7 +2,7 @@
 by code, the site's search index, the changes feed and the offline app's file list.
 
 A live preview keeps its :class:`Outputs` between builds (:class:`houserules.site.preview.Preview`) and
-tells them what changed in the data (:class:`houserules.data.changes.Changes`); ``None`` means a full
+tells them what changed in the data (:class:`houserules.data.versions.savediff.Changes`); ``None`` means a full
 build, and then every file is written whole. The API redoes only the records a change shows; the
 search index is rebuilt in another process and swapped in when ready, so a saved entry's page is
 on disk first; the small files are written whole each time.
@@ -14,11 +14,11 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..data.changes import Changes
+from ..data.versions.savediff import Changes
 from ..export.api import EntriesDocument
 from ..render.urls import CHANGES_FEED
 from ..search.siteindex import Prepared, point_material_index, write_site_index
-from .changes import changes_feed
+from .changelog import changes_feed
 from .context import SiteContext
 from .golinks import shard_files
 from .offline import write_offline

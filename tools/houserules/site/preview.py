@@ -13,7 +13,7 @@ import jinja2
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File
 
-from ..data.model import KnowledgeBase
+from ..data.reading.model import KnowledgeBase
 from .incremental import SiteState
 from .nav import site_nav
 from .postbuild import Outputs

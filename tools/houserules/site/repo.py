@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote, urlencode, urlsplit
 
-from ..data.model import Entry
+from ..data.reading.model import Entry
 from ..render.urls import go_url
 
 

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ..data import vocab
-from ..data.model import Game
+from ..data.reading import vocab
+from ..data.reading.model import Game
 from ..render.blocks import Erratum
 from ..render.html import Html
 from ..render.text import escape_md, inline_html

@@ -18,7 +18,7 @@ import yaml
 from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .files import (
+from .safefile import (
     YamlError,
     carriable,
     read_text,

@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import display_path, visible
+from ...errors import display_path, visible
 
 
 class NoGit(Exception):

@@ -1,6 +1,6 @@
 """更新记录 · What changed: the versions of the data with the entries each added, changed and removed, and its Atom feed.
 
-Both are pure functions of the knowledge base and its :class:`~houserules.data.history.History`.
+Both are pure functions of the knowledge base and its :class:`~houserules.data.versions.history.History`.
 Titles, codes and commit subjects are data: they go in escaped. A long history is cut
 to the newest versions, and a version that touched thousands of entries (a first
 import) to its first items, so the page stays a page.
@@ -13,11 +13,11 @@ import uuid
 import xml.etree.ElementTree as etree
 
 from ..check.wording import shown_subject, subject_pattern
-from ..data import vocab
-from ..data.entrychanges import EntryChange, aspect_names
-from ..data.history import History, Version
-from ..data.model import KnowledgeBase
-from ..data.version import SHORT, game_version
+from ..data.reading import vocab
+from ..data.reading.model import KnowledgeBase
+from ..data.versions.entrychanges import EntryChange, aspect_names
+from ..data.versions.history import History, Version
+from ..data.versions.version import SHORT, game_version
 from ..print.inserts import insert_path, inserts
 from ..render.html import bilingual_label
 from ..render.text import inline_html, xml_text

@@ -36,9 +36,9 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
-from ..data.model import KnowledgeBase
+from ..data.reading.model import KnowledgeBase
 from ..render.blocks import EntryBlocks
-from ..search.cache import cache_root
+from ..search.indexcache import cache_root
 from .document import PrintDocument, PrintLinker
 from .pdf import FONT_FAMILY, PrintedGame, render, stylesheet
 from .plan import FRONT_LINK, PrintOptions, printed_groups

@@ -18,15 +18,15 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import HouserulesError, display_path, visible
-from . import vocab
-from .files import read_bytes
-from .load import ENTRIES_DIR
-from .model import Game, KnowledgeBase
+from ...errors import HouserulesError, display_path, visible
+from ..reading import vocab
+from ..reading.load import ENTRIES_DIR
+from ..reading.model import Game, KnowledgeBase
+from ..reading.safefile import read_bytes
+from ..reading.schema import committed_schema_path
+from ..reading.yamlload import YamlError, parse
 from .numbering import choose_id, choose_section, next_code
-from .schema import committed_schema_path
 from .stamp import rewrite
-from .yamlload import YamlError, parse
 
 SCHEMA_LINE = "# yaml-language-server: $schema="
 

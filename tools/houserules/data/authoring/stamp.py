@@ -14,10 +14,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ..errors import HouserulesError, display_path
-from .freshness import source_hash
-from .model import Entry
-from .yamlload import YamlError, parse
+from ...errors import HouserulesError, display_path
+from ..reading.model import Entry
+from ..reading.yamlload import YamlError, parse
+from ..versions.sourcehash import source_hash
 
 
 def stamp(entry: Entry, langs: list[str] | None = None, source: str = "zh") -> dict[str, str]:

@@ -16,7 +16,7 @@ from typing import Any
 
 import jsonschema
 
-from ..errors import Problem, display_path
+from ...errors import Problem, display_path
 from . import schema as schemas
 from . import schemaparts as patterns
 from .yamlload import Document

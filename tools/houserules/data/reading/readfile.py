@@ -11,9 +11,9 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..errors import Problem, display_path
-from .files import unreadable
+from ...errors import Problem, display_path
 from .model import Entry, text_fields
+from .safefile import unreadable
 from .validate import field_name, has_visible_text, validate
 from .yamlload import Document, YamlError
 from .yamlload import load as load_yaml

@@ -7,7 +7,7 @@ errata held about it or about what it applies to. So when an entry changes, the
 outputs to make again are those of the entries *related* to it, in the old data and
 in the new one: :attr:`Changes.shown`.
 
->>> from houserules.data.model import KnowledgeBase
+>>> from houserules.data.reading.model import KnowledgeBase
 >>> changes = diff(KnowledgeBase(), KnowledgeBase())
 >>> changes.entries, changes.everything
 (frozenset(), False)
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .model import Entry, KnowledgeBase
+from ..reading.model import Entry, KnowledgeBase
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Controlled vocabularies: every closed list of values lives here, and only here.
 
 The JSON Schemas in ``schema/`` are generated against these lists at load time
-(see :func:`houserules.data.schema.entry_schema`), so a value added here is accepted
+(see :func:`houserules.data.reading.schema.entry_schema`), so a value added here is accepted
 everywhere at once.
 """
 
@@ -116,7 +116,7 @@ CHANGE_STATUSES: dict[str, dict[str, str]] = {
     "removed": {"zh": "删除", "en": "Removed"},
 }
 
-#: What changed in a changed entry (see :data:`houserules.data.entrychanges.ASPECT_OF`).
+#: What changed in a changed entry (see :data:`houserules.data.versions.entrychanges.ASPECT_OF`).
 CHANGE_ASPECTS: dict[str, dict[str, str]] = {
     "title": {"zh": "标题", "en": "title"},
     "aliases": {"zh": "别名", "en": "aliases"},

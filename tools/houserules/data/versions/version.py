@@ -14,8 +14,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import HouserulesError, display_path
-from .model import KnowledgeBase
+from ...errors import HouserulesError, display_path
+from ..reading.model import KnowledgeBase
 
 #: How many hex digits of the tree hash a version shows (git shows 7; one more keeps clear of clashes longer).
 SHORT = 8

@@ -21,11 +21,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import Problem, display_path
+from ...errors import Problem, display_path
 from . import schemaparts as patterns
-from .files import folder_children, unreadable
 from .model import Entry, Game, Glossary, KnowledgeBase, Synonyms
 from .readfile import ReadCache, read_document
+from .safefile import folder_children, unreadable
 from .yamlload import Document
 
 _SLUG = re.compile(patterns.SLUG)

@@ -123,7 +123,7 @@ def write_index(target: Path, docs: Iterable[dict[str, Any]], meta: dict[str, An
 
 def build_for(data_dir: Path, target: Path) -> Path:
     """Load ``data_dir`` and write its index; load problems are kept to be shown on each search."""
-    from ..data.load import load
+    from ..data.reading.load import load
 
     result = load(data_dir)
     kb = result.kb

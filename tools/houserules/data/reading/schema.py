@@ -1,4 +1,4 @@
-"""JSON Schemas for the data files, built from :mod:`houserules.data.vocab`.
+"""JSON Schemas for the data files, built from :mod:`houserules.data.reading.vocab`.
 
 The same schemas are committed under ``schema/`` for editors (the
 yaml-language-server reads them while people type); ``houserules schema

@@ -3,7 +3,7 @@
 Every file of ``rules_data/`` is read through :func:`read_bytes`: only a regular file of
 at most :data:`MAX_BYTES` is read, so a named pipe, a device or a huge file is a problem
 with a fix, never a hang or a full memory. :class:`YamlError` is the error of a file
-that cannot be read as data (the strict reader of :mod:`houserules.data.yamlload` raises
+that cannot be read as data (the strict reader of :mod:`houserules.data.reading.yamlload` raises
 it too, and re-exports it).
 """
 
@@ -15,7 +15,7 @@ import re
 import stat
 from pathlib import Path
 
-from ..errors import Problem, display_path
+from ...errors import Problem, display_path
 
 MAX_BYTES = 256 * 1024
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..data import searchtext
-from ..data.model import KnowledgeBase, Synonyms
+from ..data.reading.model import KnowledgeBase, Synonyms
+from ..data.words import searchtext
 from ..errors import Problem, display_path
 
 _ASCII = re.compile(r"[a-z0-9]+")

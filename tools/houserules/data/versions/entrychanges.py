@@ -1,7 +1,7 @@
 """What changed in entries between two states of the data folder: added, changed or removed, and in which aspects.
 
 The changes are computed from the files' data before and after (parsed from git's
-blobs or the working folder by :mod:`houserules.data.history`); an entry added or
+blobs or the working folder by :mod:`houserules.data.versions.history`); an entry added or
 removed takes its code and titles from the current data when it has them.
 """
 
@@ -12,12 +12,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import vocab
+from ..reading import vocab
+from ..reading.load import ENTRIES_DIR, GAME_FILE, GLOSSARY_FILE
+from ..reading.model import KnowledgeBase
+from ..reading.schemaparts import SLUG
+from ..reading.yamlload import YamlError, parse
 from .git import shown_text
-from .load import ENTRIES_DIR, GAME_FILE, GLOSSARY_FILE
-from .model import KnowledgeBase
-from .schemaparts import SLUG
-from .yamlload import YamlError, parse
 
 _SLUG = re.compile(SLUG)
 
@@ -52,7 +52,7 @@ class EntryChange:
     code: str
     title: dict[str, str]
     status: str  # added | changed | removed
-    #: What changed (keys of :data:`houserules.data.vocab.CHANGE_ASPECTS`), for a changed entry.
+    #: What changed (keys of :data:`houserules.data.reading.vocab.CHANGE_ASPECTS`), for a changed entry.
     aspects: list[str] = field(default_factory=list)
     #: For changed questions: how many were added, removed and changed.
     questions: dict[str, int] = field(default_factory=dict)

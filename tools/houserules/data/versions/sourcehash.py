@@ -19,7 +19,7 @@ import re
 import unicodedata
 from typing import Any
 
-from .model import Entry
+from ..reading.model import Entry
 
 #: The fields a translation is made from, in hashing order.
 HASHED_FIELDS = ("title", "summary", "body")

@@ -16,8 +16,8 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .files import YamlError
-from .yamlload import Path_, parse
+from ..reading.safefile import YamlError
+from ..reading.yamlload import Path_, parse
 
 
 class EditError(Exception):

@@ -12,12 +12,12 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
-from ..errors import HouserulesError, display_path
-from . import vocab
-from .files import YamlError, read_bytes
-from .load import ENTRIES_DIR
-from .model import Game, KnowledgeBase
-from .schemaparts import SLUG
+from ...errors import HouserulesError, display_path
+from ..reading import vocab
+from ..reading.load import ENTRIES_DIR
+from ..reading.model import Game, KnowledgeBase
+from ..reading.safefile import YamlError, read_bytes
+from ..reading.schemaparts import SLUG
 
 _SLUG = re.compile(SLUG)
 _SUFFIX = re.compile(r"([A-Z]+)([0-9]+)")

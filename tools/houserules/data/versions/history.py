@@ -1,7 +1,7 @@
 """The versions of the data folder and what each changed, from git: entries added, changed and removed.
 
 A version is one state of the data folder, named by git's tree hash of the folder
-(:mod:`houserules.data.version`): each commit on the first-parent line that changed
+(:mod:`houserules.data.versions.version`): each commit on the first-parent line that changed
 the folder is one, and uncommitted changes in the working folder are one more. Git
 is asked three times whatever the length of the history: one ``git log --raw -z``
 for the commits and the files each changed (ids, dates, statuses and paths only,
@@ -14,8 +14,8 @@ current entries, so even a first import of thousands of entries parses nothing.
 
 Without git (not installed, the data outside a checkout, nothing committed yet) the
 history is the current version alone, and :attr:`History.note` says why. The git
-commands are in :mod:`houserules.data.git`, what an entry's change is in
-:mod:`houserules.data.entrychanges`.
+commands are in :mod:`houserules.data.versions.git`, what an entry's change is in
+:mod:`houserules.data.versions.entrychanges`.
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import HouserulesError, display_path, visible
+from ...errors import HouserulesError, display_path, visible
+from ..reading.model import KnowledgeBase
 from .entrychanges import EntryChange, aspect_names, entry_change, entry_changes, needs_reading, read_blob
 from .git import NoGit, committed_blobs, git_checkout, git_log, git_objects, git_tree_ids, subject
-from .model import KnowledgeBase
 from .version import SHORT, DataVersion, blob_hash, newest_date, tree_hash
 
 _HEX = re.compile(r"[0-9a-f]{6,40}")
