@@ -44,6 +44,9 @@ def _units(paragraph: str) -> list[str]:
     for piece in _PIECES.findall(paragraph):
         if units and piece != " " and (glue_next or (piece[0] in CLOSING and units[-1] != " ")):
             units[-1] += piece
+        elif len(units) > 1 and piece[0] in CLOSING and units[-1] == " ":  # "词 ，": the mark keeps its word
+            units.pop()
+            units[-1] += " " + piece
         else:
             units.append(piece)
         glue_next = piece != " " and piece[-1] in OPENING
@@ -68,6 +71,8 @@ def wrap(text: str, columns: int) -> list[str]:
     ['进入魔梯就', '必须运行', 'every turn']
     >>> wrap("进入魔梯，就必须运行", 8)
     ['进入魔', '梯，就必', '须运行']
+    >>> wrap("魔魔魔 ，", 8)
+    ['魔魔', '魔 ，']
     """
     lines: list[str] = []
     for paragraph in text.split("\n"):
