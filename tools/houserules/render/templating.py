@@ -98,7 +98,7 @@ def environment() -> jinja2.Environment:
     return env
 
 
-def render(name: str, **context: Any) -> str:
+def render(name: str, /, **context: Any) -> str:
     """The template ``name`` rendered with ``context``.
 
     A plain string (not Markup, whose methods would escape their arguments): HTML made by one
