@@ -6,8 +6,6 @@ from collections import Counter
 from collections.abc import Callable
 from functools import partial
 
-from markupsafe import Markup
-
 from ..data.reading import vocab
 from ..data.reading.model import Game
 from ..render.html import Html
@@ -53,7 +51,7 @@ def game_page(ctx: SiteContext, game: Game) -> str:
         game=game,
         description=game.data.get("description"),
         licence=game.data["licence"],
-        translator_links=Markup(translators.game_links(game, linker, questions)),
+        translator_links=translators.game_links(game, linker, questions),
         sections=[(anchor, title, [ctx.kb.entries[r] for r in refs]) for anchor, title, refs in ctx.sections(game)],
         sources=sources,
     )
