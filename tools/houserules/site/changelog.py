@@ -86,11 +86,13 @@ def game_trees(kb: KnowledgeBase, history: History, version: Version) -> dict[st
 
 def _game_versions(
     kb: KnowledgeBase, trees: dict[str, str], first: dict[tuple[str, str], Version], version: Version
-) -> list[tuple[Game, str, str | None]]:
-    """Each game's version under a version, so a game's printout is found on the page too.
+) -> list[tuple[Game, str, str | None]] | None:
+    """Each game's version under a version, so a game's printout is found on the page too (None: none is known).
 
     A game's version carries an anchor (``v-<game>-<hash>``) where it first appears, the oldest version holding it.
     """
+    if not trees:
+        return None
     return [
         (kb.games[game], tree[:SHORT], f"v-{game}-{tree[:SHORT]}" if first.get((game, tree)) is version else None)
         for game, tree in trees.items()
@@ -109,7 +111,7 @@ def changes_page(kb: KnowledgeBase, history: History | None, offered: list[Versi
         return head + "\n" + render("site/changes.html", current=None)
     current = history.versions[0]
     games = (
-        [(g, str(game_version(kb, g.id)), None) for g in kb.games.values()] if kb.root is not None else []
+        [(g, str(game_version(kb, g.id)), None) for g in kb.games.values()] if kb.root is not None else None
     )  # each game's current version, as its own PDF's cover prints it
     view = {"version": current.version, "games": games, "note": None if history.from_git else history.note}
     if not history.from_git:
