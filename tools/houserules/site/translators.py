@@ -128,11 +128,13 @@ def translators_page(ctx: SiteContext, game: Game | None = None) -> str:
                 "command": item.command + (f" --game {game.id}" if game else ""),
             }
         )
-    pages = [
-        {"href": linker.url(page_url(page(game.id))), "zh": zh, "en": en, "count": None}
-        for page, zh, en in (GAME_PAGES if game is not None else ())
-        if page is not translators_src
-    ]
+    pages = []  # a game's: links to its other pages
+    if game is not None:
+        pages = [
+            {"href": linker.url(page_url(page(game.id))), "zh": zh, "en": en, "count": None}
+            for page, zh, en in GAME_PAGES
+            if page is not translators_src
+        ]
     games = [{"game": g, "href": linker.url(page_url(translators_src(g.id)))} for g in ctx.kb.games.values()]
     return (
         front_matter(f"译者 For translators · {name}")
