@@ -5,6 +5,8 @@ from __future__ import annotations
 import difflib
 import re
 
+from .templating import macros
+
 #: English (and any non-Chinese text) is compared word by word; spaces and
 #: punctuation are tokens of their own so a changed word does not drag them along.
 _WORD = re.compile(r"\s+|\w+|[^\w\s]")
@@ -46,3 +48,15 @@ def diff_spans(printed: str, corrected: str, lang: str) -> tuple[list[Span], lis
         if added:
             after.append((added, True))
     return before, after
+
+
+def diff_html(printed: str, corrected: str, lang: str) -> tuple[str, str]:
+    """The printed text with removed parts in ``<del>`` and the corrected text with added parts in ``<ins>``,
+    escaped, line breaks as ``<br>`` (what the errata tables show, by their template's ``diff`` macro).
+
+    >>> diff_html("take 1 damage", "gain 1 trait", "en")
+    ('<del>take</del> 1 <del>damage</del>', '<ins>gain</ins> 1 <ins>trait</ins>')
+    """
+    before, after = diff_spans(printed, corrected, lang)
+    parts = macros("parts.html")
+    return str(parts.diff(before, "del")), str(parts.diff(after, "ins"))
