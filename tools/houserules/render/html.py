@@ -1,10 +1,10 @@
-"""HTML of entries: the templates' helpers (``h`` in ``render/templates/``) and the entry's blocks rendered.
+"""HTML of entries: the templates' helper (``h`` in ``render/templates/``) and the entry's blocks rendered.
 
 Each output links entries its own way (a :class:`~houserules.render.text.Linker`);
-an :class:`Html` holds it, gives the templates what they compute in Python (data
-Markdown as sanitized HTML, references looked up, the rows of an errata table) and
-renders the shared macros of ``parts.html`` for the other pages' code, so a fact table
-or an erratum looks the same on a page and on paper.
+an :class:`Html` holds it and gives the templates what they compute in Python (data
+Markdown as sanitized HTML, references looked up, sources as a reader sees them, the
+rows of an errata table). The macros of ``parts.html`` lay out what every output
+shares, so a fact table or an erratum looks the same on a page and on paper.
 """
 
 from __future__ import annotations
@@ -19,13 +19,8 @@ from ..data.reading import vocab
 from ..data.reading.model import Entry, Game, KnowledgeBase
 from .blocks import Block, Erratum
 from .diff import Span, diff_spans
-from .templating import macros, render
+from .templating import render
 from .text import Linker, markdown_html
-
-
-def bilingual_label(names: dict[str, str]) -> str:
-    """``中文 · English`` as HTML."""
-    return str(macros("parts.html").label(names))
 
 
 @dataclass(frozen=True)
@@ -76,9 +71,6 @@ class Html:
         """The entries of ``refs`` that exist."""
         return [self.kb.entries[ref] for ref in refs if ref in self.kb.entries]
 
-    def entry(self, ref: str) -> Entry | None:
-        return self.kb.entries.get(ref)
-
     def game(self, entry: Entry) -> Game:
         return self.kb.games[entry.game]
 
@@ -111,23 +103,8 @@ class Html:
             )
         return rows
 
-    # -- the shared macros, for pages that are not an entry's -----------------------------------
-    # (As plain strings: the pages that still join their HTML in Python would escape a string added to Markup.)
-    def bilingual(self, text: dict[str, str] | None, css: str = "") -> str:
-        """Chinese, then English, each marked with its language (in a ``<div class=css>`` if given)."""
-        return str(macros("parts.html").bilingual(self, text, css))
-
-    def errata_table(self, records: list[Erratum]) -> str:
-        return str(macros("parts.html").errata(self, records))
-
-    def translator_notes(self, game: Game, notes: list[dict[str, Any]]) -> str:
-        return str(macros("parts.html").translator_notes(self, game, notes))
-
-    def licence_box(self, game: Game) -> str:
-        return str(macros("parts.html").licence(self, game.data["licence"]))
-
 
 def entry_html(h: Html, output: str, entry: Entry, blocks: list[Block], **extra: Any) -> str:
     """An entry's ``blocks`` laid out for ``output`` (``site``: the Markdown of its page after the front matter;
     ``print``: its ``<article>`` in the print document); ``extra`` is what the output's own parts show."""
-    return render("entry.html", output=output, h=h, linker=h.linker, entry=entry, blocks=blocks, **extra)
+    return render("entry.html", output=output, h=h, entry=entry, blocks=blocks, **extra)

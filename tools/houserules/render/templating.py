@@ -53,6 +53,8 @@ def escape(value: object) -> Markup:
     >>> escape('<b title="x">\\n'), escape(Markup("<b>"))
     (Markup('&lt;b title=&quot;x&quot;&gt;&#10;'), Markup('<b>'))
     """
+    if isinstance(value, Markup):
+        return value
     if hasattr(value, "__html__"):
         return Markup(value)
     if value is None:
