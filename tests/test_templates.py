@@ -140,3 +140,30 @@ def test_the_templates_are_package_data():
     assert [
         f for f in files if not any(fnmatch.fnmatchcase(f, p) and f.count("/") == p.count("/") for p in patterns)
     ] == []
+
+
+def test_no_template_marks_a_value_as_safe():
+    """Only h.md and other templates make markup: a template never turns a value into markup itself."""
+    found = [
+        (p.relative_to(TEMPLATES).as_posix(), word)
+        for p in TEMPLATES.rglob("*.html")
+        for word in ("|safe", "| safe", "Markup", "autoescape")
+        if word in p.read_text(encoding="utf-8")
+    ]
+    assert found == []
+
+
+#: The HTML still written in Python: the sanitizing Markdown renderer's own paragraphs (render/text.py, the one
+#: place data text becomes markup) and the Content-Security-Policy tag put into MkDocs' built pages.
+HTML_IN_PYTHON = {"render/text.py": 2, "site/csp.py": 1}
+
+
+def test_html_is_written_in_templates():
+    package = ROOT / "tools" / "houserules"
+    found = {}
+    for path in package.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        count = text.count('f"<') + text.count("f'<")
+        if count:
+            found[path.relative_to(package).as_posix()] = count
+    assert found == HTML_IN_PYTHON
