@@ -529,6 +529,19 @@ def test_a_discarded_index_leaves_nothing_behind(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_prepared_index_dropped_midway_leaves_nothing_behind():
+    """A build interrupted before it took or discarded its index: the copy is stopped and its folder removed
+    once the object is gone (at the latest as the process exits)."""
+    import gc
+
+    prepared = siteindex.Prepared(load(SEARCH_DATA).kb)
+    staging, process = prepared.staging, prepared.process
+    assert staging.is_dir() and process is not None
+    del prepared
+    gc.collect()
+    assert not staging.exists() and not process.is_alive()
+
+
 def test_a_query_past_the_bound_shows_a_notice(question_page):
     page, _ = question_page
     _type(page, "电梯 " + "x" * 300)

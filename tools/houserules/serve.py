@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .adapter.liveserver import DataWatch, RebuildRequests, make_site_folder, open_server
-from .adapter.runner import not_the_dirty_warning, preview_build, quiet_jieba
+from .adapter.runner import not_the_dirty_warning, plugin_of, preview_build, preview_config, quiet_jieba
 from .build import MKDOCS_YML, ROOT
 from .errors import HouserulesError
 
@@ -109,14 +109,9 @@ class Session:
             return False
         site_files = _files_signature([self.config_file.parent / name for name in self.SITE_FILES])
         try:
-            self.plugin = preview_build(
-                report.kb,
-                self.data_dir,
-                self.site_dir,
-                self.config_file,
-                self.site_url,
-                fresh=site_files != self._site_files,
-            )
+            config = preview_config(report.kb, self.data_dir, self.site_dir, self.config_file, self.site_url)
+            self.plugin = plugin_of(config)  # known before it builds: close() stops what a build left running
+            preview_build(config, fresh=site_files != self._site_files)
         except (SystemExit, Exception) as exc:
             self._site_files = None
             log.error(f"not rebuilt: the site build failed ({exc or 'see the warnings above'})")

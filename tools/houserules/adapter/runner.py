@@ -13,6 +13,8 @@ from ..errors import HouserulesError
 from ..site.publishing import environment_urls
 
 if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+
     from .plugin import HouserulesPlugin
 
 
@@ -23,7 +25,7 @@ def quiet_jieba() -> None:
     jieba.setLogLevel(logging.WARNING)
 
 
-def plugin_of(config: Any) -> HouserulesPlugin:
+def plugin_of(config: MkDocsConfig) -> HouserulesPlugin:
     """The houserules plugin of an MkDocs configuration."""
     from .plugin import HouserulesPlugin
 
@@ -32,7 +34,7 @@ def plugin_of(config: Any) -> HouserulesPlugin:
     return plugin
 
 
-def mkdocs_config(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path, **options: Any):
+def mkdocs_config(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path, **options: Any) -> MkDocsConfig:
     """MkDocs' configuration of the site (strict), with the houserules plugin given the checked knowledge base."""
     from mkdocs.config import load_config
 
@@ -67,20 +69,25 @@ def configured_site_url(config_file: Path) -> str | None:
         return yaml_load(handle).get("site_url") or None
 
 
-def preview_build(
-    kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path, site_url: str | None, *, fresh: bool
-) -> HouserulesPlugin:
-    """One build of a live preview into ``site_dir``: only the pages that changed since its last build
-    (the plugin keeps it) are rendered again, all of them when ``fresh``. Returns the plugin; raises
-    what the build raised (the next build is then a full one).
+def preview_config(
+    kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path, site_url: str | None
+) -> MkDocsConfig:
+    """MkDocs' configuration of a live preview's build of ``kb`` into ``site_dir`` (its plugin: :func:`plugin_of`)."""
+    config = mkdocs_config(kb, data_dir, site_dir, config_file)
+    plugin_of(config).config.offline = False  # a preview's pages never come from a cache
+    if site_url:
+        config.site_url = site_url
+    return config
+
+
+def preview_build(config: MkDocsConfig, *, fresh: bool) -> None:
+    """One build of a live preview (``config``: :func:`preview_config`): only the pages that changed since its
+    last build (the plugin keeps it) are rendered again, all of them when ``fresh``. Raises what the build
+    raised (the next build is then a full one).
     """
     from mkdocs.commands.build import build
 
-    config = mkdocs_config(kb, data_dir, site_dir, config_file)
     plugin = plugin_of(config)
-    plugin.config.offline = False  # a preview's pages never come from a cache
-    if site_url:
-        config.site_url = site_url
     dirty = plugin.live(config, fresh=fresh)
     try:
         build(config, serve_url=config.site_url, dirty=dirty)
@@ -88,7 +95,6 @@ def preview_build(
         if plugin.preview is not None:
             plugin.preview.reset()
         raise
-    return plugin
 
 
 def not_the_dirty_warning(record: logging.LogRecord) -> bool:

@@ -16,6 +16,7 @@ import os
 import shutil
 import tempfile
 import warnings
+import weakref
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -99,6 +100,9 @@ class Prepared:
                 # runs only the indexing, which waits on no lock those threads hold, and ends with _exit.
                 warnings.simplefilter("ignore", DeprecationWarning)
                 self.process.start()
+        # Whatever happens to this object (a build interrupted), the copy is stopped and its folder removed,
+        # at the latest when the process exits.
+        self._cleanup = weakref.finalize(self, _stop, self.process, self.staging, os.getpid())
 
     @property
     def forked(self) -> bool:
@@ -128,11 +132,17 @@ class Prepared:
 
     def discard(self) -> None:
         """Stop the copy if it still runs and remove its files."""
-        if self.process is not None:
-            if self.process.is_alive():
-                self.process.kill()
-            self.process.join()
-        shutil.rmtree(self.staging, ignore_errors=True)
+        self._cleanup()
+
+
+def _stop(process: multiprocessing.process.BaseProcess | None, staging: Path, owner: int) -> None:
+    if os.getpid() != owner:  # a forked copy never cleans up after the process it was forked from
+        return
+    if process is not None:
+        if process.is_alive():
+            process.kill()
+        process.join()
+    shutil.rmtree(staging, ignore_errors=True)
 
 
 def _index_into(kb: Any, staging: Path) -> None:
