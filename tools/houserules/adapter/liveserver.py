@@ -2,8 +2,10 @@
 data folder and the preview's temporary site folder.
 
 Only the public API of :class:`mkdocs.livereload.LiveReloadServer` is used: its constructor, ``watch``,
-``unwatch``, ``serve`` and ``shutdown``, its ``observer`` (replaced before anything is watched), and the
-WSGI application of every server of :mod:`wsgiref` (``get_app`` and ``set_app``):
+``unwatch``, ``serve`` and ``shutdown``, its ``observer`` (replaced before anything is watched), the
+``server_bind`` and ``server_activate`` of every :mod:`socketserver` server (called before the first
+build, so a taken port fails at once; ``serve`` calls them again, which then does nothing) and the
+WSGI application of every :mod:`wsgiref` server (``get_app`` and ``set_app``):
 
 - the reload script the server adds to each page it serves is allowed by the page's policy: the
   application is wrapped (:func:`serve_with_policy`), and the policy of the page as served replaces
