@@ -542,6 +542,33 @@ def test_a_prepared_index_dropped_midway_leaves_nothing_behind():
     assert not staging.exists() and not process.is_alive()
 
 
+def test_the_forked_copy_holds_no_socket_of_the_building_process(monkeypatch):
+    """A live preview's port is free as soon as it stops, even while a copy still indexes."""
+    import os
+    import socket
+    import time
+
+    real = siteindex.build_index
+
+    def slow(kb, target):
+        time.sleep(3)
+        return real(kb, target)
+
+    monkeypatch.setattr(siteindex, "build_index", slow)
+    with socket.create_server(("127.0.0.1", 0)) as listening:
+        ours = os.readlink(f"/proc/self/fd/{listening.fileno()}")
+        prepared = siteindex.Prepared(load(SEARCH_DATA).kb)
+        try:
+            time.sleep(1)  # the copy is in its own code, sleeping
+            assert prepared.process is not None and prepared.process.is_alive()
+            fds = Path(f"/proc/{prepared.process.pid}/fd")
+            held = {os.readlink(fd) for fd in fds.iterdir() if fd.name.isdigit()}
+            assert ours.startswith("socket:[") and ours not in held
+            assert not [link for link in held if link.startswith("socket:")]
+        finally:
+            prepared.discard()
+
+
 def test_a_query_past_the_bound_shows_a_notice(question_page):
     page, _ = question_page
     _type(page, "电梯 " + "x" * 300)

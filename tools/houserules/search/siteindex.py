@@ -14,6 +14,7 @@ import json
 import multiprocessing
 import os
 import shutil
+import stat
 import tempfile
 import warnings
 import weakref
@@ -154,6 +155,23 @@ def _index_into(kb: Any, staging: Path) -> None:
     quiet = os.open(os.devnull, os.O_WRONLY)
     os.dup2(quiet, 1)
     os.dup2(quiet, 2)
+    _let_go_of_sockets(quiet)
     tempfile.tempdir = str(staging)  # this copy's own setting: the building process's is untouched
     head = build_index(kb, staging / "hr")
     (staging / "head.json").write_text(json.dumps(head, ensure_ascii=False), encoding="utf-8")
+
+
+def _let_go_of_sockets(quiet: int) -> None:
+    """The copy keeps no socket of the process it was forked from open: a live preview's port is free as
+    soon as the preview stops, even while a copy still indexes. Each socket's number is pointed at
+    ``quiet`` rather than closed, so nothing else can take the number of a socket object that closes it."""
+    try:
+        numbers = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:  # no /proc (not Linux): the sockets stay open until the copy ends
+        return
+    for number in numbers:
+        try:
+            if stat.S_ISSOCK(os.fstat(number).st_mode):
+                os.dup2(quiet, number)
+        except OSError:
+            continue
