@@ -293,3 +293,4 @@ def test_serve_keeps_the_last_good_pages_and_logs_each_problem(data, tmp_path, c
     _edit("other/entries/floor-ruling.yaml", "kind: rulling", "kind: rule")(data)
     assert served.build()
     assert "kind-rule.html" in page.read_text(encoding="utf-8")
+    served.close()

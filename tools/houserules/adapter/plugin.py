@@ -85,7 +85,7 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
     def use(self, kb: KnowledgeBase, data_dir: Path) -> None:
         """Build from ``kb`` (loaded and checked from ``data_dir``) instead of loading the configured folder.
 
-        It holds for the coming build only: the one after loads the configured folder again, unless told too.
+        It holds for the coming build only: the one after loads the configured folder again, unless told so.
         """
         self._request = (kb, data_dir, False)
 
