@@ -155,7 +155,7 @@ def test_no_template_marks_a_value_as_safe():
 
 #: The HTML still written in Python: the sanitizing Markdown renderer's own paragraphs (render/text.py, the one
 #: place data text becomes markup) and the Content-Security-Policy tag put into MkDocs' built pages.
-HTML_IN_PYTHON = {"render/text.py": 2, "site/csp.py": 1}
+HTML_IN_PYTHON = {"render/text.py": 2, "adapter/csp.py": 1}
 
 
 def test_html_is_written_in_templates():
