@@ -248,10 +248,22 @@ var hrAnalysis = (function () {
     }
 
     /* searchtext.synonyms_said: what the synonyms a query uses mean (head.synonyms: [say, means]). */
+    /* English words count in any of their forms (synonyms.say_form: "stabbing" says "stab"). */
+    var WORD = /[a-z0-9]+/g, sayForms = new Map();
+    function sayForm(say) {
+      if (!sayForms.has(say)) sayForms.set(say, (say.match(WORD) || []).map(wordForm).join(" "));
+      return sayForms.get(say);
+    }
     function synonymsSaid(text) {
-      var folded = fold(text), found = [];
+      var folded = fold(text), found = [], forms = null;
       (head.synonyms || []).forEach(function (pair) {
-        if (said(folded, pair[0]) && found.indexOf(pair[1]) < 0) found.push(pair[1]);
+        var say = pair[0], hit;
+        if (/^[\x00-\x7f]*$/.test(say)) {
+          if (forms === null) forms = " " + (folded.match(WORD) || []).map(wordForm).join(" ") + " ";
+          var form = sayForm(say);
+          hit = (form !== "" && forms.indexOf(" " + form + " ") >= 0) || said(folded, say);
+        } else hit = folded.indexOf(say) >= 0;
+        if (hit && found.indexOf(pair[1]) < 0) found.push(pair[1]);
       });
       return found;
     }

@@ -3,6 +3,7 @@ use it too: the synonym tables are checked against the words the search indexes)
 
 from __future__ import annotations
 
+from ..data.words.english import common_words, is_common
 from ..data.words.querynames import longest_spans, name_terms
 from ..data.words.searchtext import (
     ASKS,
@@ -20,6 +21,7 @@ from ..data.words.searchtext import (
     english_words,
     exact_key,
     fold,
+    index_terms,
     is_last_word,
     is_question,
     name_key,
@@ -48,6 +50,7 @@ __all__ = [
     "english_words",
     "exact_key",
     "fold",
+    "index_terms",
     "is_last_word",
     "is_question",
     "name_key",
@@ -60,4 +63,6 @@ __all__ = [
     "longest_spans",
     "name_terms",
     "synonyms_said",
+    "common_words",
+    "is_common",
 ]

@@ -142,7 +142,8 @@ class SearchIndex:
                 return word
             maxdist = 1 if len(word) < 7 else 2
             found = self._corrector.suggest(word, limit=1, maxdist=maxdist, prefix=1)
-            return found[0] if found else word
+            # A real English word the index lacks stays as typed: "shaft" is not a misspelt "shift".
+            return found[0] if found and not searchtext.is_common(word) else word
 
         return self.homophones(_ASCII_WORD.sub(fix, folded))
 

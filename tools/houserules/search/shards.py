@@ -11,6 +11,7 @@ ranking of its own. Layout under ``site/search/hr/``::
                      simplified, stop words, patterns), the boosts
     t/<n>.js         terms hashed into shards: {term: [doc deltas..., scores...]}
     w/<letter>.js    the English words (for typo correction and completion)
+    e/<letter>.js    common English words the index lacks (never corrected into another word)
     r/<n>.js         the result records, entries in chunks of RECORDS_PER_CHUNK
 
 Every file is a script that registers itself (``hrSearch.put(name, data)``), so
@@ -212,6 +213,18 @@ def _words(index: search.SearchIndex) -> dict[str, list[Any]]:
     return {letter: [w for w, _ in items] + [f for _, f in items] for letter, items in by_letter.items()}
 
 
+def _english(index: search.SearchIndex) -> dict[str, list[str]]:
+    """The common English words the index lacks, by first letter (:mod:`~houserules.data.words.english`):
+    never corrected into another word. The worker loads a letter's only when a correction is about
+    to replace a word of it."""
+    reader = index._reader
+    by_letter: dict[str, list[str]] = defaultdict(list)
+    for word in sorted(searchtext.common_words()):
+        if ("words", word) not in reader:
+            by_letter[word[0]].append(word)
+    return dict(by_letter)
+
+
 def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | None = None) -> dict[str, Any]:
     """Write the shards of an open index into ``out``; return the head (also written).
 
@@ -250,6 +263,9 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         files[f"t/{n}"] = _script(f"t/{n}", bucket)
     for letter, words in _words(index).items():
         files[f"w/{letter}"] = _script(f"w/{letter}", words)
+    english = _english(index)
+    for letter, words in english.items():
+        files[f"e/{letter}"] = _script(f"e/{letter}", words)
     for n in range(0, len(groups), RECORDS_PER_CHUNK):
         name = f"r/{n // RECORDS_PER_CHUNK}"
         files[name] = _script(name, groups[n : n + RECORDS_PER_CHUNK])
@@ -271,6 +287,7 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         "groups": sizes,
         "answers": answers,
         "letters": sorted(_words(index)),
+        "englishLetters": sorted(english),
         "scale": SCALE,
         "questionBoost": round(search.QUESTION_BOOST * SCALE),
         "questionDocBoost": round(search.QUESTION_DOC_BOOST * SCALE),

@@ -35,7 +35,9 @@ QUESTION = re.compile("为什么|怎么办|怎么样|能不能|可不可以|怎�
 #: condition what does it do" searches frighten/condit; "my friend already passed the roll, is there
 #: any point" keeps friend/pass/roll/point), nor do the words that ask for a comparison ("the
 #: difference between a trick and an item" is about tricks and items) or how a thing works ("how do
-#: saves work" asks about saves), nor does a letter left of a contraction (I'm, can't).
+#: saves work" asks about saves), nor do the fillers of a story told ("so then my mouse just
+#: got scared" is about being scared), nor does a letter left of a
+#: contraction (I'm, can't).
 #: Queries only: the index keeps every word.
 QUESTION_WORDS = re.compile(
     r"\b(?:what|whats|how|why|where|which|who|whom|whose|do|does|did|done|doing|i|im|ive|id|ill|me|my|mine"
@@ -43,6 +45,7 @@ QUESTION_WORDS = re.compile(
     r"|should|would|could|shall|might|must|was|were|been|being|has|had|have|having|am"
     r"|difference|differences|different|between|work|works|working"
     r"|some|any|anything|something|someone|somebody|anyone|anybody|everyone|everybody"
+    r"|then|just|really|actually|also|even|so|okay|ok|well|please|anyway|maybe|already|very|too|quite"
     r"|dont|doesnt|didnt|cant|cannot|isnt|arent|wasnt|werent|wont|wouldnt|shouldnt|couldnt|hasnt|havent"
     r"|[b-z])\b"
 )
