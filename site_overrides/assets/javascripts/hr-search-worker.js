@@ -332,7 +332,7 @@
 
   /* index.SearchIndex.name_terms: the terms of the runs of the query that are names, an entry's or
    * a game's (none when every term is one: the query then asks nothing besides the names). */
-  var gameNames = null;
+  var gameNames = null, commonTerms = null;
   function nameTerms(sequence, byShard) {
     var found = new Set();
     if (!gameNames) gameNames = new Set(head.gameNames || []);
@@ -352,7 +352,9 @@
         for (var k = start; k < start + length; k++) found.add(sequence[k]);
       });
     });
-    return sequence.every(function (term) { return found.has(term); }) ? new Set() : found;
+    // ... nor when the others are all words the long texts use everywhere (head.commonTerms: "mouse").
+    if (!commonTerms) commonTerms = new Set(head.commonTerms || []);
+    return sequence.every(function (term) { return found.has(term) || commonTerms.has(term); }) ? new Set() : found;
   }
 
   /* index.SearchIndex.named: the documents of the entries whose title or alias is a run of the

@@ -213,6 +213,18 @@ def _words(index: search.SearchIndex) -> dict[str, list[Any]]:
     return {letter: [w for w, _ in items] + [f for _, f in items] for letter, items in by_letter.items()}
 
 
+def common_terms(index: search.SearchIndex) -> list[str]:
+    """The terms too common in the long texts to be looked up there (``SearchIndex.is_common``)."""
+    reader = index._reader
+    found = set()
+    for field in search.COMMON_SKIPPED:
+        for raw in reader.lexicon(field):
+            text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+            if index._common(field, text):
+                found.add(text)
+    return sorted(found)
+
+
 def _english(index: search.SearchIndex) -> dict[str, list[str]]:
     """The common English words the index lacks, by first letter (:mod:`~houserules.data.words.english`):
     never corrected into another word. The worker loads a letter's only when a correction is about
@@ -294,6 +306,7 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         "nameBoost": round(search.NAME_BOOST * SCALE),
         "nameTermsShare": search.NAME_TERMS_SHARE,
         "gameNames": index.meta.get("game_names", []),
+        "commonTerms": common_terms(index),
         "aboutBoost": round(search.ABOUT_BOOST * SCALE),
         "about": ABOUT,
         "questionShown": search.QUESTION_SHOWN,

@@ -45,7 +45,7 @@ QUESTION_WORDS = re.compile(
     r"|should|would|could|shall|might|must|was|were|been|being|has|had|have|having|am"
     r"|difference|differences|different|between|work|works|working"
     r"|some|any|anything|something|someone|somebody|anyone|anybody|everyone|everybody"
-    r"|then|just|really|actually|also|even|so|okay|ok|well|please|anyway|maybe|already|very|too|quite"
+    r"|happen|happens|happened|happening|then|just|really|actually|also|even|so|okay|ok|well|please|anyway|maybe|already|very|too|quite"
     r"|dont|doesnt|didnt|cant|cannot|isnt|arent|wasnt|werent|wont|wouldnt|shouldnt|couldnt|hasnt|havent"
     r"|[b-z])\b"
 )
