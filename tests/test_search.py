@@ -637,9 +637,9 @@ def test_natural_questions_find_their_answer_first(judged):
 #: hit@1 together (0.922) and in Chinese (0.921), not yet in English (0.910 measured): the floors are what is reached.
 TOLD_FLOORS = {
     "told-zh": (0.92, 0.98),
-    "told-en": (0.91, 0.98),
-    "told-typo": (0.92, 0.98),
-    "told": (0.92, 0.98),
+    "told-en": (0.94, 0.98),
+    "told-typo": (1.0, 1.0),
+    "told": (0.93, 0.98),
 }
 
 
