@@ -105,9 +105,13 @@ var hrAnalysis = (function () {
     var stop = new Set(head.stop);
     var irregular = head.irregular || {};
 
-    /* searchtext._stem: an English word's term (irregular past forms first: fell -> fall). */
+    /* searchtext._stem: an English word's term (irregular past forms first: fell -> fall; a short
+     * verb's doubled consonant before -ed, -ing undone: stabbing -> stab). */
+    var DOUBLED = new RegExp("^(?:" + head.doubled + ")$");
     function termOf(word) {
-      return stem(Object.prototype.hasOwnProperty.call(irregular, word) ? irregular[word] : word);
+      var term = stem(Object.prototype.hasOwnProperty.call(irregular, word) ? irregular[word] : word);
+      if ((word.endsWith("ed") || word.endsWith("ing")) && DOUBLED.test(term)) return term.slice(0, -1);
+      return term;
     }
     /* searchtext.word_form: the stem without a doubled last consonant ("stabbing" -> "stab"). */
     function wordForm(word) {

@@ -7,6 +7,7 @@ from ..data.words.english import common_words, is_common
 from ..data.words.querynames import longest_spans, name_terms
 from ..data.words.searchtext import (
     ASKS,
+    DOUBLED,
     IRREGULAR,
     MAX_NAME_TERMS,
     MAX_QUERY,
@@ -41,6 +42,7 @@ __all__ = [
     "T2S",
     "TOKEN",
     "IRREGULAR",
+    "DOUBLED",
     "MAX_NAME_TERMS",
     "MAX_QUERY",
     "EnglishStemFilter",

@@ -138,6 +138,7 @@ def analysis_tables() -> dict[str, Any]:
         "t2s": ["".join(chr(t) for t, _ in pairs), "".join(s for _, s in pairs)],
         "stop": sorted(STOP_WORDS),
         "irregular": searchtext.IRREGULAR,
+        "doubled": searchtext.DOUBLED.pattern,
         "token": searchtext.TOKEN.pattern,
         "question": searchtext.QUESTION.pattern,
         "questionWords": _js_pattern(searchtext.QUESTION_WORDS),

@@ -226,9 +226,24 @@ IRREGULAR = {
 }
 
 
+#: A short verb's doubled last consonant before -ed or -ing, as the stemmer leaves it ("stabb" of
+#: "stabbing", "dropp" of "dropped"): one vowel after the first consonants, then the pair.
+DOUBLED = re.compile(r"[^aeiou]+[aeiou]([bdfgkmnprtv])\1")
+
+
 @lru_cache(maxsize=50_000)
 def _stem(word: str) -> str:
-    return stem(IRREGULAR.get(word, word))
+    """A word's term: Porter's stem (of its verb for an irregular past form), a short verb's doubled
+    consonant undone ("stabbing", "stabbed" and "stab" are one term, as "dropped" and "drop"; "added"
+    stays "add").
+
+    >>> _stem("stabbing"), _stem("dropped"), _stem("hitting"), _stem("added"), _stem("fell")
+    ('stab', 'drop', 'hit', 'add', 'fall')
+    """
+    term = stem(IRREGULAR.get(word, word))
+    if word.endswith(("ed", "ing")) and DOUBLED.fullmatch(term):
+        return term[:-1]
+    return term
 
 
 def word_form(word: str) -> str:
