@@ -726,6 +726,11 @@ def real_index():
         ("豁勉", "豁免", None),
         ("奸图", "奸徒", None),
         ("魔题怎么用", "魔梯怎么用", None),
+        # one character mistyped in a word the rest of which is right
+        ("捕鼠架", "捕鼠夹", "mice-and-mystics:mousetraps"),
+        ("小鼠被捕火", "小鼠被捕获", "mice-and-mystics:captured"),
+        ("遭遇咖", "遭遇卡", "mice-and-mystics:encounter-cards"),
+        ("保险酷", "保险库", "betrayal:vault"),
     ],
 )
 def test_a_wrong_homophone_finds_what_was_meant(cache, real_index, typed, meant, first):

@@ -136,8 +136,9 @@ def test_a_result_that_leads_with_its_answer_shows_it_then_the_question(site):
 
 def test_everyday_words_are_analysed_and_ranked_alike(site, index):
     """A real English word stays as typed on both sides (the site loads its letter's common words
-    only when a correction is about to replace it), synonyms count in any form of their words, and
-    a name said among a game's everyday words weighs fully."""
+    only when a correction is about to replace it), synonyms count in any form of their words, a
+    name said among a game's everyday words weighs fully, and one mistyped character of a Chinese
+    word is corrected."""
     queries = [
         "shaft",
         "I'm shooting at it from behind cover",
@@ -146,6 +147,8 @@ def test_everyday_words_are_analysed_and_ranked_alike(site, index):
         "elevatr crash",
         "my mouse is scared",
         "we hauled the treasure back to town",
+        "小鼠被捕火了怎么办",
+        "遭遇咖",
     ]
     found = worker(site, rank=queries)["rank"]
     assert found[0]["corrected"] == "shaft" and found[4]["corrected"] == "elevator crash"
