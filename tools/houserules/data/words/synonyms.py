@@ -65,7 +65,7 @@ def synonyms_said(text: str, pairs: list[list[str]]) -> list[str]:
 def say_form(say: str) -> str:
     """An English synonym as the forms of its words (what :func:`synonyms_said` compares).
 
-    >>> say_form("swing at"), say_form("KO'd")
+    >>> say_form("swing at"), say_form("ko'd")
     ('swing at', 'ko d')
     """
     return " ".join(word_form(w) for w in _WORD.findall(say))
