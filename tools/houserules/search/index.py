@@ -288,7 +288,7 @@ class SearchIndex:
         top-k pruning drops documents that belong in the top: "how to open the vault door" lost
         betrayal:vault.)
         """
-        return heapq.nsmallest(limit, self.scored(text, flt))
+        return [(-score, docnum) for score, docnum in heapq.nsmallest(limit, self.scored(text, flt))]
 
     def scored(self, text: str, flt: Query | None = None) -> list[tuple[float, int]]:
         """Every document the query matches as ``(-score, docnum)`` (see :meth:`ranked`), unordered;
