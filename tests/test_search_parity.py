@@ -132,3 +132,31 @@ def test_a_result_that_leads_with_its_answer_shows_it_then_the_question(site):
     assert question_first["hits"][0]["lead"] == "question"
     parent, question = question_first["items"][0]
     assert parent["text"] == "" and question["location"].endswith("#re-enter")
+
+
+def test_everyday_words_are_analysed_and_ranked_alike(site, index):
+    """A real English word stays as typed on both sides (the site loads its letter's common words
+    only when a correction is about to replace it), synonyms count in any form of their words, a
+    name said among a game's everyday words weighs fully, and one mistyped character of a Chinese
+    word is corrected."""
+    queries = [
+        "shaft",
+        "I'm shooting at it from behind cover",
+        "she keeps stabbing the rat",
+        "I took a shot at the beetle",
+        "elevatr crash",
+        "my mouse is scared",
+        "we hauled the treasure back to town",
+        "小鼠被捕火了怎么办",
+        "遭遇咖",
+    ]
+    found = worker(site, rank=queries)["rank"]
+    assert found[0]["corrected"] == "shaft" and found[4]["corrected"] == "elevator crash"
+    for query, got in zip(queries, found):
+        key = index.exact_key(query)
+        expected = index.analysed(query)[0] + ([shards.EXACT + key, shards.EXACT_ALIAS + key] if key else [])
+        assert (got["corrected"], got["terms"]) == (index.correct(query), expected), query
+        cli = index.search(query, limit=10)
+        assert [hit["id"] for hit in got["hits"]][:1] == [hit.record["id"] for hit in cli][:1], query
+        for site_hit, cli_hit in zip(got["hits"], cli):
+            assert site_hit["score"] == pytest.approx(cli_hit.score, abs=0.05), query

@@ -127,8 +127,11 @@ def _exported_named(sequence: list[str], lists: dict[str, dict[str, list[int]]])
     return docs
 
 
-def _exported_name_terms(sequence: list[str], lists: dict[str, dict[str, list[int]]], games: set[str]) -> set[str]:
-    """The query's terms in runs that are exported names or games' names; none when every term is in one."""
+def _exported_name_terms(
+    sequence: list[str], lists: dict[str, dict[str, list[int]]], games: set[str], common: set[str]
+) -> set[str]:
+    """The query's terms in runs that are exported names or games' names; none when every term is in
+    one or is one of the exported common terms (the long texts' everyday words)."""
     found: set[str] = {
         t for start, end, _ in searchtext.named_spans(sequence, games.__contains__) for t in sequence[start:end]
     }
@@ -137,7 +140,7 @@ def _exported_name_terms(sequence: list[str], lists: dict[str, dict[str, list[in
             length = len(name.split(" "))
             if length <= searchtext.MAX_NAME_TERMS and " ".join(sequence[start : start + length]) == name:
                 found.update(sequence[start : start + length])
-    return found if set(sequence) - found else set()
+    return found if set(sequence) - found - common else set()
 
 
 def test_exported_scores_add_up_to_the_cli_scores(index):
@@ -146,6 +149,7 @@ def test_exported_scores_add_up_to_the_cli_scores(index):
     names, of the query's game and of a question, gives the CLI's ranking and scores."""
     exported = shards.postings(index)
     names = {field: shards.name_lists(index, field) for field in ("names", "about")}
+    common = set(shards.common_terms(index))
     count = index._reader.doc_count_all()
     records = {d: index._reader.stored_fields(d)["record"] for d in range(count)}
     from houserules.search.evaluate import read_judgements
@@ -157,7 +161,7 @@ def test_exported_scores_add_up_to_the_cli_scores(index):
         totals: dict[int, float] = {}
         weights: dict[int, float] = {}
         total, specific = 0.0, collections.Counter()
-        spanned = _exported_name_terms(sequence, names["names"], set(index.meta["game_names"]))
+        spanned = _exported_name_terms(sequence, names["names"], set(index.meta["game_names"]), common)
         for term in terms:
             found = exported.get(term, {})
             if not found:

@@ -105,9 +105,13 @@ var hrAnalysis = (function () {
     var stop = new Set(head.stop);
     var irregular = head.irregular || {};
 
-    /* searchtext._stem: an English word's term (irregular past forms first: fell -> fall). */
+    /* searchtext._stem: an English word's term (irregular past forms first: fell -> fall; a short
+     * verb's doubled consonant before -ed, -ing undone: stabbing -> stab). */
+    var DOUBLED = new RegExp("^(?:" + head.doubled + ")$");
     function termOf(word) {
-      return stem(Object.prototype.hasOwnProperty.call(irregular, word) ? irregular[word] : word);
+      var term = stem(Object.prototype.hasOwnProperty.call(irregular, word) ? irregular[word] : word);
+      if ((word.endsWith("ed") || word.endsWith("ing")) && DOUBLED.test(term)) return term.slice(0, -1);
+      return term;
     }
     /* searchtext.word_form: the stem without a doubled last consonant ("stabbing" -> "stab"). */
     function wordForm(word) {
@@ -231,10 +235,13 @@ var hrAnalysis = (function () {
       pairs.forEach(function (i) {
         var bigram = chars[i] + chars[i + 1];
         var a = reading.get(chars[i]), b = reading.get(chars[i + 1]);
-        if (!a || !b || covered[i] || covered[i + 1] || known(bigram)) return;
+        if (!a || !b || (covered[i] && covered[i + 1]) || known(bigram)) return;
+        // A character of an indexed bigram stays: only the other one was mistyped (行动股 -> 行动骰).
+        var kept = covered[i] ? 0 : covered[i + 1] ? 1 : -1;
         var best = "", fewest = 3;
         candidates(a + " " + b).forEach(function (candidate) {
           var c = Array.from(candidate);
+          if (kept >= 0 && c[kept] !== chars[i + kept]) return;
           var changed = (c[0] !== chars[i] ? 1 : 0) + (c[1] !== chars[i + 1] ? 1 : 0);
           if (changed < fewest) { best = candidate; fewest = changed; }
         });
@@ -248,10 +255,22 @@ var hrAnalysis = (function () {
     }
 
     /* searchtext.synonyms_said: what the synonyms a query uses mean (head.synonyms: [say, means]). */
+    /* English words count in any of their forms (synonyms.say_form: "stabbing" says "stab"). */
+    var WORD = /[a-z0-9]+/g, sayForms = new Map();
+    function sayForm(say) {
+      if (!sayForms.has(say)) sayForms.set(say, (say.match(WORD) || []).map(wordForm).join(" "));
+      return sayForms.get(say);
+    }
     function synonymsSaid(text) {
-      var folded = fold(text), found = [];
+      var folded = fold(text), found = [], forms = null;
       (head.synonyms || []).forEach(function (pair) {
-        if (said(folded, pair[0]) && found.indexOf(pair[1]) < 0) found.push(pair[1]);
+        var say = pair[0], hit;
+        if (/^[\x00-\x7f]*$/.test(say)) {
+          if (forms === null) forms = " " + (folded.match(WORD) || []).map(wordForm).join(" ") + " ";
+          var form = sayForm(say);
+          hit = (form !== "" && forms.indexOf(" " + form + " ") >= 0) || said(folded, say);
+        } else hit = folded.indexOf(say) >= 0;
+        if (hit && found.indexOf(pair[1]) < 0) found.push(pair[1]);
       });
       return found;
     }

@@ -122,8 +122,19 @@
     });
   }
 
-  /* What search.index.SearchIndex.correct asks the index about a word. */
-  function lexicon(tables) {
+  /* A letter's common English words the index lacks (search.shards._english), as a Set. */
+  function englishOf(letter) {
+    if ((head.englishLetters || []).indexOf(letter) < 0) return Promise.resolve(new Set());
+    return load("e/" + letter).then(function (list) {
+      if (!list.set) list.set = new Set(list);
+      return list.set;
+    });
+  }
+
+  /* What search.index.SearchIndex.correct asks the index about a word. ``english`` maps a letter to
+   * its common English words once loaded; a suggestion for a word of a letter not loaded yet adds
+   * the letter to ``needed`` (rank loads it and corrects again). */
+  function lexicon(tables, english, needed) {
     return function (word) {
       var flat = tables.get(word[0]);
       var map = flat ? flat.lookup : new Map();
@@ -145,6 +156,11 @@
             if (candidate === word || analysis.distance(candidate.slice(1), rest, maxdist) > maxdist) continue;
             var freq = map.get(candidate);
             if (freq > bestFreq || (freq === bestFreq && candidate > best)) { best = candidate; bestFreq = freq; }
+          }
+          // A real English word the index lacks stays as typed (index.SearchIndex.correct).
+          if (best !== null) {
+            if (!english.has(word[0])) needed.add(word[0]);
+            else if (english.get(word[0]).has(word)) return null;
           }
           return best;
         }
@@ -213,18 +229,27 @@
       var flats = loaded[0], fix = loaded[1];
       var tables = new Map();
       letters.forEach(function (letter, i) { if (flats[i]) tables.set(letter, flats[i]); });
-      var corrected = analysis.correct(text, lexicon(tables));
-      if (fix) corrected = fix(corrected);
-      var sequence = analysis.querySequence([corrected].concat(analysis.synonymsSaid(text)).join(" "));
-      var terms = Array.from(new Set(sequence));
-      var key = analysis.exactKey(fix ? fix(analysis.fold(text)) : text);
-      if (key) terms = terms.concat([head.exact + key, head.exactAlias + key]);
-      var shards = Array.from(new Set(terms.map(shardOf)));
-      return Promise.all(shards.map(function (n) { return load("t/" + n); })).then(function (parts) {
-        var byShard = new Map();
-        shards.forEach(function (n, i) { byShard.set(n, parts[i]); });
-        return score(text, terms, byShard, corrected, sequence);
-      });
+      var english = new Map(), needed = new Set();
+      var corrected = analysis.correct(text, lexicon(tables, english, needed));
+      return (needed.size ? Promise.all(Array.from(needed).map(function (letter) {
+        return englishOf(letter).then(function (set) { english.set(letter, set); });
+      })).then(function () { return analysis.correct(text, lexicon(tables, english, needed)); })
+        : Promise.resolve(corrected)).then(function (corrected) { return scoreCorrected(text, corrected, fix); });
+    });
+  }
+
+  /* The ranked hits of a query, its English words corrected, its homophones not yet (``fix``). */
+  function scoreCorrected(text, corrected, fix) {
+    if (fix) corrected = fix(corrected);
+    var sequence = analysis.querySequence([corrected].concat(analysis.synonymsSaid(text)).join(" "));
+    var terms = Array.from(new Set(sequence));
+    var key = analysis.exactKey(fix ? fix(analysis.fold(text)) : text);
+    if (key) terms = terms.concat([head.exact + key, head.exactAlias + key]);
+    var shards = Array.from(new Set(terms.map(shardOf)));
+    return Promise.all(shards.map(function (n) { return load("t/" + n); })).then(function (parts) {
+      var byShard = new Map();
+      shards.forEach(function (n, i) { byShard.set(n, parts[i]); });
+      return score(text, terms, byShard, corrected, sequence);
     });
   }
 
@@ -310,7 +335,7 @@
 
   /* index.SearchIndex.name_terms: the terms of the runs of the query that are names, an entry's or
    * a game's (none when every term is one: the query then asks nothing besides the names). */
-  var gameNames = null;
+  var gameNames = null, commonTerms = null;
   function nameTerms(sequence, byShard) {
     var found = new Set();
     if (!gameNames) gameNames = new Set(head.gameNames || []);
@@ -330,7 +355,9 @@
         for (var k = start; k < start + length; k++) found.add(sequence[k]);
       });
     });
-    return sequence.every(function (term) { return found.has(term); }) ? new Set() : found;
+    // ... nor when the others are all words the long texts use everywhere (head.commonTerms: "mouse").
+    if (!commonTerms) commonTerms = new Set(head.commonTerms || []);
+    return sequence.every(function (term) { return found.has(term) || commonTerms.has(term); }) ? new Set() : found;
   }
 
   /* index.SearchIndex.named: the documents of the entries whose title or alias is a run of the

@@ -65,7 +65,11 @@ def search_command(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("--game", metavar="G", help="only entries of this game (its id)")
     parser.add_argument("--kind", metavar="K", help="only entries of this kind (ruling, rule, component, ...)")
     parser.add_argument("--limit", type=_positive, default=10, metavar="N", help="at most N hits (default: 10)")
-    parser.add_argument("--json", action="store_true", help="print a JSON array of hits")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help='print a JSON array of hits (each with "corrected": the words searched for, when a word was corrected)',
+    )
 
     def run(args: argparse.Namespace) -> int:
         from ..data.reading import vocab
@@ -93,8 +97,13 @@ def search_command(parser: argparse.ArgumentParser) -> Runner:
                 raise HouserulesError(f"unknown game '{args.game}' — use one of: {', '.join(index.games)}")
             hits = index.search(text, game=args.game, kind=args.kind, limit=args.limit)
             names = index.names(shown_refs(hits))
+            searched = index.searched_for(text)
+        if searched is not None:
+            # Corrections are never silent: the words searched for, and what was typed.
+            print(f"Searched for: {clean(searched)} (you typed {clean(text)})", file=sys.stderr)
         if args.json:
-            print(terminal_json([hit.to_json() for hit in hits]))
+            extra = {"corrected": searched} if searched is not None else {}
+            print(terminal_json([{**hit.to_json(), **extra} for hit in hits]))
         elif hits:
             columns = terminal_columns()
             print(fit(format_hits(hits, columns, names), columns))

@@ -3,9 +3,11 @@ use it too: the synonym tables are checked against the words the search indexes)
 
 from __future__ import annotations
 
+from ..data.words.english import common_words, is_common
 from ..data.words.querynames import longest_spans, name_terms
 from ..data.words.searchtext import (
     ASKS,
+    DOUBLED,
     IRREGULAR,
     MAX_NAME_TERMS,
     MAX_QUERY,
@@ -20,6 +22,7 @@ from ..data.words.searchtext import (
     english_words,
     exact_key,
     fold,
+    index_terms,
     is_last_word,
     is_question,
     name_key,
@@ -39,6 +42,7 @@ __all__ = [
     "T2S",
     "TOKEN",
     "IRREGULAR",
+    "DOUBLED",
     "MAX_NAME_TERMS",
     "MAX_QUERY",
     "EnglishStemFilter",
@@ -48,6 +52,7 @@ __all__ = [
     "english_words",
     "exact_key",
     "fold",
+    "index_terms",
     "is_last_word",
     "is_question",
     "name_key",
@@ -60,4 +65,6 @@ __all__ = [
     "longest_spans",
     "name_terms",
     "synonyms_said",
+    "common_words",
+    "is_common",
 ]

@@ -17,7 +17,11 @@ from whoosh.fields import ID, STORED, TEXT, Schema
 from . import analysis as searchtext
 
 #: Bump when the schema, the analysis or the stored record changes: caches rebuild.
-INDEX_VERSION = 9  # 9: codes also without zero padding (MR-R8); 8: the games' names in the metadata; 7: irregular past forms; 6: names (titles, aliases, glossary terms) and what an entry is about as query-term runs; analyzer in data.searchtext
+INDEX_VERSION = 11  # 11: a short verb's doubled consonant undone (stabbing: stab); 10: one-term names a game's texts use everywhere name nothing; 9: codes also without zero padding (MR-R8); 8: the games' names in the metadata; 7: irregular past forms; 6: names (titles, aliases, glossary terms) and what an entry is about as query-term runs; analyzer in data.searchtext
+
+#: A one-term name found in more than this share of its game's documents is context, not a name
+#: (:func:`context_names`).
+CONTEXT_NAME_SHARE = 0.25
 
 #: Weight of a query term found in each field: names above the answer above the details.
 #: A question document fills the same fields: the question as its title, the variants as
@@ -71,6 +75,8 @@ def documents(kb: Any) -> Iterable[dict[str, Any]]:
         ref: {k for n in [*e.title.values(), *e.aliases, *termed.get(ref, [])] if (k := searchtext.name_key(n))}
         for ref, e in kb.entries.items()
     }
+    context = context_names(kb, own)
+    own = {ref: names - context.get(kb.entries[ref].game, set()) for ref, names in own.items()}
     for entry in kb.entries.values():
         titles = [entry.title["zh"], entry.title["en"]]
         names = "\n".join(sorted(own[entry.ref]))
@@ -132,6 +138,34 @@ def documents(kb: Any) -> Iterable[dict[str, Any]]:
                 "about": about,
                 **qtexts,
             }
+
+
+def context_names(kb: Any, own: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The one-term names of each game that its texts use everywhere: a term in more than
+    :data:`CONTEXT_NAME_SHARE` of the game's documents (entries and questions). Such a word
+    ("mouse" in Mice and Mystics, "room" in Betrayal) is the setting of a question, not what it
+    names ("my mouse is scared" is about being frightened, not the hero card called "mouse"), so
+    it names no entry (an entry's longer names still do: "mouse turn")."""
+    candidates: dict[str, set[str]] = {}
+    for ref, names in own.items():
+        candidates.setdefault(kb.entries[ref].game, set()).update(n for n in names if " " not in n)
+    counts: dict[str, dict[str, int]] = {game: dict.fromkeys(terms, 0) for game, terms in candidates.items()}
+    docs: dict[str, int] = dict.fromkeys(candidates, 0)
+    for entry in kb.entries.values():
+        count = counts[entry.game]
+        texts = [*entry.title.values(), *entry.aliases, *entry.summary.values(), *entry.body.values()]
+        for text in [" ".join(texts)] + [_question_text(q) for q in entry.questions]:
+            docs[entry.game] += 1
+            for term in searchtext.index_terms(text) & count.keys():
+                count[term] += 1
+    return {
+        game: {term for term, n in count.items() if n > CONTEXT_NAME_SHARE * docs[game]}
+        for game, count in counts.items()
+    }
+
+
+def _question_text(question: dict[str, Any]) -> str:
+    return " ".join([*question["q"].values(), *question.get("variants", []), *question["a"].values()])
 
 
 def _glossary_names(kb: Any) -> dict[str, list[str]]:

@@ -5,9 +5,10 @@ A Chinese bigram of the query that the index lacks is replaced by a bigram of an
 reading in pypinyin's dictionary, so a character reads the same wherever it stands: the browser
 looks it up in the same table). Names only: everyday words the index lacks (打架, 一堆) would
 otherwise become more frequent homophones of the rules' text (大家, 一对). The one changing fewer
-of the typed characters wins, then a whole name, then the most frequent, then code-point order. Only a bigram whose two characters are in no indexed bigram of the query is corrected: a
-correct query stays as it is, and so does a bigram spanning two words ("梯坠" in 魔梯坠毁, "的字" in
-房间上的字), whose characters belong to the indexed words around them.
+of the typed characters wins, then a whole name, then the most frequent, then code-point order. A character in an
+indexed bigram of the query stays: a correct query stays as it is, and so does a bigram spanning two words ("梯坠" in
+魔梯坠毁), whose characters belong to the indexed words around them. A bigram with one such character may have its
+other one corrected, the one slip of a word the rest of which was typed right (遭遇咖 → 遭遇卡: 遇 stays).
 
 The site's worker (``hr-search-analysis.js`` ``correctHomophones``) runs the same steps on the
 tables :func:`char_table` and :func:`key_table` write into the site index.
@@ -121,10 +122,14 @@ def correct(folded: str, known: Callable[[str], bool], candidates: Callable[[str
     for i in pairs:
         bigram = chars[i] + chars[i + 1]
         k = key(bigram)
-        if k is None or covered[i] or covered[i + 1] or known(bigram):
+        if k is None or (covered[i] and covered[i + 1]) or known(bigram):
             continue
+        # A character of an indexed bigram stays: only the other one was mistyped (行动股 → 行动骰).
+        kept = 0 if covered[i] else 1 if covered[i + 1] else None
         best, fewest = "", 3
         for candidate in candidates(k):
+            if kept is not None and candidate[kept] != chars[i + kept]:
+                continue
             changed = (candidate[0] != chars[i]) + (candidate[1] != chars[i + 1])
             if changed < fewest:
                 best, fewest = candidate, changed

@@ -11,15 +11,17 @@ so syntax characters (``AND``, ``(``, ``*``, ``"``, ``:``) are ordinary text.
 
 from __future__ import annotations
 
+import heapq
 import json
 import re
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from whoosh import collectors
 from whoosh import index as whoosh_index
 from whoosh.query import And, Or, Query, Term
+from whoosh.scoring import BM25FScorer, bm25
 
 from . import analysis as searchtext
 from . import homophones
@@ -27,7 +29,7 @@ from .documents import FIELD_BOOSTS
 from .indexcache import META_FILE, ensure_index
 from .ranking import QUESTION_SHOWN as QUESTION_SHOWN  # part of this module's interface
 from .ranking import Hit as Hit  # part of this module's interface
-from .ranking import coordination, favoured_game, fold
+from .ranking import favourite, fold, term_weight
 
 #: A query equal to a code or a title (ignoring case, spaces and punctuation) comes first.
 EXACT_BOOST = 1000.0
@@ -53,6 +55,9 @@ ABOUT_BOOST = 10.0
 NAME_TERMS_SHARE = 0.55
 #: The documents of the game the query's words belong to (:func:`favoured_game`) gain this.
 GAME_BOOST = 3.0
+#: The terms whose scores an open index keeps (:meth:`SearchIndex._scores`), by field: a few
+#: megabytes at 5,000 entries.
+SCORES_KEPT = 20_000
 #: English words this long or longer may be corrected (shorter ones are too ambiguous).
 MIN_CORRECTED = 4
 #: An unknown last word this long or longer is completed (search as you type: "eleva" →
@@ -80,6 +85,15 @@ class SearchIndex:
         self._questions: set[int] = set()
         self._game_of: list[int] | None = None
         self._homophones: dict[str, list[str]] | None = None
+        #: What :meth:`_scores` computed, by (field, term), oldest first; documents' field lengths;
+        #: the game a term's documents all belong to (None: several).
+        self._scored: OrderedDict[tuple[str, str], tuple[tuple[int, ...], tuple[float, ...]]] = OrderedDict()
+        self._lengths: dict[str, dict[int, int]] = {}
+        self._term_game: dict[str, int | None] = {}
+        self._names: dict[tuple[str, str], frozenset[int]] = {}
+        #: What correct() made of a word (and whether it was the last), remembered.
+        self._fixed: dict[tuple[str, bool], str] = {}
+        self.coordinate: Callable[[int], float] = lambda docnum: 1.0
         #: English words of the synonym tables: known words, never corrected into others.
         self._game_names = set(self.meta.get("game_names", []))
         self._said = {say for say, _ in self.meta.get("synonyms", []) if say.isascii() and " " not in say}
@@ -126,15 +140,25 @@ class SearchIndex:
         """The folded query with unknown English words replaced by the closest indexed word,
         and an unknown last word by the words it begins: against the seeds' index, "Elevatr crash"
         becomes "elevator crash" and "mystic eleva" becomes "mystic elevator elevators". A word of
-        the synonym tables or an irregular past form is known ("lift", "fell" stay as they are).
+        the synonym tables or an irregular past form is known ("lift", "fell" stay as they are),
+        and a common English word is never corrected into another ("shaft" is not "shift").
         """
         folded = searchtext.fold(text)
 
         def fix(match: re.Match[str]) -> str:
             word = match.group(0)
+            last = searchtext.is_last_word(folded, match.start(), match.end())
+            found = self._fixed.get((word, last))
+            if found is None:
+                if len(self._fixed) > SCORES_KEPT:
+                    self._fixed.clear()
+                found = self._fixed[(word, last)] = fixed(word, last)
+            return found
+
+        def fixed(word: str, last: bool) -> str:
             if self._known(word):
                 return word
-            if len(word) >= MIN_COMPLETED and searchtext.is_last_word(folded, match.start(), match.end()):
+            if len(word) >= MIN_COMPLETED and last:
                 completions = self.complete(word)
                 if completions:
                     return " ".join(completions)
@@ -142,9 +166,19 @@ class SearchIndex:
                 return word
             maxdist = 1 if len(word) < 7 else 2
             found = self._corrector.suggest(word, limit=1, maxdist=maxdist, prefix=1)
-            return found[0] if found else word
+            # A real English word the index lacks stays as typed: "shaft" is not a misspelt "shift".
+            return found[0] if found and not searchtext.is_common(word) else word
 
         return self.homophones(_ASCII_WORD.sub(fix, folded))
+
+    def searched_for(self, text: str) -> str | None:
+        """What a query was searched as when :meth:`correct` changed a word of it (its spaces
+        tidied), else None: the command line says so ("shaft" stays, "elevatr" became "elevator")."""
+        text = searchtext.bounded(text)
+        corrected = self.correct(text)
+        if corrected == searchtext.fold(text):
+            return None
+        return " ".join(corrected.split())
 
     def homophones(self, folded: str) -> str:
         """A folded query with its unknown Chinese bigrams replaced by indexed homophones
@@ -218,7 +252,14 @@ class SearchIndex:
 
     def name_terms(self, sequence: list[str]) -> set[str]:
         """The terms of the query in an entry's or a game's name (:func:`~houserules.data.words.querynames.name_terms`)."""
-        return searchtext.name_terms(sequence, lambda k: ("names", k) in self._reader or k in self._game_names)
+        return searchtext.name_terms(
+            sequence, lambda k: bool(self._name_docs("names", k)) or k in self._game_names, self.is_common
+        )
+
+    def is_common(self, term: str) -> bool:
+        """Whether a term is too common in the long texts to be looked up there (:data:`MAX_COMMON_SHARE`):
+        the setting of many rulings ("mouse", "room"), not what a query asks."""
+        return any(self._common(field, term) for field in COMMON_SKIPPED)
 
     def _query(self, terms: list[str], key: str, named: set[str] | frozenset[str] = frozenset()) -> Query | None:
         if not terms and not key:
@@ -240,45 +281,168 @@ class SearchIndex:
     def ranked(self, text: str, limit: int, flt: Query | None = None) -> list[tuple[float, int]]:
         """The best ``limit`` documents as ``(score, docnum)``, best first (ties: lower docnum).
 
-        Each document's score is Whoosh's times its coordination (:func:`coordination`),
-        plus what :meth:`extras` adds: the entries the query names, the game its words
-        belong to, and for a question the answers. (Whoosh's AndMaybe would add it inside
-        the query, but its top-k pruning drops documents that belong in the top: "how to
-        open the vault door" lost betrayal:vault.)
+        Each document's score is Whoosh's (BM25F, the sum over the query's parts: each term in
+        each field, times the field's boost) times its coordination (:func:`coordination`), plus
+        what is added: the entries the query names, the game its words belong to, and
+        for a question the answers. (Whoosh's AndMaybe would add it inside the query, but its
+        top-k pruning drops documents that belong in the top: "how to open the vault door" lost
+        betrayal:vault.)
+        """
+        return [(-score, docnum) for score, docnum in heapq.nsmallest(limit, self.scored(text, flt))]
+
+    def scored(self, text: str, flt: Query | None = None) -> list[tuple[float, int]]:
+        """Every document the query matches as ``(-score, docnum)`` (see :meth:`ranked`), unordered;
+        :attr:`coordinate` is then the query's coordination.
+
+        The parts' scores are Whoosh's numbers, added up here rather than by its matchers: a
+        term's scores in a field are computed once per open index (:meth:`_scores`), so a long
+        question costs a few dictionary additions per posting instead of a union of matchers.
         """
         terms, sequence = self.analysed(text)
-        query = self._query(terms, self.exact_key(text), self.name_terms(sequence))
-        if query is None:
+        key = self.exact_key(text)
+        self.coordinate = lambda docnum: 1.0
+        if not terms and not key:
             return []
-        term_docs = self.term_docs(query)
-        extras = self.extras(sequence, term_docs, searchtext.is_question(text))
-        self.coordinate = coordination(term_docs, self._count)
-        collector: Any = _Collector(limit, extras, self.coordinate)
+        named = self.name_terms(sequence)
+        count = self._reader.doc_count_all()
+        scores = [0.0] * count
+        shares = [0.0] * count
+        touched: set[int] = set()
+        total = 0.0
+        game_of = self.games_of()
+        games: dict[int, int] = {}
+        for term in terms:
+            share = NAME_TERMS_SHARE if term in named else 1.0
+            docs: set[int] = set()
+            for field, boost in FIELD_BOOSTS.items():
+                if field in COMMON_SKIPPED and self._common(field, term):
+                    continue
+                ids, values = self._scores(field, term)
+                if ids:
+                    _add(scores, ids, values, boost * share)
+                    docs.update(ids)
+            if docs:
+                weight = term_weight(len(docs), self._count)
+                total += weight
+                for docnum in docs:
+                    shares[docnum] += weight
+                touched |= docs
+                game = self._only_game(term, docs, game_of)
+                if game is not None:
+                    games[game] = games.get(game, 0) + 1
+        if key:
+            for field, boost in (("exact", EXACT_BOOST), ("exact_alias", EXACT_ALIAS_BOOST)):
+                ids, values = self._scores(field, key)
+                if ids:
+                    _add(scores, ids, values, boost)
+                    touched.update(ids)
+        if total:
+            self.coordinate = lambda docnum: shares[docnum] / total
         if flt is not None:
-            collector = collectors.FilterCollector(collector, allow=flt)
-        self._searcher.search_with_collector(query, collector)
-        return [(hit.score, hit.docnum) for hit in collector.results()]
+            touched &= self._allowed(flt)
+        # What is added to a score: the entries the query names (or that are about what it names), the
+        # documents of the game its words belong to, and for a question the answers and the questions.
+        names, about = self.named(sequence), self.named(sequence, "about")
+        game = favourite(games)
+        answers, questions = self.answers() if searchtext.is_question(text) else (set(), set())
+        found = []
+        for docnum in touched:
+            score = scores[docnum] * (shares[docnum] / total if total else 1.0)
+            if docnum in names:
+                score += NAME_BOOST
+            elif docnum in about:
+                score += ABOUT_BOOST
+            if game_of[docnum] == game:
+                score += GAME_BOOST
+            if docnum in answers:
+                score += QUESTION_BOOST
+            if docnum in questions:
+                score += QUESTION_DOC_BOOST
+            found.append((-score, docnum))
+        return found
 
-    def term_docs(self, query: Query) -> list[frozenset[int]]:
-        """For each distinct term of the query (not the exact keys), the documents it scores in."""
-        found: dict[str, set[int]] = {}
-        for part in query.subqueries:
-            if part.fieldname in EXACT_FIELDS:
-                continue
-            docs = found.setdefault(part.text, set())
-            if (part.fieldname, part.text) in self._reader:
-                docs.update(self._reader.postings(part.fieldname, part.text).all_ids())
-        return [frozenset(docs) for docs in found.values()]
+    def _scores(self, field: str, term: str) -> tuple[tuple[int, ...], tuple[float, ...]]:
+        """The documents of ``term`` in ``field`` and its BM25F score in each, unboosted, as Whoosh
+        scores them (kept for the open index, at most :data:`SCORES_KEPT` terms)."""
+        found = self._scored.get((field, term))
+        if found is not None:
+            self._scored.move_to_end((field, term))
+            return found
+        reader, searcher = self._reader, self._searcher
+        if (field, term) not in reader:
+            found = ((), ())
+        else:
+            scorer = searcher.weighting.scorer(searcher, field, term)
+            matcher = reader.postings(field, term)
+            ids, weights = [], []
+            while matcher.is_active():
+                ids.append(matcher.id())
+                weights.append(matcher.weight())
+                matcher.next()
+            if type(scorer) is BM25FScorer:  # the scorer's own formula and numbers, without a call per posting
+                idf, avgfl, b, k1 = scorer.idf, scorer.avgfl, scorer.B, scorer.K1
+                length = self._length(field)
+                values = tuple(bm25(idf, w, length(d), avgfl, b, k1) for d, w in zip(ids, weights))
+            else:
+                scored, found_values = reader.postings(field, term, scorer=scorer), []
+                while scored.is_active():
+                    found_values.append(scored.score())
+                    scored.next()
+                values = tuple(found_values)
+            found = (tuple(ids), values)
+        self._scored[(field, term)] = found
+        if len(self._scored) > SCORES_KEPT:
+            self._scored.popitem(last=False)
+        return found
+
+    def _length(self, field: str) -> Callable[[int], int]:
+        """A document's length in ``field`` as the scorer reads it (default 1), remembered."""
+        known = self._lengths.setdefault(field, {})
+        searcher = self._searcher
+
+        def length(docnum: int) -> int:
+            found = known.get(docnum)
+            if found is None:
+                found = known[docnum] = searcher.doc_field_length(docnum, field, 1)
+            return found
+
+        return length
+
+    def _only_game(self, term: str, docs: set[int], game_of: list[int]) -> int | None:
+        """The game of ``docs`` when they are all of one game (:func:`favoured_game`), else None."""
+        if term not in self._term_game:
+            games = set()
+            for docnum in docs:
+                games.add(game_of[docnum])
+                if len(games) > 1:
+                    break
+            self._term_game[term] = games.pop() if len(games) == 1 else None
+        return self._term_game[term]
+
+    def _allowed(self, flt: Query) -> set[int]:
+        return set(flt.docs(self._searcher))
 
     def named(self, sequence: list[str], field: str = "names") -> set[int]:
         """The documents of the entries a query names: a run of its terms is one of their titles or
         aliases, and not inside a longer run that is (``field="about"``: the entries that refer to
         what the query names)."""
         docs: set[int] = set()
-        spans = searchtext.named_spans(sequence, lambda k: (field, k) in self._reader)
+        spans = searchtext.named_spans(sequence, lambda k: bool(self._name_docs(field, k)))
         for _, _, key in searchtext.longest_spans(spans):
-            docs.update(self._reader.postings(field, key).all_ids())
+            docs.update(self._name_docs(field, key))
         return docs
+
+    def _name_docs(self, field: str, key: str) -> frozenset[int]:
+        """The documents with the name ``key`` in ``field`` (``names``, ``about``), remembered: a long
+        query asks about every run of its terms, several times."""
+        found = self._names.get((field, key))
+        if found is None:
+            reader = self._reader
+            found = frozenset(reader.postings(field, key).all_ids()) if (field, key) in reader else frozenset()
+            if len(self._names) > SCORES_KEPT:
+                self._names.clear()
+            self._names[(field, key)] = found
+        return found
 
     def games_of(self) -> list[int]:
         """The game of every document, as an index into :attr:`games`."""
@@ -290,25 +454,8 @@ class SearchIndex:
                         self._game_of[docnum] = number
         return self._game_of
 
-    def extras(self, sequence: list[str], term_docs: list[frozenset[int]], asks: bool) -> Callable[[int], float]:
-        """What is added to each document's score (see :func:`extra`)."""
-        named = self.named(sequence)
-        about = self.named(sequence, "about")
-        game_of = self.games_of()
-        game = favoured_game(term_docs, game_of)
-        bonus = self.bonus if asks else None
-
-        def add(docnum: int) -> float:
-            return (
-                (NAME_BOOST if docnum in named else ABOUT_BOOST if docnum in about else 0.0)
-                + (GAME_BOOST if game is not None and game_of[docnum] == game else 0.0)
-                + (bonus(docnum) if bonus else 0.0)
-            )
-
-        return add
-
-    def bonus(self, docnum: int) -> float:
-        """What a question adds to a document: answers (rulings, rules) and questions come first."""
+    def answers(self) -> tuple[set[int], set[int]]:
+        """The documents a question prefers: the answers (rulings, rules), and the questions."""
         if self._answers is None:
 
             def ids(field: str, text: str) -> set[int]:
@@ -316,9 +463,7 @@ class SearchIndex:
 
             self._answers = set().union(*(ids("kind", k) for k in QUESTION_KINDS))
             self._questions = ids("type", "question")
-        return (QUESTION_BOOST if docnum in self._answers else 0.0) + (
-            QUESTION_DOC_BOOST if docnum in self._questions else 0.0
-        )
+        return self._answers, self._questions
 
     def search(self, text: str, game: str | None = None, kind: str | None = None, limit: int = 10) -> list[Hit]:
         """Ranked hits for ``text``, optionally limited to one game and/or kind.
@@ -331,12 +476,13 @@ class SearchIndex:
         filters += [Term("kind", kind)] if kind else []
         flt = And(filters) if filters else None
         asks = searchtext.is_question(text)
+        scored = self.scored(text, flt)
+        coordinate = self.coordinate
         fetch = limit * 4
         while True:
-            found = self.ranked(text, fetch, flt)
+            found = heapq.nsmallest(fetch, scored)
             records = (
-                (self._reader.stored_fields(docnum)["record"], score, self.coordinate(docnum))
-                for score, docnum in found
+                (self._reader.stored_fields(docnum)["record"], -score, coordinate(docnum)) for score, docnum in found
             )
             hits = fold(records, limit, asks)
             if len(hits) >= limit or len(found) < fetch:
@@ -344,20 +490,10 @@ class SearchIndex:
             fetch *= 4
 
 
-class _Collector(collectors.TopCollector):
-    """Whoosh's top-k collector, scoring every match (faster here than its pruning, which
-    replaces the matchers of the many per-field terms every few documents), times the
-    share of the query the document has (coordination: a document with more of what was
-    asked beats one with a single frequent word of it), plus the extras."""
-
-    def __init__(self, limit: int, extras: Callable[[int], float], coordinate: Callable[[int], float]):
-        super().__init__(limit=limit, usequality=False, replace=0)
-        self._extras = extras
-        self._coordinate = coordinate
-
-    def collect(self, sub_docnum: int) -> Any:
-        docnum = self.offset + sub_docnum
-        return self._collect(docnum, self.matcher.score() * self._coordinate(docnum) + self._extras(docnum))
+def _add(scores: list[float], ids: tuple[int, ...], values: tuple[float, ...], boost: float) -> None:
+    """Add ``boost`` times each document's value to its score."""
+    for docnum, value in zip(ids, values):
+        scores[docnum] += boost * value
 
 
 def open_index(data_dir: Path) -> SearchIndex:

@@ -42,6 +42,12 @@ def favoured_game(term_docs: list[frozenset[int]], game_of: list[int]) -> int | 
         if len(games) == 1:
             game = games.pop()
             counts[game] = counts.get(game, 0) + 1
+    return favourite(counts)
+
+
+def favourite(counts: dict[int, int]) -> int | None:
+    """The game with the most terms of its own in ``counts`` (game → terms), if one has more than
+    any other; else None (:func:`favoured_game`)."""
     if not counts:
         return None
     ranking = sorted(counts.values(), reverse=True)

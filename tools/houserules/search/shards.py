@@ -11,6 +11,7 @@ ranking of its own. Layout under ``site/search/hr/``::
                      simplified, stop words, patterns), the boosts
     t/<n>.js         terms hashed into shards: {term: [doc deltas..., scores...]}
     w/<letter>.js    the English words (for typo correction and completion)
+    e/<letter>.js    common English words the index lacks (never corrected into another word)
     r/<n>.js         the result records, entries in chunks of RECORDS_PER_CHUNK
 
 Every file is a script that registers itself (``hrSearch.put(name, data)``), so
@@ -137,6 +138,7 @@ def analysis_tables() -> dict[str, Any]:
         "t2s": ["".join(chr(t) for t, _ in pairs), "".join(s for _, s in pairs)],
         "stop": sorted(STOP_WORDS),
         "irregular": searchtext.IRREGULAR,
+        "doubled": searchtext.DOUBLED.pattern,
         "token": searchtext.TOKEN.pattern,
         "question": searchtext.QUESTION.pattern,
         "questionWords": _js_pattern(searchtext.QUESTION_WORDS),
@@ -212,6 +214,30 @@ def _words(index: search.SearchIndex) -> dict[str, list[Any]]:
     return {letter: [w for w, _ in items] + [f for _, f in items] for letter, items in by_letter.items()}
 
 
+def common_terms(index: search.SearchIndex) -> list[str]:
+    """The terms too common in the long texts to be looked up there (``SearchIndex.is_common``)."""
+    reader = index._reader
+    found = set()
+    for field in search.COMMON_SKIPPED:
+        for raw in reader.lexicon(field):
+            text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+            if index._common(field, text):
+                found.add(text)
+    return sorted(found)
+
+
+def _english(index: search.SearchIndex) -> dict[str, list[str]]:
+    """The common English words the index lacks, by first letter (:mod:`~houserules.data.words.english`):
+    never corrected into another word. The worker loads a letter's only when a correction is about
+    to replace a word of it."""
+    reader = index._reader
+    by_letter: dict[str, list[str]] = defaultdict(list)
+    for word in sorted(searchtext.common_words()):
+        if ("words", word) not in reader:
+            by_letter[word[0]].append(word)
+    return dict(by_letter)
+
+
 def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | None = None) -> dict[str, Any]:
     """Write the shards of an open index into ``out``; return the head (also written).
 
@@ -250,6 +276,9 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         files[f"t/{n}"] = _script(f"t/{n}", bucket)
     for letter, words in _words(index).items():
         files[f"w/{letter}"] = _script(f"w/{letter}", words)
+    english = _english(index)
+    for letter, words in english.items():
+        files[f"e/{letter}"] = _script(f"e/{letter}", words)
     for n in range(0, len(groups), RECORDS_PER_CHUNK):
         name = f"r/{n // RECORDS_PER_CHUNK}"
         files[name] = _script(name, groups[n : n + RECORDS_PER_CHUNK])
@@ -271,12 +300,14 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         "groups": sizes,
         "answers": answers,
         "letters": sorted(_words(index)),
+        "englishLetters": sorted(english),
         "scale": SCALE,
         "questionBoost": round(search.QUESTION_BOOST * SCALE),
         "questionDocBoost": round(search.QUESTION_DOC_BOOST * SCALE),
         "nameBoost": round(search.NAME_BOOST * SCALE),
         "nameTermsShare": search.NAME_TERMS_SHARE,
         "gameNames": index.meta.get("game_names", []),
+        "commonTerms": common_terms(index),
         "aboutBoost": round(search.ABOUT_BOOST * SCALE),
         "about": ABOUT,
         "questionShown": search.QUESTION_SHOWN,

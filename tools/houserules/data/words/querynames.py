@@ -26,15 +26,20 @@ def longest_spans(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str
     ]
 
 
-def name_terms(sequence: list[str], known: Callable[[str], bool]) -> set[str]:
+def name_terms(
+    sequence: list[str], known: Callable[[str], bool], context: Callable[[str], bool] = lambda term: False
+) -> set[str]:
     """The terms of a query in runs that ``known`` says are names (an entry's, a game's: their
     words then weigh less, see ``search.index.NAME_TERMS_SHARE``; "how do saves work in
-    mausritter" asks about saves, in Mausritter); none when every term is in one: a query that
-    only names things ("frightened condition") asks nothing else that could decide between them
-    and the rulings about them.
+    mausritter" asks about saves, in Mausritter); none when every term is in one or is
+    ``context`` (a word the texts use everywhere, such as "mouse"): a query that only names
+    things ("frightened condition") and their setting ("my mouse is scared") asks nothing else
+    that could decide between them and the rulings about them.
 
     >>> sorted(name_terms(["gym", "again"], {"gym"}.__contains__)), name_terms(["gym"], {"gym"}.__contains__)
     (['gym'], set())
+    >>> name_terms(["mous", "scare"], {"scare"}.__contains__, {"mous"}.__contains__)
+    set()
     """
     found = {term for start, end, _ in named_spans(sequence, known) for term in sequence[start:end]}
-    return found if set(sequence) - found else set()
+    return found if any(term not in found and not context(term) for term in sequence) else set()

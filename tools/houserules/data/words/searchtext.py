@@ -35,7 +35,9 @@ QUESTION = re.compile("为什么|怎么办|怎么样|能不能|可不可以|怎�
 #: condition what does it do" searches frighten/condit; "my friend already passed the roll, is there
 #: any point" keeps friend/pass/roll/point), nor do the words that ask for a comparison ("the
 #: difference between a trick and an item" is about tricks and items) or how a thing works ("how do
-#: saves work" asks about saves), nor does a letter left of a contraction (I'm, can't).
+#: saves work" asks about saves), nor do the fillers of a story told ("so then my mouse just
+#: got scared" is about being scared), nor does a letter left of a
+#: contraction (I'm, can't).
 #: Queries only: the index keeps every word.
 QUESTION_WORDS = re.compile(
     r"\b(?:what|whats|how|why|where|which|who|whom|whose|do|does|did|done|doing|i|im|ive|id|ill|me|my|mine"
@@ -43,6 +45,7 @@ QUESTION_WORDS = re.compile(
     r"|should|would|could|shall|might|must|was|were|been|being|has|had|have|having|am"
     r"|difference|differences|different|between|work|works|working"
     r"|some|any|anything|something|someone|somebody|anyone|anybody|everyone|everybody"
+    r"|happen|happens|happened|happening|then|just|really|actually|also|even|so|okay|ok|well|please|anyway|maybe|already|very|too|quite"
     r"|dont|doesnt|didnt|cant|cannot|isnt|arent|wasnt|werent|wont|wouldnt|shouldnt|couldnt|hasnt|havent"
     r"|[b-z])\b"
 )
@@ -223,9 +226,24 @@ IRREGULAR = {
 }
 
 
+#: A short verb's doubled last consonant before -ed or -ing, as the stemmer leaves it ("stabb" of
+#: "stabbing", "dropp" of "dropped"): one vowel after the first consonants, then the pair.
+DOUBLED = re.compile(r"[^aeiou]+[aeiou]([bdfgkmnprtv])\1")
+
+
 @lru_cache(maxsize=50_000)
 def _stem(word: str) -> str:
-    return stem(IRREGULAR.get(word, word))
+    """A word's term: Porter's stem (of its verb for an irregular past form), a short verb's doubled
+    consonant undone ("stabbing", "stabbed" and "stab" are one term, as "dropped" and "drop"; "added"
+    stays "add").
+
+    >>> _stem("stabbing"), _stem("dropped"), _stem("hitting"), _stem("added"), _stem("fell")
+    ('stab', 'drop', 'hit', 'add', 'fall')
+    """
+    term = stem(IRREGULAR.get(word, word))
+    if word.endswith(("ed", "ing")) and DOUBLED.fullmatch(term):
+        return term[:-1]
+    return term
 
 
 def word_form(word: str) -> str:

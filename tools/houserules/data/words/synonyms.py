@@ -7,9 +7,13 @@ its search head, and both add what a query's synonyms mean to the query (:func:`
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from typing import Any
 
-from .searchtext import fold
+from .searchtext import fold, word_form
+
+_WORD = re.compile(r"[a-z0-9]+")
 
 
 def synonym_pairs(kb: Any) -> list[list[str]]:
@@ -34,17 +38,37 @@ def synonym_pairs(kb: Any) -> list[list[str]]:
 
 def synonyms_said(text: str, pairs: list[list[str]]) -> list[str]:
     """What the synonyms a query uses mean, in the pairs' order without repeats: a Chinese word
-    anywhere in the query, English words as whole words.
+    anywhere in the query, English words as whole words, in any of their forms ("stabbing",
+    "stabbed" say "stab"; "took a shot" says "take a shot": the words' :func:`word_form`).
 
     >>> synonyms_said("我扣血了", [["扣血", "伤害"]]), synonyms_said("fellow", [["fell", "fall"]])
     (['伤害'], [])
+    >>> synonyms_said("I'm shooting at it", [["shoot", "ranged attack"]])
+    ['ranged attack']
     """
     folded = fold(text)
+    forms = ""
     found: dict[str, None] = {}
     for say, means in pairs:
-        if _said(folded, say):
+        if say.isascii():
+            if not forms:
+                forms = f" {' '.join(word_form(w) for w in _WORD.findall(folded))} "
+            form = say_form(say)
+            if (form and f" {form} " in forms) or _said(folded, say):
+                found.setdefault(means, None)
+        elif say in folded:
             found.setdefault(means, None)
     return list(found)
+
+
+@lru_cache(maxsize=4096)
+def say_form(say: str) -> str:
+    """An English synonym as the forms of its words (what :func:`synonyms_said` compares).
+
+    >>> say_form("swing at"), say_form("ko'd")
+    ('swing at', 'ko d')
+    """
+    return " ".join(word_form(w) for w in _WORD.findall(say))
 
 
 def said_word(say: str) -> bool:
