@@ -236,12 +236,14 @@ var hrAnalysis = (function () {
         var bigram = chars[i] + chars[i + 1];
         var a = reading.get(chars[i]), b = reading.get(chars[i + 1]);
         if (!a || !b || (covered[i] && covered[i + 1]) || known(bigram)) return;
+        var options = candidates(a + " " + b);
+        if (options.indexOf("!" + bigram) >= 0) return;  // a real word, meant as typed (一刀, not 一道)
         // A character of an indexed bigram stays: only the other one was mistyped (行动股 -> 行动骰).
         var kept = covered[i] ? 0 : covered[i + 1] ? 1 : -1;
         var best = "", fewest = 3;
-        candidates(a + " " + b).forEach(function (candidate) {
+        options.forEach(function (candidate) {
           var c = Array.from(candidate);
-          if (kept >= 0 && c[kept] !== chars[i + kept]) return;
+          if (c[0] === "!" || (kept >= 0 && c[kept] !== chars[i + kept])) return;
           var changed = (c[0] !== chars[i] ? 1 : 0) + (c[1] !== chars[i + 1] ? 1 : 0);
           if (changed < fewest) { best = candidate; fewest = changed; }
         });

@@ -10,6 +10,10 @@ indexed bigram of the query stays: a correct query stays as it is, and so does a
 魔梯坠毁), whose characters belong to the indexed words around them. A bigram with one such character may have its
 other one corrected, the one slip of a word the rest of which was typed right (遭遇咖 → 遭遇卡: 遇 stays).
 
+A real word is never corrected: a bigram of the query that jieba's dictionary holds as a word
+(seen at least :data:`MIN_WORD_FREQUENCY` times: 一刀, 到底, 步数, 吧台) stays as typed, though it sounds
+like an indexed name (一道, 捕鼠). The key table lists those words of its keys, marked ``!``.
+
 The site's worker (``hr-search-analysis.js`` ``correctHomophones``) runs the same steps on the
 tables :func:`char_table` and :func:`key_table` write into the site index.
 """
@@ -24,6 +28,11 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..data.words import searchtext
+
+#: How often jieba's dictionary must have seen a two-character word for a query to mean it as typed.
+MIN_WORD_FREQUENCY = 5
+#: A real word in a key's list of the key table (never a candidate: the query keeps it).
+WORD_MARK = "!"
 
 #: Characters with a reading in the tables: the CJK Unified Ideographs block (the site ships them all).
 FIRST, LAST = 0x4E00, 0x9FFF
@@ -78,15 +87,42 @@ def key(bigram: str) -> str | None:
     return f"{first} {second}" if first and second else None
 
 
-def key_table(bigrams: Iterable[tuple[str, tuple[bool, int]]]) -> dict[str, list[str]]:
+def key_table(bigrams: Iterable[tuple[str, tuple[bool, int]]], words: Iterable[str] = ()) -> dict[str, list[str]]:
     """The bigrams of the names ``(bigram, (whole name, frequency))`` by key, best first: whole names
-    (奸徒) before bigrams of longer names (间图 of 房间图块), then the most frequent, then code-point order."""
+    (奸徒) before bigrams of longer names (间图 of 房间图块), then the most frequent, then code-point order;
+    then the real ``words`` of the same key, marked (``!一刀`` beside 一道).
+
+    >>> key_table([("魔梯", (True, 3))], ["模体", "魔梯", "大家"])
+    {'mo ti': ['魔梯', '!模体']}
+    """
     found: dict[str, list[tuple[bool, int, str]]] = defaultdict(list)
     for bigram, (whole, frequency) in bigrams:
         k = key(bigram)
         if k is not None:
             found[k].append((not whole, -frequency, bigram))
-    return {k: [bigram for *_, bigram in sorted(items)] for k, items in sorted(found.items())}
+    table = {k: [bigram for *_, bigram in sorted(items)] for k, items in sorted(found.items())}
+    for word in sorted(set(words)):
+        k = key(word)
+        if k in table and word not in table[k]:
+            table[k].append(WORD_MARK + word)
+    return table
+
+
+def dictionary_words() -> list[str]:
+    """The two-character Chinese words of jieba's dictionary seen at least :data:`MIN_WORD_FREQUENCY`
+    times (some 64,000): read from its file when an index is written, not at query time."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("jieba")
+    if spec is None or spec.origin is None:
+        return []
+    words = []
+    with open(Path(spec.origin).parent / "dict.txt", encoding="utf-8") as lines:
+        for line in lines:
+            word, frequency, *_ = line.split(" ")
+            if len(word) == 2 and is_cjk(word[0]) and is_cjk(word[1]) and int(frequency) >= MIN_WORD_FREQUENCY:
+                words.append(word)
+    return words
 
 
 def is_cjk(char: str) -> bool:
@@ -124,11 +160,14 @@ def correct(folded: str, known: Callable[[str], bool], candidates: Callable[[str
         k = key(bigram)
         if k is None or (covered[i] and covered[i + 1]) or known(bigram):
             continue
+        options = candidates(k)
+        if WORD_MARK + bigram in options:  # a real word, meant as typed (一刀, not 一道)
+            continue
         # A character of an indexed bigram stays: only the other one was mistyped (行动股 → 行动骰).
         kept = 0 if covered[i] else 1 if covered[i + 1] else None
         best, fewest = "", 3
-        for candidate in candidates(k):
-            if kept is not None and candidate[kept] != chars[i + kept]:
+        for candidate in options:
+            if candidate.startswith(WORD_MARK) or (kept is not None and candidate[kept] != chars[i + kept]):
                 continue
             changed = (candidate[0] != chars[i]) + (candidate[1] != chars[i + 1])
             if changed < fewest:

@@ -26,7 +26,7 @@ from whoosh.scoring import BM25FScorer, bm25
 from . import analysis as searchtext
 from . import homophones
 from .documents import FIELD_BOOSTS
-from .indexcache import META_FILE, ensure_index
+from .indexcache import META_FILE, WORDS_FILE, ensure_index
 from .ranking import QUESTION_SHOWN as QUESTION_SHOWN  # part of this module's interface
 from .ranking import Hit as Hit  # part of this module's interface
 from .ranking import favourite, fold, term_weight
@@ -219,7 +219,9 @@ class SearchIndex:
     def homophone_table(self) -> dict[str, list[str]]:
         """The indexed bigrams by toneless pinyin (:func:`homophones.key_table`), made once per open index."""
         if self._homophones is None:
-            self._homophones = homophones.key_table(self.cjk_bigrams().items())
+            words_file = self.folder / WORDS_FILE
+            words = json.loads(words_file.read_text(encoding="utf-8")) if words_file.is_file() else []
+            self._homophones = homophones.key_table(self.cjk_bigrams().items(), words)
         return self._homophones
 
     def _known(self, word: str) -> bool:

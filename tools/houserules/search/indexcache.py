@@ -27,9 +27,12 @@ from whoosh import index as whoosh_index
 
 from ..errors import HouserulesError
 from . import analysis as searchtext
+from . import homophones
 from .documents import INDEX_VERSION, documents, schema
 
 META_FILE = "houserules-meta.json"
+#: The real Chinese words homophone correction leaves as typed (:func:`homophones.dictionary_words`).
+WORDS_FILE = "houserules-words.json"
 #: The files the index is made of, relative to the data folder (what the loader reads).
 INDEXED_GAME_FILES = ("game.yaml", "glossary.yaml", "synonyms.yaml")
 #: The data folder's own files the index holds (the synonyms of every game).
@@ -106,6 +109,8 @@ def write_index(target: Path, docs: Iterable[dict[str, Any]], meta: dict[str, An
             writer.add_document(**doc)
         writer.commit()
         ix.close()
+        words = homophones.dictionary_words()
+        (tmp / WORDS_FILE).write_text(json.dumps(words, ensure_ascii=False), encoding="utf-8")
         # The size of every file, so a damaged index is noticed before Whoosh trips over it.
         files = {p.name: p.stat().st_size for p in tmp.iterdir() if p.is_file()}
         meta = {**meta, "version": INDEX_VERSION, "files": files}
