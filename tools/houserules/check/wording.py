@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any
 
-from ..data.reading.model import Game, KnowledgeBase, Record, text_fields
+from ..data.reading.model import Game, KnowledgeBase, Record
 from ..data.reading.yamlload import Path_
 from ..errors import Problem, display_path
 from .rules import entry_problem
@@ -30,8 +29,8 @@ def production_words(game: Game) -> list[str]:
 
     A source id is a file name when it ends in an extension (``002_….txt``); ``rulebook-2e`` is not.
     """
-    words = list(game.data.get("production_words", []))
-    words += [s["id"] for s in game.data.get("sources", []) if _FILE_NAME.search(s["id"])]
+    words = list(game.production_words)
+    words += [s.id for s in game.sources if _FILE_NAME.search(s.id)]
     return list(dict.fromkeys(words))
 
 
@@ -49,8 +48,9 @@ def _pattern(words: Iterable[str]) -> re.Pattern[str] | None:
     return re.compile("|".join(parts), re.IGNORECASE) if parts else None
 
 
-def _shown(data: Any) -> Iterator[tuple[Path_, str]]:
-    for path, text in text_fields(data):
+def _shown(texts: Iterable[tuple[Path_, str]]) -> Iterator[tuple[Path_, str]]:
+    """The texts a person reads: every text of a file but ids and other keys (:data:`ID_KEYS`)."""
+    for path, text in texts:
         if not any(isinstance(key, str) and key in ID_KEYS for key in path):
             yield path, text
 
@@ -72,7 +72,7 @@ def check_wording(kb: KnowledgeBase) -> Iterator[Problem]:
         if game.glossary is not None:
             records.append((game.glossary, display_path(game.glossary.path), game.id))
         for record, where, name in records:
-            for path, text in _shown(record.data):
+            for path, text in _shown(record.doc.texts()):
                 if match := pattern.search(text):
                     yield Problem(where, record.line(*path), name, _message(path, match), _fix(game))
     for entry in kb.entries.values():
@@ -81,7 +81,7 @@ def check_wording(kb: KnowledgeBase) -> Iterator[Problem]:
         game, pattern = patterns[entry.game]
         if pattern is None:
             continue
-        for path, text in _shown(entry.data):
+        for path, text in _shown(entry.texts):
             if match := pattern.search(text):
                 yield entry_problem(entry, path, _message(path, match), _fix(game))
 

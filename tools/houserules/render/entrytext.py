@@ -40,7 +40,7 @@ class TerminalLinker(Linker):
     """References in a terminal: the target's title and code, ``塔楼 (DM-R01)``."""
 
     def text(self, target: Any, lang: str) -> str:
-        return f"{clean(target.title[lang])} ({clean(target.code)})"
+        return f"{clean(target.title.get(lang))} ({clean(target.code)})"
 
 
 def markdown_text(text: str, linker: Linker, lang: str = "zh") -> str:

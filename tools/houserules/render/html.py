@@ -11,13 +11,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..data.reading import vocab
-from ..data.reading.model import Entry, Game, KnowledgeBase
+from ..data.reading.model import Bilingual, Entry, Game, KnowledgeBase
 from .blocks import Erratum
 from .diff import diff_html
 from .text import Linker, inline_html, markdown_html
 
 
-def bilingual_label(names: dict[str, str]) -> str:
+def bilingual_label(names: Bilingual) -> str:
     """``中文 · English`` as HTML."""
     return f'{inline_html(names["zh"])} · <span lang="en">{inline_html(names["en"])}</span>'
 
@@ -32,7 +32,7 @@ class Html:
     def md(self, text: str | None, lang: str = "zh") -> str:
         return markdown_html(text, self.linker, lang) if text else ""
 
-    def bilingual(self, text: dict[str, str] | None, css: str = "") -> str:
+    def bilingual(self, text: Bilingual | None, css: str = "") -> str:
         """Chinese, then English, each marked with its language."""
         if not text:
             return ""
@@ -66,7 +66,7 @@ class Html:
         return f'<ul class="hr-links">{"".join(items)}</ul>' if items else ""
 
     def source_label(self, game: Game, source: dict[str, Any]) -> str:
-        declared = game.source(source["doc"]) or {"title": {"zh": source["doc"], "en": source["doc"]}}
+        declared = game.source(source["doc"])
         role = source.get("role", "basis")
         role_text = (
             ""
@@ -75,7 +75,7 @@ class Html:
         )
         # A reader sees the document's title, never its id (a file name such as 002_….txt).
         return (
-            f'<span class="hr-source-title">{inline_html(declared["title"]["zh"])}</span> '
+            f'<span class="hr-source-title">{inline_html(declared.title.zh if declared else source["doc"])}</span> '
             f"{inline_html(source['ref'])}{role_text}"
         )
 

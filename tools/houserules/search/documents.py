@@ -72,7 +72,7 @@ def documents(kb: Any) -> Iterable[dict[str, Any]]:
         for ref, e in kb.entries.items()
     }
     for entry in kb.entries.values():
-        titles = [entry.title["zh"], entry.title["en"]]
+        titles = [entry.title.zh, entry.title.en]
         names = "\n".join(sorted(own[entry.ref]))
         # The names of what the entry refers to: a ruling about the Gymnasium is about the Gymnasium.
         about = "\n".join(sorted(set().union(*(own.get(r, set()) for r in entry.all_refs())) - own[entry.ref]))
@@ -88,8 +88,8 @@ def documents(kb: Any) -> Iterable[dict[str, Any]]:
             "code": entry.code,
             "game": entry.game,
             "kind": entry.kind,
-            "title": entry.title,
-            "summary": entry.summary,
+            "title": entry.title.as_dict(),
+            "summary": entry.summary.as_dict(),
             "url": entry_url(entry),
         }
         yield {
@@ -107,16 +107,16 @@ def documents(kb: Any) -> Iterable[dict[str, Any]]:
             **texts,
         }
         for question in entry.questions:
-            asked = [question["q"]["zh"], question["q"]["en"], *question.get("variants", [])]
+            asked = [question.q.zh, question.q.en, *question.variants]
             qtexts = {
                 "title": "\n".join(asked[:2]),
                 "aliases": "\n".join(asked[2:]),
-                "summary": "\n".join(question["a"].values()),
+                "summary": "\n".join(question.a.values()),
                 "body": "\n".join(titles),
             }
-            url = f"{record['url']}#{question['id']}"
+            url = f"{record['url']}#{question.id}"
             yield {
-                "ref": f"{entry.ref}#{question['id']}",
+                "ref": f"{entry.ref}#{question.id}",
                 "entry": entry.ref,
                 "type": "question",
                 "game": entry.game,
@@ -124,7 +124,12 @@ def documents(kb: Any) -> Iterable[dict[str, Any]]:
                 "record": {
                     **record,
                     "url": url,
-                    "question": {"id": question["id"], "question": question["q"], "answer": question["a"], "url": url},
+                    "question": {
+                        "id": question.id,
+                        "question": question.q.as_dict(),
+                        "answer": question.a.as_dict(),
+                        "url": url,
+                    },
                 },
                 "exact_alias": "\n".join(searchtext.exact_key(a) for a in asked),
                 "words": _words(qtexts.values()),
@@ -139,8 +144,8 @@ def _glossary_names(kb: Any) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for game in kb.games.values():
         for term in game.glossary.terms if game.glossary else []:
-            if term.get("entry"):
-                found.setdefault(term["entry"], []).extend([term["zh"], term["en"], *term.get("variants", [])])
+            if term.entry:
+                found.setdefault(term.entry, []).extend([term.zh, term.en, *term.variants])
     return found
 
 

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..data.reading.model import NO_TEXT
 from . import analysis as searchtext
 from .documents import documents
 from .index import SearchIndex
@@ -34,15 +35,15 @@ def glossary_documents(kb: Any) -> Iterable[dict[str, Any]]:
     look terms up in the search box; the command line searches entries)."""
     for game in kb.games.values():
         for term in game.glossary.terms if game.glossary else []:
-            names = [term["zh"], term["en"]]
-            others = [*term.get("variants", []), *term.get("deprecated", [])]
-            note = term.get("note", {})
+            names = [term.zh, term.en]
+            others = [*term.variants, *term.deprecated]
+            note = term.note or NO_TEXT
             record = {
-                "id": f"{game.id}:glossary:{term['id']}",
-                "zh": term["zh"],
-                "en": term["en"],
-                "note": [note.get("zh", ""), note.get("en", "")],
-                "url": f"{game.id}/glossary.html#term-{term['id']}",
+                "id": f"{game.id}:glossary:{term.id}",
+                "zh": term.zh,
+                "en": term.en,
+                "note": [note.zh, note.en],
+                "url": f"{game.id}/glossary.html#term-{term.id}",
             }
             yield {
                 "ref": record["id"],

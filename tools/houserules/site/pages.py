@@ -7,7 +7,7 @@ from collections.abc import Callable
 from functools import partial
 
 from ..data.reading import vocab
-from ..data.reading.model import Game
+from ..data.reading.model import NO_TEXT, Game
 from ..render.html import Html
 from ..render.text import escape_md, inline_html
 from ..render.urls import (
@@ -44,9 +44,9 @@ def entry_table(ctx: SiteContext, refs: list[str], src: str) -> str:
         entry = ctx.kb.entries[ref]
         rows.append(
             f'<tr><td><code class="hr-code">{inline_html(entry.code)}</code></td>'
-            f'<td><a href="{inline_html(linker.href(entry))}">{inline_html(entry.title["zh"])}</a><br>'
-            f'<span class="hr-en" lang="en">{inline_html(entry.title["en"])}</span></td>'
-            f"<td>{h.md(entry.summary['zh'])}</td></tr>"
+            f'<td><a href="{inline_html(linker.href(entry))}">{inline_html(entry.title.zh)}</a><br>'
+            f'<span class="hr-en" lang="en">{inline_html(entry.title.en)}</span></td>'
+            f"<td>{h.md(entry.summary.zh)}</td></tr>"
         )
     return (
         '<table class="hr-entries"><thead><tr><th>代码</th><th>条目</th><th>一句话答案</th></tr></thead>'
@@ -59,10 +59,10 @@ def game_page(ctx: SiteContext, game: Game) -> str:
     linker, h = _page(ctx, src)
     questions = sum(len(e.questions) for e in ctx.game_entries(game.id))
     out = [
-        front_matter(f"{game.name['zh']} {game.name['en']}", (game.data.get("description") or {}).get("zh", "")),
-        f"# {escape_md(game.name['zh'])}\n",
-        html_block(f'<p class="hr-title-en" lang="en">{inline_html(game.name["en"])}</p>'),
-        html_block(h.bilingual(game.data.get("description"), "hr-description")),
+        front_matter(f"{game.name.zh} {game.name.en}", (game.description or NO_TEXT).zh),
+        f"# {escape_md(game.name.zh)}\n",
+        html_block(f'<p class="hr-title-en" lang="en">{inline_html(game.name.en)}</p>'),
+        html_block(h.bilingual(game.description, "hr-description")),
         html_block(h.licence_box(game)),
         html_block(translators.game_links(game, linker, questions)),
     ]
@@ -76,12 +76,12 @@ def game_page(ctx: SiteContext, game: Game) -> str:
 
 def sources_list(game: Game, h: Html) -> str:
     items = []
-    for source in game.data["sources"]:
-        kind = vocab.SOURCE_KINDS[source["kind"]]["zh"]
+    for source in game.sources:
+        kind = vocab.SOURCE_KINDS[source.kind]["zh"]
         items.append(
-            f"<li><strong>{inline_html(source['title']['zh'])}</strong> "
-            f'<span lang="en">{inline_html(source["title"]["en"])}</span> '
-            f"· {inline_html(kind)}{h.bilingual(source.get('note'))}</li>"
+            f"<li><strong>{inline_html(source.title.zh)}</strong> "
+            f'<span lang="en">{inline_html(source.title.en)}</span> '
+            f"· {inline_html(kind)}{h.bilingual(source.note)}</li>"
         )
     return f'<ul class="hr-sources">{"".join(items)}</ul>'
 
@@ -93,8 +93,8 @@ def faq_page(ctx: SiteContext, game: Game) -> str:
     entries = [e for e in ctx.game_entries(game.id) if e.questions]
     count = sum(len(e.questions) for e in entries)
     out = [
-        front_matter(f"常见问题 FAQ · {game.name['zh']}", f"{game.name['zh']}：{count} 个常见问题与答案"),
-        f"# 常见问题 · FAQ：{escape_md(game.name['zh'])}\n",
+        front_matter(f"常见问题 FAQ · {game.name.zh}", f"{game.name.zh}：{count} 个常见问题与答案"),
+        f"# 常见问题 · FAQ：{escape_md(game.name.zh)}\n",
         html_block(
             f'<p class="hr-cite">共 {count} 个问题 · {count} questions. '
             f'<a href="{inline_html(linker.url(page_url(game_src(game.id))))}">全部条目 · All entries</a></p>'
@@ -108,16 +108,16 @@ def faq_page(ctx: SiteContext, game: Game) -> str:
             continue
         out.append(f"\n## {escape_md(title['zh'])} · {escape_md(title['en'])} {{ #{anchor} }}\n")
         for entry in holders:
-            out.append(f"\n### {escape_md(entry.code)} · {escape_md(entry.title['zh'])} {{ #{entry.id} }}\n")
+            out.append(f"\n### {escape_md(entry.code)} · {escape_md(entry.title.zh)} {{ #{entry.id} }}\n")
             items = []
             for question in entry.questions:
-                href = inline_html(linker.url(question_url(entry, question["id"])))
-                flag = ' <span class="hr-flag">存疑</span>' if question.get("confidence") == "uncertain" else ""
+                href = inline_html(linker.url(question_url(entry, question.id)))
+                flag = ' <span class="hr-flag">存疑</span>' if question.confidence == "uncertain" else ""
                 items.append(
-                    f'<div class="hr-faq-item" id="{entry.id}--{question["id"]}">'
-                    f'<p class="hr-faq-q"><a href="{href}">{inline_html(question["q"]["zh"])}</a>{flag}'
-                    f'<br><span class="hr-en" lang="en">{inline_html(question["q"]["en"])}</span></p>'
-                    f'<div class="hr-faq-a">{h.bilingual(question["a"])}</div></div>'
+                    f'<div class="hr-faq-item" id="{entry.id}--{question.id}">'
+                    f'<p class="hr-faq-q"><a href="{href}">{inline_html(question.q.zh)}</a>{flag}'
+                    f'<br><span class="hr-en" lang="en">{inline_html(question.q.en)}</span></p>'
+                    f'<div class="hr-faq-a">{h.bilingual(question.a)}</div></div>'
                 )
             out.append(html_block(f'<div class="hr-faq">{"".join(items)}</div>'))
     return "\n".join(out)
@@ -130,11 +130,11 @@ def home_cards(ctx: SiteContext, page: str = "index.html") -> str:
         kinds = Counter(entry.kind for entry in entries)
         questions = sum(len(e.questions) for e in entries)
         kind_text = " · ".join(f"{vocab.KINDS[k]['zh']} {n}" for k, n in kinds.items())
-        seeds = "、".join(s["title"]["zh"] for s in game.data["sources"] if s["kind"] in {"seed", "srd"})
+        seeds = "、".join(s.title.zh for s in game.sources if s.kind in {"seed", "srd"})
         url = inline_html(SiteLinker(ctx.kb, page).url(page_url(game_src(game.id))))
         cards.append(
-            f'<a class="hr-card" href="{url}"><span class="hr-card-title">{inline_html(game.name["zh"])}</span>'
-            f'<span class="hr-card-en" lang="en">{inline_html(game.name["en"])}</span>'
+            f'<a class="hr-card" href="{url}"><span class="hr-card-title">{inline_html(game.name.zh)}</span>'
+            f'<span class="hr-card-en" lang="en">{inline_html(game.name.en)}</span>'
             f'<span class="hr-card-count">{len(entries)} 条 · {questions} 问 · {inline_html(kind_text)}</span>'
             f'<span class="hr-card-src">{inline_html(seeds)}</span></a>'
         )
@@ -144,7 +144,7 @@ def home_cards(ctx: SiteContext, page: str = "index.html") -> str:
 def licences(ctx: SiteContext, page: str) -> str:
     h = Html(ctx.kb, SiteLinker(ctx.kb, page))
     return "".join(
-        f"\n### {escape_md(g.name['zh'])} · {escape_md(g.name['en'])}\n" + html_block(h.licence_box(g))
+        f"\n### {escape_md(g.name.zh)} · {escape_md(g.name.en)}\n" + html_block(h.licence_box(g))
         for g in ctx.kb.games.values()
     )
 
@@ -177,7 +177,7 @@ def print_page(ctx: SiteContext) -> str:
     kb = ctx.kb
     linker = SiteLinker(kb, page_url(PRINT_PAGE))
     rows = [(pdf_name(None), "全部游戏", "All games", len(kb.entries))]
-    rows += [(pdf_name(g.id), g.name["zh"], g.name["en"], len(ctx.game_entries(g.id))) for g in kb.games.values()]
+    rows += [(pdf_name(g.id), g.name.zh, g.name.en, len(ctx.game_entries(g.id))) for g in kb.games.values()]
     # Raw HTML links: the PDFs are written after MkDocs, so its link check must not see them.
     items = "".join(
         f'<li><a href="{inline_html(linker.url(f"{PRINT_DIR}/{name}"))}">'

@@ -48,9 +48,7 @@ def nav(kb: Any) -> list[dict[str, Any]]:
         {f"{ALL_ERRATA[1]} {ALL_ERRATA[2]}": ALL_ERRATA[0]},
     ]
     for game in kb.games.values():
-        items.append(
-            {f"{game.name['zh']} {game.name['en']}": [{f"{zh} {en}": src(game.id)} for src, zh, en in GAME_PAGES]}
-        )
+        items.append({f"{game.name.zh} {game.name.en}": [{f"{zh} {en}": src(game.id)} for src, zh, en in GAME_PAGES]})
     return [{"译者 Translators": items}]
 
 
@@ -80,8 +78,8 @@ def errata_page(ctx: SiteContext, game: Game | None = None) -> str:
         records = _errata(ctx, game.id)
         return "\n".join(
             [
-                front_matter(f"勘误 Errata · {game.name['zh']}"),
-                f"# 勘误 · Errata：{escape_md(game.name['zh'])}\n",
+                front_matter(f"勘误 Errata · {game.name.zh}"),
+                f"# 勘误 · Errata：{escape_md(game.name.zh)}\n",
                 html_block(_INTRO),
                 html_block(_counts(records)),
                 html_block(h.errata_table(records) if records else _NONE),
@@ -93,7 +91,7 @@ def errata_page(ctx: SiteContext, game: Game | None = None) -> str:
         records = _errata(ctx, each.id)
         if records:
             found = True
-            out.append(f"\n## {escape_md(each.name['zh'])} · {escape_md(each.name['en'])} {{ #{each.id} }}\n")
+            out.append(f"\n## {escape_md(each.name.zh)} · {escape_md(each.name.en)} {{ #{each.id} }}\n")
             out.append(html_block(_counts(records) + h.errata_table(records)))
     if not found:
         out.append(html_block(_NONE))
@@ -105,8 +103,8 @@ def glossary_page(ctx: SiteContext, game: Game) -> str:
     linker = SiteLinker(ctx.kb, page_url(glossary_src(game.id)))
     h = Html(ctx.kb, linker)
     out = [
-        front_matter(f"术语表 Glossary · {game.name['zh']}", f"{game.name['zh']} 中英术语对照"),
-        f"# 术语表 · Glossary：{escape_md(game.name['zh'])}\n",
+        front_matter(f"术语表 Glossary · {game.name.zh}", f"{game.name.zh} 中英术语对照"),
+        f"# 术语表 · Glossary：{escape_md(game.name.zh)}\n",
         html_block(
             "<p>统一译名：标题与正文使用“中文”一栏的译法；“弃用写法”一栏的译法由 <code>houserules check</code> 报告。"
             '<span lang="en">Preferred translations: titles and text use the Chinese column; '
@@ -120,20 +118,20 @@ def glossary_page(ctx: SiteContext, game: Game) -> str:
         out.append(html_block('<p class="hr-cite">暂无术语表。<span lang="en">No glossary yet.</span></p>'))
         return "\n".join(out)
     rows = []
-    for term in sorted(glossary, key=lambda t: t["en"].casefold()):
-        variants = "、".join(inline_html(v) for v in term.get("variants", []))
-        deprecated = "、".join(f"<del>{inline_html(d)}</del>" for d in term.get("deprecated", []))
-        target = ctx.kb.entries.get(term.get("entry", ""))
+    for term in sorted(glossary, key=lambda t: t.en.casefold()):
+        variants = "、".join(inline_html(v) for v in term.variants)
+        deprecated = "、".join(f"<del>{inline_html(d)}</del>" for d in term.deprecated)
+        target = ctx.kb.entries.get(term.entry)
         link = (
             f'<a href="{inline_html(linker.href(target))}"><code class="hr-code">{inline_html(target.code)}</code></a>'
             if target
             else ""
         )
         rows.append(
-            f'<tr id="term-{inline_html(term["id"])}"><td lang="en">{inline_html(term["en"])}</td>'
-            f'<td lang="zh"><strong>{inline_html(term["zh"])}</strong></td><td lang="zh">{variants}</td>'
+            f'<tr id="term-{inline_html(term.id)}"><td lang="en">{inline_html(term.en)}</td>'
+            f'<td lang="zh"><strong>{inline_html(term.zh)}</strong></td><td lang="zh">{variants}</td>'
             f'<td class="hr-printed" lang="zh">{deprecated}</td>'
-            f"<td>{h.bilingual(term.get('note'))}</td><td>{link}</td></tr>"
+            f"<td>{h.bilingual(term.note)}</td><td>{link}</td></tr>"
         )
     head = (
         "<tr><th>英文 English</th><th>中文 Chinese</th><th>认可写法 Admitted</th><th>弃用写法 Deprecated</th>"
@@ -147,11 +145,11 @@ def notes_page(ctx: SiteContext, game: Game) -> str:
     """One section per entry holding translator notes, each note as on the entry's own page."""
     linker = SiteLinker(ctx.kb, page_url(notes_src(game.id)))
     h = Html(ctx.kb, linker)
-    holders = [e for e in ctx.game_entries(game.id) if e.data.get("translator_notes")]
-    count = sum(len(e.data["translator_notes"]) for e in holders)
+    holders = [e for e in ctx.game_entries(game.id) if e.translator_notes]
+    count = sum(len(e.translator_notes) for e in holders)
     out = [
-        front_matter(f"译注 Translator notes · {game.name['zh']}"),
-        f"# 译注 · Translator notes：{escape_md(game.name['zh'])}\n",
+        front_matter(f"译注 Translator notes · {game.name.zh}"),
+        f"# 译注 · Translator notes：{escape_md(game.name.zh)}\n",
         html_block(
             '<p>原始资料中有误或存疑的段落：原文引文、问题与建议。<span lang="en">Passages of the source '
             "documents that are wrong or uncertain: the quotation, the problem and a suggestion.</span></p>"
@@ -161,11 +159,11 @@ def notes_page(ctx: SiteContext, game: Game) -> str:
     if not holders:
         out.append(html_block('<p class="hr-cite">暂无译注。<span lang="en">No translator notes yet.</span></p>'))
     for entry in holders:
-        out.append(f"\n## {escape_md(entry.code)} · {escape_md(entry.title['zh'])} {{ #{entry.id} }}\n")
+        out.append(f"\n## {escape_md(entry.code)} · {escape_md(entry.title.zh)} {{ #{entry.id} }}\n")
         out.append(
             html_block(
-                f'<p><a href="{inline_html(linker.href(entry))}">{inline_html(entry.title["zh"])}</a> '
-                f'<span class="hr-en" lang="en">{inline_html(entry.title["en"])}</span></p>'
+                f'<p><a href="{inline_html(linker.href(entry))}">{inline_html(entry.title.zh)}</a> '
+                f'<span class="hr-en" lang="en">{inline_html(entry.title.en)}</span></p>'
                 + h.translator_notes(game, entry.data["translator_notes"])
             )
         )
@@ -191,8 +189,8 @@ def translators_page(ctx: SiteContext, game: Game | None = None) -> str:
 
     src = translators_src(game.id if game else None)
     linker = SiteLinker(ctx.kb, page_url(src))
-    name = f"{game.name['zh']}" if game else "全部游戏"
-    name_en = game.name["en"] if game else "all games"
+    name = f"{game.name.zh}" if game else "全部游戏"
+    name_en = game.name.en if game else "all games"
     rows = []
     for item in DOWNLOADS:
         url = download_url(game.id if game else None, item.name)
@@ -216,8 +214,8 @@ def translators_page(ctx: SiteContext, game: Game | None = None) -> str:
         pages = f'<p class="hr-translators">{pages}</p>'
     else:
         pages = "".join(
-            f'<li><a href="{inline_html(linker.url(page_url(translators_src(g.id))))}">{inline_html(g.name["zh"])} '
-            f'<span lang="en">{inline_html(g.name["en"])}</span></a></li>'
+            f'<li><a href="{inline_html(linker.url(page_url(translators_src(g.id))))}">{inline_html(g.name.zh)} '
+            f'<span lang="en">{inline_html(g.name.en)}</span></a></li>'
             for g in ctx.kb.games.values()
         )
         pages = f'<p>每个游戏 · Each game:</p><ul class="hr-translators">{pages}</ul>'

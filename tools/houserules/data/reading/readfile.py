@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ...errors import Problem, display_path
 from .model import Entry, text_fields
+from .records import build
 from .safefile import unreadable
 from .validate import field_name, has_visible_text, validate
 from .yamlload import Document, YamlError
@@ -98,5 +99,5 @@ class ReadCache:
         key = (path, game, origin)
         known = self._entries.get(key)
         if known is None or known.doc is not doc:
-            known = self._entries[key] = Entry(path, doc, game=game, origin=origin)
+            known = self._entries[key] = build(Entry, doc.data, path=path, doc=doc, game=game, origin=origin)
         return known

@@ -139,7 +139,7 @@ def _article(expected: Any) -> str:
     }
     if isinstance(expected, list):
         return " or ".join(str(names.get(e, e)) for e in expected)
-    return names.get(expected, expected)
+    return str(names.get(expected, expected))
 
 
 @cache

@@ -10,6 +10,7 @@ for the messages of ``houserules check``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,12 +19,8 @@ import yaml
 from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .safefile import (
-    YamlError,
-    carriable,
-    read_text,
-    uncarriable,
-)  # YamlError is this reader's error too: importable from here
+from .safefile import YamlError as YamlError  # this reader's error too: importable from here
+from .safefile import carriable, read_text, uncarriable
 
 MAX_DEPTH = 32
 
@@ -38,6 +35,22 @@ _SCALAR_TAGS = {
 
 
 _COLLECTION_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
+
+
+def text_fields(data: Any, path: Path_ = ()) -> Iterator[tuple[Path_, str]]:
+    """Every string in ``data`` with its path, depth first.
+
+    >>> list(text_fields({"a": ["x", {"b": "y"}]}))
+    [(('a', 0), 'x'), (('a', 1, 'b'), 'y')]
+    """
+    if isinstance(data, str):
+        yield path, data
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            yield from text_fields(value, path + (key,))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            yield from text_fields(value, path + (index,))
 
 
 @dataclass
@@ -57,6 +70,10 @@ class Document:
             path = path[:-1]
         return self.lines.get((), 1)
 
+    def texts(self) -> tuple[tuple[Path_, str], ...]:
+        """Every text of the document with its path, depth first."""
+        return tuple(text_fields(self.data))
+
     def text_line(self, path: Path_, offset: int) -> int:
         """The line of character ``offset`` inside the string at ``path``.
 
@@ -67,7 +84,8 @@ class Document:
             text = self.data
             for key in path:
                 text = text[key]
-            return self.literal_starts[path] + text[:offset].count("\n")
+            before: str = text[:offset]
+            return self.literal_starts[path] + before.count("\n")
         return self.line(path)
 
 
@@ -82,7 +100,7 @@ class _Loader(yaml.SafeLoader):
     _depth = 0
 
     def compose_node(self, parent: Node | None, index: Any) -> Node | None:
-        event = self.peek_event()
+        event = self.peek_event()  # type: ignore[no-untyped-call]
         if self.check_event(AliasEvent):
             raise YamlError(
                 event.start_mark.line + 1,

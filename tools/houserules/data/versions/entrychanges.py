@@ -147,7 +147,7 @@ def entry_changes(
             status = {"A": "added", "D": "removed"}.get(letter, "changed")
             current = kb.entries.get(kind[1])
             if status != "changed" and current is not None:
-                entries.append(EntryChange(kind[1], current.code, dict(current.title), status))
+                entries.append(EntryChange(kind[1], current.code, current.title.as_dict(), status))
                 continue
             entries.append(
                 entry_change(

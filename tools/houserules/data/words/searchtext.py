@@ -225,7 +225,8 @@ IRREGULAR = {
 
 @lru_cache(maxsize=50_000)
 def _stem(word: str) -> str:
-    return stem(IRREGULAR.get(word, word))
+    stemmed: str = stem(IRREGULAR.get(word, word))
+    return stemmed
 
 
 def word_form(word: str) -> str:
