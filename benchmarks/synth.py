@@ -209,7 +209,7 @@ def generate(
         (folder / ENTRIES_DIR).mkdir(parents=True)
         cited = set()
         for entry in chosen:
-            cited |= {(s["doc"], s["ref"]) for _, s in entry.citations()}
+            cited |= {(s.doc, s.ref) for _, s in entry.citations()}
             (folder / ENTRIES_DIR / entry.path.name).write_text(dump(copy_entry(copy, entry)), encoding="utf-8")
         (folder / GAME_FILE).write_text(dump(copy_game(copy, number + 1, cited)), encoding="utf-8")
         if game.glossary is not None:

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from whoosh.fields import ID, STORED, TEXT, Schema
 
 from . import analysis as searchtext
+
+if TYPE_CHECKING:  # the search starts without loading the data model
+    from ..data.reading.model import KnowledgeBase
 
 #: Bump when the schema, the analysis or the stored record changes: caches rebuild.
 INDEX_VERSION = 9  # 9: codes also without zero padding (MR-R8); 8: the games' names in the metadata; 7: irregular past forms; 6: names (titles, aliases, glossary terms) and what an entry is about as query-term runs; analyzer in data.searchtext
@@ -62,7 +65,7 @@ def _lines() -> Any:
     return RegexTokenizer(r"[^\n]+")
 
 
-def documents(kb: Any) -> Iterable[dict[str, Any]]:
+def documents(kb: KnowledgeBase) -> Iterable[dict[str, Any]]:
     """The index documents of a :class:`~houserules.data.reading.model.KnowledgeBase`: each entry, then its questions."""
     from ..render.urls import entry_url
 
@@ -139,7 +142,7 @@ def documents(kb: Any) -> Iterable[dict[str, Any]]:
             }
 
 
-def _glossary_names(kb: Any) -> dict[str, list[str]]:
+def _glossary_names(kb: KnowledgeBase) -> dict[str, list[str]]:
     """The names of the glossary terms that point at an entry (``entry:``), by entry."""
     found: dict[str, list[str]] = {}
     for game in kb.games.values():

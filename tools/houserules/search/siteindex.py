@@ -17,7 +17,7 @@ import tempfile
 from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..data.reading.model import NO_TEXT
 from . import analysis as searchtext
@@ -26,11 +26,14 @@ from .index import SearchIndex
 from .indexcache import fingerprint, index_meta, write_index
 from .shards import export
 
+if TYPE_CHECKING:  # the search starts without loading the data model
+    from ..data.reading.model import KnowledgeBase
+
 #: Where the index goes, relative to the site.
 SITE_FOLDER = "search/hr"
 
 
-def glossary_documents(kb: Any) -> Iterable[dict[str, Any]]:
+def glossary_documents(kb: KnowledgeBase) -> Iterable[dict[str, Any]]:
     """The glossaries' terms as documents of the index schema (the site only: translators
     look terms up in the search box; the command line searches entries)."""
     for game in kb.games.values():
@@ -60,7 +63,7 @@ def glossary_documents(kb: Any) -> Iterable[dict[str, Any]]:
             }
 
 
-def write_site_index(kb: Any, site_dir: Path, prepared: Prepared | None = None) -> dict[str, Any]:
+def write_site_index(kb: KnowledgeBase, site_dir: Path, prepared: Prepared | None = None) -> dict[str, Any]:
     """Index ``kb`` as the CLI does and write the site's search index into ``site_dir``.
 
     Also empties Material's own index (``search/search_index.json``, keeping its
@@ -77,7 +80,7 @@ def write_site_index(kb: Any, site_dir: Path, prepared: Prepared | None = None) 
     return head
 
 
-def _build(kb: Any, target: Path) -> dict[str, Any]:
+def _build(kb: KnowledgeBase, target: Path) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="houserules-siteindex-") as tmp:
         meta = index_meta(kb, [])
         folder = write_index(Path(tmp) / "index", documents(kb), meta)

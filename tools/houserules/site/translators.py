@@ -8,7 +8,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..data.reading import vocab
-from ..data.reading.model import Game
+from ..data.reading.model import Game, KnowledgeBase
 from ..render.blocks import Erratum
 from ..render.html import Html
 from ..render.text import escape_md, inline_html
@@ -41,7 +41,7 @@ def game_links(game: Game, linker: SiteLinker, questions: int) -> str:
     return f'<p class="hr-translators">{links}</p>'
 
 
-def nav(kb: Any) -> list[dict[str, Any]]:
+def nav(kb: KnowledgeBase) -> list[dict[str, Any]]:
     """A nav section with the errata of all games and each game's FAQ and translators' pages."""
     items: list[dict[str, Any]] = [
         {f"{ALL_TRANSLATORS[1]} {ALL_TRANSLATORS[2]}": ALL_TRANSLATORS[0]},

@@ -14,10 +14,12 @@ out; the rest still loads, so one run shows every problem.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import stat
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -83,8 +85,31 @@ def _stray(path: Path, where: str) -> Problem:
     )
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for a while, as it was after.
+
+    Loading makes hundreds of thousands of objects that all stay (the knowledge base, no
+    cycles among them), and each of the collector's passes over the older ones scans them all
+    again: a fifth of a large load's time, for nothing. Reference counting still frees the
+    rest as usual.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def load(data_dir: Path, cache: ReadCache | None = None) -> LoadResult:
     """Load every game and entry under ``data_dir``; with ``cache``, read only the files that changed."""
+    with collector_paused():
+        return _load(data_dir, cache)
+
+
+def _load(data_dir: Path, cache: ReadCache | None) -> LoadResult:
     result = LoadResult(KnowledgeBase(root=Path(data_dir)), cache=cache)
     try:
         is_dir = stat.S_ISDIR(os.stat(data_dir).st_mode)

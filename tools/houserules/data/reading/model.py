@@ -250,6 +250,15 @@ class Entry(Record):
             found = self._memo["texts"] = self.doc.texts()
         return found
 
+    @property
+    def all_text(self) -> str:
+        """Every text of the entry joined by blank lines (found once): a check looks for a word in it
+        first, and at the texts one by one only when it is there."""
+        found: str | None = self._memo.get("all_text")
+        if found is None:
+            found = self._memo["all_text"] = "\n\n".join(text for _, text in self.texts)
+        return found
+
     def all_refs(self) -> list[str]:
         """Every reference of the entry, fields first, in order, without repeats."""
         found: tuple[str, ...] | None = self._memo.get("all_refs")

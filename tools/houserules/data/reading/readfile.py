@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ...errors import Problem, display_path
-from .model import Entry, text_fields
+from .model import Entry
 from .records import build
 from .safefile import unreadable
 from .validate import field_name, has_visible_text, validate
@@ -22,7 +22,7 @@ from .yamlload import load as load_yaml
 
 def _blank_texts(doc: Document, path: Path, label: str) -> Iterator[Problem]:
     """A problem for each text of the file that shows nothing (``"   "``, a zero-width space)."""
-    for data_path, text in text_fields(doc.data):
+    for data_path, text in doc.texts():
         if not has_visible_text(text):
             yield Problem(
                 display_path(path),

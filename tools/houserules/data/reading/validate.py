@@ -194,6 +194,9 @@ def has_visible_text(text: str) -> bool:
     >>> has_visible_text("\u200b \u3000"), has_visible_text("\u200d塔楼")
     (False, True)
     """
+    first = text[:1]
+    if "\u4e00" <= first <= "\u9fff" or first.isascii() and first.isalnum():
+        return True  # most texts start with a letter, a digit or a Chinese character
     return any(
         not (c.isspace() or unicodedata.category(c) in _INVISIBLE_CATEGORIES or _INVISIBLE.match(c)) for c in text
     )
