@@ -14,6 +14,7 @@ from typing import Any
 from ..data.reading import vocab
 from ..data.reading.model import Entry, KnowledgeBase
 from ..data.reading.schemaparts import REF
+from ..data.reading.yamlload import Path_
 from ..errors import Problem, display_path
 
 _REF = re.compile(REF)
@@ -28,9 +29,15 @@ def entry_problem(
 
 def check_references(kb: KnowledgeBase) -> Iterator[Problem]:
     for entry in kb.entries.values():
-        refs = [(path, entry.doc.line(path), ref, f"'{ref}'") for path, ref in entry.field_refs()]
-        refs += [(path, line, ref, f"[[{ref}]]") for path, line, ref in entry.located_inline_refs()]
-        for path, line, ref, shown in refs:
+        # The line of a reference is found only for a problem (offset None: the field's own line).
+        refs: list[tuple[Path_, int | None, str, str]] = [
+            (path, None, ref, f"'{ref}'") for path, ref in entry.field_refs()
+        ]
+        refs += [(path, offset, ref, f"[[{ref}]]") for path, offset, ref in entry.placed_inline_refs()]
+        for path, offset, ref, shown in refs:
+            if ref in kb.entries and ref != entry.ref:
+                continue  # most references: fine
+            line = entry.doc.line(path) if offset is None else entry.doc.text_line(path, offset)
             if not _REF.fullmatch(ref):
                 yield entry_problem(
                     entry,

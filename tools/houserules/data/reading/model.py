@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -227,20 +228,28 @@ class Entry(Record):
 
     def inline_refs(self) -> Iterator[tuple[Path_, str]]:
         """``[[...]]`` references written inside any text field."""
-        for path, _, ref_ in self.located_inline_refs():
+        for path, _, ref_ in self.placed_inline_refs():
             yield path, ref_
 
-    def located_inline_refs(self) -> list[tuple[Path_, int, str]]:
-        """``[[...]]`` references with their field path and line in the file (found once)."""
+    def placed_inline_refs(self) -> list[tuple[Path_, int, str]]:
+        """``[[...]]`` references with their field path and offset in the field's text (found once)."""
         found: list[tuple[Path_, int, str]] | None = self._memo.get("inline_refs")
         if found is None:
-            found = self._memo["inline_refs"] = [
-                (path, self.doc.text_line(path, match.start()), match.group(1).strip())
-                for path, text in self.texts
-                if "[[" in text
-                for match in INLINE_REF.finditer(text)
-            ]
+            found = self._memo["inline_refs"] = (
+                [
+                    (path, match.start(), match.group(1).strip())
+                    for path, text in self.texts
+                    if "[[" in text
+                    for match in INLINE_REF.finditer(text)
+                ]
+                if "[[" in self.all_text
+                else []
+            )
         return found
+
+    def located_inline_refs(self) -> list[tuple[Path_, int, str]]:
+        """``[[...]]`` references with their field path and line in the file."""
+        return [(path, self.doc.text_line(path, offset), ref_) for path, offset, ref_ in self.placed_inline_refs()]
 
     @property
     def texts(self) -> tuple[tuple[Path_, str], ...]:
@@ -256,7 +265,7 @@ class Entry(Record):
         first, and at the texts one by one only when it is there."""
         found: str | None = self._memo.get("all_text")
         if found is None:
-            found = self._memo["all_text"] = "\n\n".join(text for _, text in self.texts)
+            found = self._memo["all_text"] = "\n\n".join(map(itemgetter(1), self.texts))
         return found
 
     def all_refs(self) -> list[str]:

@@ -23,6 +23,9 @@ from .yamlload import load as load_yaml
 def _blank_texts(doc: Document, path: Path, label: str) -> Iterator[Problem]:
     """A problem for each text of the file that shows nothing (``"   "``, a zero-width space)."""
     for data_path, text in doc.texts():
+        first = text[:1]
+        if "\u4e00" <= first <= "\u9fff" or first.isascii() and first.isalnum():
+            continue  # most texts start with a Chinese character, a letter or a digit (has_visible_text's first test)
         if not has_visible_text(text):
             yield Problem(
                 display_path(path),

@@ -166,11 +166,10 @@ class _QuickResolver:
     anything else takes the default tag of its kind.
     """
 
-    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
-        pass  # only path resolvers use it, and none is declared
-
-    def ascend_resolver(self) -> None:
-        pass
+    # Only path resolvers use these two, and none is declared: a C function that takes any
+    # arguments and does nothing (as the Python methods do) spares two calls a node.
+    descend_resolver = staticmethod("".format)
+    ascend_resolver = staticmethod("".format)
 
     def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
         if kind is ScalarNode:
@@ -184,7 +183,7 @@ class _QuickResolver:
 
 if _HAVE_LIBYAML:
 
-    class _FastLoader(_QuickResolver, CParser, _Loader):
+    class _FastLoader(_QuickResolver, CParser, _Loader):  # type: ignore[misc]  # the resolver's two no-ops are C functions here
         """:class:`_Loader` reading events from libyaml's scanner and parser, six times faster.
 
         Only the events come from C: composing (which refuses anchors and
@@ -202,7 +201,7 @@ if _HAVE_LIBYAML:
             yaml.constructor.SafeConstructor.__init__(self)
             yaml.resolver.Resolver.__init__(self)
 
-    class _ComposedInC(_QuickResolver, CParser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
+    class _ComposedInC(_QuickResolver, CParser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):  # type: ignore[misc]  # as above
         """libyaml composes the whole node tree, for files where no anchor, alias or tag can
         stand and nesting cannot run deep (see :func:`_composable_in_c`), so there is
         nothing for the strict composer to refuse."""
@@ -246,7 +245,12 @@ def _python_only(text: str) -> bool:
 #: Where an anchor (&name) or alias (*name) could start: after a space, a line start or a
 #: flow indicator, and followed by a name (so Markdown's ``**bold**`` and "A & B" are not).
 #: Text without one cannot hold either, so libyaml may compose it whole.
-_MAYBE_ANCHOR = re.compile(r"(?:^|[\s\[\]{},:-])(?:&(?![\s\[\]{},]|$)|\*(?![\s*\[\]{},]|$))", re.M)
+_MAYBE_ANCHOR = re.compile(
+    # The character first, then what stands before and after it: a search for '&' or '*' is
+    # several times faster than one that tries each place for a line start or a separator.
+    r"[&*](?:(?<=[\s\[\]{},:-][&*])|(?<=^[&*]))(?:(?<=&)(?![\s\[\]{},]|$)|(?<=\*)(?![\s*\[\]{},]|$))",
+    re.M,
+)
 #: Where a tag (!!str, !foo, !) could start. libyaml's composer resolves tags without
 #: telling whether one was written, so text that may hold one is composed in Python.
 _MAYBE_TAG = re.compile(r"(?:^|[\s\[\]{},:-])!", re.M)
@@ -395,6 +399,7 @@ def _convert(
             "remove the tag; values are plain mappings and lists",
         )
     if cls is MappingNode:
+        inline = depth < MAX_DEPTH and not screen  # a text a level down is read in place
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
             line = key_node.start_mark.line + 1
@@ -412,11 +417,22 @@ def _convert(
                     f"duplicate key '{key}' (first on line {first})",
                     "keep one of the two; YAML would silently drop the first",
                 )
-            lines[path + (key,)] = line
-            result[key] = _convert(loader, value_node, path + (key,), doc, depth + 1, texts, screen)
+            here = path + (key,)
+            lines[here] = line
+            if inline and type(value_node) is ScalarNode and value_node.tag == _STR and value_node.style != "|":
+                texts.append((here, value_node.value))
+                result[key] = value_node.value
+            else:
+                result[key] = _convert(loader, value_node, here, doc, depth + 1, texts, screen)
         return result
     items = []
+    inline = depth < MAX_DEPTH and not screen  # a text a level down is read in place
     for index, item in enumerate(node.value):
-        lines[path + (index,)] = item.start_mark.line + 1
-        items.append(_convert(loader, item, path + (index,), doc, depth + 1, texts, screen))
+        here = path + (index,)
+        lines[here] = item.start_mark.line + 1
+        if inline and type(item) is ScalarNode and item.tag == _STR and item.style != "|":
+            texts.append((here, item.value))
+            items.append(item.value)
+        else:
+            items.append(_convert(loader, item, here, doc, depth + 1, texts, screen))
     return items
