@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from ..data.reading import vocab
 from ..data.reading.model import INLINE_REF, NO_TEXT, Entry, Game, KnowledgeBase, QuestionSource, Source, Text
@@ -28,7 +27,7 @@ from .tbx import glossary_tbx
 LIST_SEP = "; "
 
 
-def _join(items: Any) -> str:
+def _join(items: Iterable[str]) -> str:
     return LIST_SEP.join(items)
 
 

@@ -7,7 +7,7 @@ cleaning of untrusted text is :mod:`.terminal`'s, shared with the search hits.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..data.reading import vocab
 from .blocks import EntryBlocks
@@ -42,7 +42,7 @@ def _label(names: dict[str, str]) -> str:
 class TerminalLinker(Linker):
     """References in a terminal: the target's title and code, ``塔楼 (DM-R01)``."""
 
-    def text(self, target: Any, lang: str) -> str:
+    def text(self, target: Entry, lang: str) -> str:
         return f"{clean(target.title.get(lang))} ({clean(target.code)})"
 
 
