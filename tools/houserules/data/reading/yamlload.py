@@ -229,26 +229,17 @@ _PYTHON_ONLY = re.compile(
 _PYTHON_ONLY_CHARS = re.compile("[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 _QUESTION_KEY = re.compile(r"^[ \t-]*\?", re.M)
 _QUESTION_IN_FLOW = re.compile(r"[\[{][^\n]*\?")
-#: The same where a flow collection can open: at a line's start, or after a ':', '-', '?', ',',
-#: '[' or '{' (and blanks). A '[' inside text ("use the [[x:y]] rule: can it?") opens none.
-#: Good only for text without tags and anchors, after which a collection may open too.
-_QUESTION_IN_OPENED_FLOW = re.compile(r"(?:^|[:\-?,\[{])[ \t]*[\[{][^\n]*\?", re.M)
 
 
-def _python_only(text: str, plain: bool = False) -> bool:
-    """Whether :data:`_PYTHON_ONLY` finds something in ``text``; ``plain``: the text holds no tag or
-    anchor (:func:`_composable_in_c`), so only a '?' after a flow collection opens counts
-    (tests/test_schema.py compares them).
+def _python_only(text: str) -> bool:
+    """Whether :data:`_PYTHON_ONLY` finds something in ``text`` (tests/test_model.py compares the two).
 
-    >>> _python_only("a: [x, y?]"), _python_only("q: 能不能？"), _python_only("q: see [[a:b]], why?", plain=True)
-    (True, False, False)
+    >>> _python_only("a: [x, y?]"), _python_only("q: 能不能？")
+    (True, False)
     """
     if _PYTHON_ONLY_CHARS.search(text):
         return True
-    if "?" not in text:
-        return False
-    in_flow = _QUESTION_IN_OPENED_FLOW if plain else _QUESTION_IN_FLOW
-    return bool(_QUESTION_KEY.search(text) or in_flow.search(text))
+    return "?" in text and bool(_QUESTION_KEY.search(text) or _QUESTION_IN_FLOW.search(text))
 
 
 #: Where an anchor (&name) or alias (*name) could start: after a space, a line start or a
@@ -286,12 +277,9 @@ def _parse_fast(text: str) -> Document | None:
     Anything unusual (no libyaml, odd characters, any error) returns None, so
     every message comes from the pure-Python reader, exactly as before.
     """
-    if CParser is None:
+    if CParser is None or _python_only(text):
         return None
-    plain = _composable_in_c(text)
-    if _python_only(text, plain):
-        return None
-    loader = _ComposedInC(text) if plain else _FastLoader(text)
+    loader = _ComposedInC(text) if _composable_in_c(text) else _FastLoader(text)
     try:
         node = loader.get_single_node()
         if node is None:
