@@ -69,7 +69,7 @@ def code_prefix(number: int) -> str:
 
 def ordered_entries(kb: KnowledgeBase, game: Game) -> list[Entry]:
     """A game's entries in contents order, then the rest by file name."""
-    listed = [kb.entries[r] for section in game.contents for r in section["entries"] if r in kb.entries]
+    listed = [kb.entries[r] for section in game.contents for r in section.entries if r in kb.entries]
     rest = sorted((e for e in kb.game_entries(game.id) if e not in listed), key=lambda e: e.id)
     return listed + rest
 
@@ -209,7 +209,7 @@ def generate(
         (folder / ENTRIES_DIR).mkdir(parents=True)
         cited = set()
         for entry in chosen:
-            cited |= {(s["doc"], s["ref"]) for _, s in entry.sources()}
+            cited |= {(s.doc, s.ref) for _, s in entry.citations()}
             (folder / ENTRIES_DIR / entry.path.name).write_text(dump(copy_entry(copy, entry)), encoding="utf-8")
         (folder / GAME_FILE).write_text(dump(copy_game(copy, number + 1, cited)), encoding="utf-8")
         if game.glossary is not None:

@@ -38,7 +38,7 @@ def test_declared_sections_are_the_seed_sections(seeds, game, source):
 
 @pytest.mark.parametrize("game, source", SEED_SOURCES, ids=[s["id"] for _, s in SEED_SOURCES])
 def test_every_seed_section_is_cited(seeds, game, source):
-    cited = {s["ref"] for e in KB.game_entries(game) for _, s in e.sources() if s["doc"] == source["id"]}
+    cited = {s.ref for e in KB.game_entries(game) for _, s in e.citations() if s.doc == source["id"]}
     missing = [section for section in sections(seeds / source["id"]) if section not in cited]
     assert missing == []
 
@@ -86,20 +86,20 @@ def test_every_room_reaches_its_rulings():
 
 
 def test_menagerie_and_study_errata():
-    ruling = next(e for e in KB.game_entries("betrayal") if any(s["ref"] == "【2】" for _, s in e.sources()))
-    errata = {e["component"]: e for e in ruling.errata}
+    ruling = next(e for e in KB.game_entries("betrayal") if any(s.ref == "【2】" for _, s in e.citations()))
+    errata = {e.component: e for e in ruling.errata}
     assert {"betrayal:menagerie", "betrayal:study"} <= set(errata)
     for record in (errata["betrayal:menagerie"], errata["betrayal:study"]):
-        assert record["lang"] == "zh-CN" and record["printed"] != record["corrected"] and record["source_en"]
+        assert record.lang == "zh-CN" and record.printed != record.corrected and record.source_en
 
 
 def test_cut_off_ruling_is_completed_apart_from_the_seed():
-    ruling = next(e for e in KB.game_entries("betrayal") if any(s["ref"] == "【14】" for _, s in e.sources()))
+    ruling = next(e for e in KB.game_entries("betrayal") if any(s.ref == "【14】" for _, s in e.citations()))
     assert ruling.data["completion"]["sources"][0]["doc"] != "002_912163b109a9ba77.txt"
 
 
 def test_mausritter_levels_table_is_completed_from_the_srd():
-    levels = next(e for e in KB.game_entries("mausritter") if any(s["ref"] == "等级" for _, s in e.sources()))
+    levels = next(e for e in KB.game_entries("mausritter") if any(s.ref == "等级" for _, s in e.citations()))
     completion = levels.data["completion"]
     assert {s["doc"] for s in completion["sources"]} == {"srd"}
     for row in ("1000", "3000", "6000", "5000"):

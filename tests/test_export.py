@@ -84,8 +84,8 @@ def test_every_question_of_the_real_data_is_a_faq_row_with_its_anchor():
     kb = load(DATA).kb
     questions = [(e, q) for e in kb.entries.values() for q in e.questions]
     assert len(records) == len(questions) >= 150
-    assert [r["id"] for r in records] == [f"{e.code}/{q['id']}" for e, q in questions]
-    assert all(r["url"] == f"{e.game}/{e.id}.html#{q['id']}" for r, (e, q) in zip(records, questions))
+    assert [r["id"] for r in records] == [f"{e.code}/{q.id}" for e, q in questions]
+    assert all(r["url"] == f"{e.game}/{e.id}.html#{q.id}" for r, (e, q) in zip(records, questions))
     assert all(r["question_zh"] and r["answer_zh"] and r["question_en"] and r["answer_en"] for r in records)
 
 

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.slow  # every test reads the real data's built site
 KB = load_kb(DATA)
 ENTRY_TARGETS = {e.code: f"{e.game}/{e.id}.html" for e in KB.entries.values()}
 QUESTION_TARGETS = {
-    f"{e.code}/{q['id']}": f"{e.game}/{e.id}.html#{q['id']}" for e in KB.entries.values() for q in e.questions
+    f"{e.code}/{q.id}": f"{e.game}/{e.id}.html#{q.id}" for e in KB.entries.values() for q in e.questions
 }
 
 
@@ -153,7 +153,7 @@ def test_an_unknown_question_lists_the_entrys_questions(tab, base_url):
     assert "BH-A13 has no question no-such-question." in tab.locator(".hr-go-status").inner_text()
     links = tab.locator(".hr-go-result li a").all_inner_texts()
     entry = KB.lookup("BH-A13")
-    assert links == [f"BH-A13 · {entry.title['zh']}"] + [f"BH-A13/{q['id']}" for q in entry.questions]
+    assert links == [f"BH-A13 · {entry.title['zh']}"] + [f"BH-A13/{q.id}" for q in entry.questions]
 
 
 @pytest.mark.browser

@@ -135,9 +135,9 @@ def test_the_qa_layout_prints_every_question_and_answer_under_its_entry(demo_pdf
     for entry in good_kb.entries.values():
         start = text.index(squeeze(f"{entry.code} · {entry.title['zh']}"))
         for question in entry.questions:
-            at = text.index(squeeze(question["q"]["zh"]), start)
-            assert text.index(squeeze(f"{entry.code}/{question['id']}"), at) > at  # its citation code follows
-            assert squeeze(question["a"]["zh"]).split("[[")[0] in text[at:]
+            at = text.index(squeeze(question.q.zh), start)
+            assert text.index(squeeze(f"{entry.code}/{question.id}"), at) > at  # its citation code follows
+            assert squeeze(question.a.zh).split("[[")[0] in text[at:]
     # The Q&A layout leaves the details (here: a completion) out; the full layout has them.
     assert squeeze("补全的句子。") not in text
     assert squeeze("补全的句子。") in squeeze("".join(pdf_pages(demo_full_pdf)))

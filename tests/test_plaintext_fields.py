@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 from mkdocs.utils.meta import get_data
 
 from conftest import GOOD, load_kb
-from houserules.data.reading.model import Entry, Game, Glossary, KnowledgeBase
+from houserules.data.reading.model import Game, Glossary, KnowledgeBase, read_entry
+from houserules.data.reading.records import build
 from houserules.print.document import PrintDocument, PrintLinker
 from houserules.print.plan import PrintOptions, print_groups
 from houserules.site.context import SiteContext
@@ -120,14 +121,16 @@ def kb_with(where: str, ref: str, path: tuple, value: str) -> KnowledgeBase:
         data = copy.deepcopy(game.data)
         if where == "game" and gid == ref:
             _set(data, path, value)
-        glossary = Glossary(game.glossary.path, copy.deepcopy(game.glossary.doc), game=gid) if game.glossary else None
-        games[gid] = Game(game.path, type(game.doc)(data, game.doc.lines), glossary=glossary)
+        gdoc = copy.deepcopy(game.glossary.doc) if game.glossary else None
+        glossary = build(Glossary, gdoc.data, path=game.glossary.path, doc=gdoc, game=gid) if game.glossary else None
+        doc = type(game.doc)(data, game.doc.lines)
+        games[gid] = build(Game, data, path=game.path, doc=doc, glossary=glossary)
     entries = {}
     for eref, entry in BASE.entries.items():
         data = copy.deepcopy(entry.data)
         if where == "entry" and eref == ref:
             _set(data, path, value)
-        entries[eref] = Entry(entry.path, type(entry.doc)(data, entry.doc.lines), game=entry.game)
+        entries[eref] = read_entry(entry.path, type(entry.doc)(data, entry.doc.lines), entry.game)
     return KnowledgeBase(games=games, entries=entries, root=BASE.root)
 
 

@@ -58,10 +58,10 @@ def test_the_game_declares_the_same_clauses():
 
 def test_every_clause_is_answered_by_a_question():
     answered = Counter(
-        (q["source"]["ref"], q["source"].get("clause"))
+        (q.source.ref, q.source.clause or None)
         for e in KB.game_entries("betrayal")
         for q in e.questions
-        if q["source"]["doc"] == CLAUSES["doc"]
+        if q.source.doc == CLAUSES["doc"]
     )
     missing = {
         ruling: [c for c in clauses if not answered[(ruling, c)]] for ruling, clauses in CLAUSES["rulings"].items()
@@ -74,10 +74,10 @@ def test_every_clause_is_answered_by_a_question():
 def test_questions_have_both_languages_and_a_short_answer():
     for entry in KB.entries.values():
         for question in entry.questions:
-            assert question["q"]["zh"].strip() and question["q"]["en"].strip(), (entry.ref, question["id"])
+            assert question.q.zh.strip() and question.q.en.strip(), (entry.ref, question.id)
             for lang in ("zh", "en"):
-                sentences = re.findall(r"[。！？]|[.!?](?:\s|$)", question["a"][lang])
-                assert 1 <= len(sentences) <= 4, (entry.ref, question["id"], lang)
+                sentences = re.findall(r"[。！？]|[.!?](?:\s|$)", question.a.get(lang))
+                assert 1 <= len(sentences) <= 4, (entry.ref, question.id, lang)
 
 
 def test_every_rule_has_two_to_four_questions_and_there_are_enough():

@@ -85,11 +85,16 @@ def test_libyaml_composition_reads_like_the_strict_reader():
         loader_ = yamlload._Loader(text)
         try:
             node = loader_.get_single_node()
-            strict = yamlload.Document(None)
-            strict.data = yamlload._convert(loader_, node, (), strict, 0)
+            strict = yamlload._document(loader_, node, screen=True)
         finally:
             loader_.dispose()
-        assert (fast.data, fast.lines, fast.literal_starts) == (strict.data, strict.lines, strict.literal_starts), path
+        assert (fast.data, fast.lines, fast.literal_starts, fast.found_texts) == (
+            strict.data,
+            strict.lines,
+            strict.literal_starts,
+            strict.found_texts,
+        ), path
+        assert list(fast.texts()) == list(yamlload.text_fields(fast.data)), path
     assert fast_count > len(paths) * 0.8
 
 

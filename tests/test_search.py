@@ -747,7 +747,7 @@ def test_a_correct_chinese_query_is_never_changed(real_index):
     texts = []
     for entry in kb.entries.values():
         texts += [*entry.title.values(), *entry.aliases, *entry.summary.values()]
-        texts += [t for q in entry.questions for t in [*q["q"].values(), *q.get("variants", [])]]
+        texts += [t for q in entry.questions for t in [*q.q.values(), *q.variants]]
     texts += ["魔梯坠毁后怎么办", "叛徒能坐魔梯吗", "兽栏里的怪物能出来吗", "豁免检定失败"]
     # everyday words the index lacks, homophones of words it holds (大家, 一对, 有)
     texts += ["打架的时候谁先动", "我们带回来一堆宝物", "又被砍了一刀怎么办", "一回合能先走再搜吗"]

@@ -124,7 +124,7 @@ def test_a_second_check_reads_only_the_changed_file(data, monkeypatch):
     assert read == ["floor-ruling.yaml"]
     # unchanged entries are the very same objects (what they computed stays computed)
     assert all(second.entries[ref] is first.entries[ref] for ref in first.entries if ref != "other:floor-ruling")
-    assert second.entries["other:floor-ruling"].body == {"zh": "一层一层来。", "en": "One at a time."}
+    assert second.entries["other:floor-ruling"].body.as_dict() == {"zh": "一层一层来。", "en": "One at a time."}
 
 
 def test_a_cached_check_reports_what_a_fresh_one_does(data):

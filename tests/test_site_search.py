@@ -224,7 +224,7 @@ def _corpus(kb) -> list[str]:
     for entry in kb.entries.values():
         texts += [entry.code, *entry.title.values(), *entry.aliases, *entry.summary.values()]
         for question in entry.questions:
-            texts += [*question["q"].values(), *question.get("variants", [])]
+            texts += [*question.q.values(), *question.variants]
     texts += [
         "ＢＨ－Ａ１３",
         "魔梯can I move?",

@@ -38,14 +38,14 @@ def test_every_glossary_term_is_one_term_entry_with_a_lang_set_per_language():
     assert len(entries) == len(terms) > 100
     assert len({e.get("id") for e in entries}) == len(entries)
     for element, (game, term) in zip(entries, terms):
-        assert element.get("id") == f"term-{game}--{term['id']}"
+        assert element.get("id") == f"term-{game}--{term.id}"
         langs = [s.get(LANG) for s in element.findall("langSet")]
         assert langs == ["zh", "en"]
         zh, en = (forms(s) for s in element.findall("langSet"))
-        assert zh[term["zh"]] == PREFERRED and en[term["en"]] == PREFERRED
-        for variant in term.get("variants", []):
+        assert zh[term.zh] == PREFERRED and en[term.en] == PREFERRED
+        for variant in term.variants:
             assert (zh | en)[variant] in {ADMITTED, PREFERRED}
-        for old in term.get("deprecated", []):
+        for old in term.deprecated:
             assert (zh | en)[old] == DEPRECATED
 
 

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import xml.etree.ElementTree as etree
 from pathlib import Path
@@ -23,7 +24,8 @@ from hypothesis import strategies as st
 from conftest import ENTRY_TEMPLATE, GOOD, load_kb, run_cli
 from houserules.check import run as run_check
 from houserules.check.glossary import _deprecated_uses
-from houserules.data.reading.model import Glossary, KnowledgeBase
+from houserules.data.reading.model import Glossary, KnowledgeBase, Term
+from houserules.data.reading.records import build
 from houserules.data.reading.textpolicy import MAX_BRACKET_WORK, MAX_MARKDOWN_NESTING, markdown_shape_problem
 from houserules.data.reading.yamlload import Document
 from houserules.export import export
@@ -202,13 +204,13 @@ def test_every_xml_writer_drops_exactly_what_check_refuses(text):
     assert xml_text(text) == "".join(c for c in text if not refused(c))
     kb = KB_FOR_WRITERS
     game = kb.games["demo"]
-    game.glossary = Glossary(
-        Path("glossary.yaml"), Document({"terms": [{"id": "t", "en": "Term", "zh": "术语" + text}]})
-    )
+    doc = Document({"terms": [{"id": "t", "en": "Term", "zh": "术语" + text}]})
+    glossary = build(Glossary, doc.data, path=Path("glossary.yaml"), doc=doc, game="demo")
+    kb.games["demo"] = dataclasses.replace(game, glossary=glossary)
     try:
         tbx = glossary_tbx(kb)
     finally:
-        game.glossary = None
+        kb.games["demo"] = game
     feed = changes_feed(kb, None, "站点" + text, None).encode("utf-8")
     unit = Unit(id="demo:tower/title", path=Path("x.yaml"), target_path=("title", "en"), source="源" + text, target="")
     xliff = to_xliff([unit], "zh")
@@ -304,21 +306,21 @@ def deprecated_uses_by_definition(text: str, glossary: list[dict]) -> list[tuple
         pattern = rf"(?<!\w){re.escape(form)}(?!\w)" if form.isascii() else re.escape(form)
         return [m.span() for m in re.finditer(pattern, text, re.IGNORECASE if form.isascii() else 0)]
 
-    found = [(s, e, t, f) for t in glossary for f in t.get("deprecated", []) for s, e in find(f)]
-    accepted = [span for t in glossary for f in (t["zh"], *t.get("variants", [])) for span in find(f)]
+    found = [(s, e, t, f) for t in glossary for f in t.deprecated for s, e in find(f)]
+    accepted = [span for t in glossary for f in (t.zh, *t.variants) for span in find(f)]
     hits = [(s, e, t, f) for s, e, t, f in found if not any(a <= s and e <= b for a, b in accepted)]
     out, seen = [], set()
     for s, e, t, f in sorted(hits, key=lambda h: h[0]):
-        if not any(a <= s and e <= b and b - a > e - s for a, b, _, _ in hits) and (t["id"], f) not in seen:
-            seen.add((t["id"], f))
+        if not any(a <= s and e <= b and b - a > e - s for a, b, _, _ in hits) and (t.id, f) not in seen:
+            seen.add((t.id, f))
             out.append((f, s))
     return out
 
 
 GLOSSARY = [
-    {"id": "tower", "en": "Tower", "zh": "塔楼", "deprecated": ["高塔", "塔"], "variants": ["塔樓"]},
-    {"id": "high", "en": "High", "zh": "高", "deprecated": ["高塔楼"]},
-    {"id": "omen", "en": "Omen", "zh": "预兆", "deprecated": ["征兆", "兆"]},
+    Term(id="tower", en="Tower", zh="塔楼", deprecated=("高塔", "塔"), variants=("塔樓",)),
+    Term(id="high", en="High", zh="高", deprecated=("高塔楼",)),
+    Term(id="omen", en="Omen", zh="预兆", deprecated=("征兆", "兆")),
 ]
 
 

@@ -188,7 +188,7 @@ def test_quoted_wrong_text_and_aliases_are_not_glossary_problems():
     """The fixture's erratum ``printed``, note ``quote`` and an alias all use 高塔 on purpose."""
     kb = load(DATA).kb
     uses = [
-        kb.entries["demo:tower-errata"].errata[0]["printed"],
+        kb.entries["demo:tower-errata"].errata[0].printed,
         kb.entries["demo:tower-errata"].data["translator_notes"][0]["quote"],
         *kb.entries["demo:tower"].aliases,
     ]

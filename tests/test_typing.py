@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from mypy import api
 
 from conftest import FIXTURES, ROOT
@@ -22,16 +23,24 @@ def test_a_type_error_fails(tmp_path):
     assert 'wrong_type.py:5: error: Incompatible return value type (got "str", expected "int")' in out
 
 
-def test_an_untyped_function_passes_by_default_and_fails_in_a_strict_package(tmp_path, monkeypatch):
+@pytest.mark.parametrize("strict", ["check", "data/reading"])
+def test_an_untyped_function_passes_by_default_and_fails_in_a_strict_package(tmp_path, monkeypatch, strict):
     out, status = mypy(str(TYPING / "untyped.py"), cache=tmp_path / "cache")
     assert status == 0, out
-    # The same file as a module of houserules.check, one of the strict packages.
-    package = tmp_path / "houserules" / "check"
+    # The same file as a module of a strict package: houserules.check, houserules.data.reading.
+    package = tmp_path / "houserules" / strict
     package.mkdir(parents=True)
-    (package.parent / "__init__.py").write_text("", encoding="utf-8")
-    (package / "__init__.py").write_text("", encoding="utf-8")
+    for folder in [package, *package.relative_to(tmp_path).parents][:-1]:
+        (tmp_path / folder / "__init__.py").write_text("", encoding="utf-8")
     (package / "untyped.py").write_text((TYPING / "untyped.py").read_text(encoding="utf-8"), encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    out, status = mypy("houserules/check/untyped.py", cache=tmp_path / "cache")
+    out, status = mypy(f"houserules/{strict}/untyped.py", cache=tmp_path / "cache")
     assert status == 1, out
     assert "untyped.py:4: error: Function is missing a type annotation  [no-untyped-def]" in out
+
+
+def test_reading_the_model_as_dicts_fails(tmp_path):
+    """The loaded records are typed: a question read as the dict of its file is a type error."""
+    out, status = mypy(str(TYPING / "model_as_dict.py"), cache=tmp_path)
+    assert status == 1, out
+    assert 'model_as_dict.py:7: error: Value of type "Question" is not indexable  [index]' in out

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..data.reading.load import load
+from ..data.reading.load import collector_paused, load
 from ..data.reading.model import KnowledgeBase
 from ..data.reading.readfile import ReadCache
 from ..errors import Problem
@@ -85,6 +85,7 @@ def run(data_dir: Path, cache: ReadCache | None = None) -> Report:
     since the last run are read and validated again; the checks across entries always
     run on the whole knowledge base.
     """
-    loaded = load(data_dir, cache)
-    problems = loaded.problems + check_kb(loaded.kb)
+    with collector_paused():  # the checks too make many objects that stay (the entries' texts and references)
+        loaded = load(data_dir, cache)
+        problems = loaded.problems + check_kb(loaded.kb)
     return Report(loaded.kb, sorted(set(problems), key=lambda p: (p.path, p.line, p.problem)))

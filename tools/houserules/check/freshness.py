@@ -13,7 +13,7 @@ def check_freshness(kb: KnowledgeBase) -> Iterator[Problem]:
     """A warning for each translation whose source text changed since it was stamped."""
     for entry in kb.entries.values():
         for lang in stale_translations(entry):
-            source = entry.data["translations"][lang]["from"]
+            source = entry.translations[lang].from_
             yield Problem(
                 display_path(entry.path),
                 entry.line("translations", lang, "source_hash"),

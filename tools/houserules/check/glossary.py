@@ -19,15 +19,14 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..data.reading.model import Entry, KnowledgeBase
+from ..data.reading.model import Entry, KnowledgeBase, Term
 from ..errors import Problem, display_path
 
-Term = dict[str, Any]
 #: A block scalar (``|``) starts its text on the next line, so a line within the text can be found.
 _LITERAL = re.compile(r":\s*\|[0-9+-]*\s*(#.*)?$")
 
@@ -39,9 +38,9 @@ def _glossary_path(kb: KnowledgeBase, game: str) -> Path:
     return glossary.path
 
 
-def terms(kb: KnowledgeBase, game: str) -> list[Term]:
+def terms(kb: KnowledgeBase, game: str) -> tuple[Term, ...]:
     glossary = kb.games[game].glossary if game in kb.games else None
-    return glossary.terms if glossary else []
+    return glossary.terms if glossary else ()
 
 
 def chinese_fields(entry: Entry) -> Iterator[tuple[tuple[Any, ...], str]]:
@@ -50,8 +49,8 @@ def chinese_fields(entry: Entry) -> Iterator[tuple[tuple[Any, ...], str]]:
         if path[-1] == "zh":
             yield path, text
     for index, erratum in enumerate(entry.errata):
-        if erratum["lang"].startswith("zh"):  # ``printed`` quotes the wrong text on purpose
-            yield ("errata", index, "corrected"), erratum["corrected"]
+        if erratum.lang.startswith("zh"):  # ``printed`` quotes the wrong text on purpose
+            yield ("errata", index, "corrected"), erratum.corrected
 
 
 @lru_cache(maxsize=256)
@@ -95,34 +94,29 @@ def _find(form: str, text: str) -> Iterator[tuple[int, int]]:
         yield match.span()
 
 
-def _deprecated_uses(text: str, glossary: list[Term]) -> Iterator[tuple[Term, str, int]]:
+def _deprecated_uses(text: str, glossary: Sequence[Term]) -> Iterator[tuple[Term, str, int]]:
     """(term, deprecated form, offset of its first use) for each deprecated form a text uses.
 
     A form inside an accepted form of any term (塔 inside 塔楼) is no use, nor is
     a form inside a longer deprecated one (塔 inside 高塔: that one is reported).
 
-    >>> tower = {"id": "tower", "en": "Tower", "zh": "塔楼", "deprecated": ["高塔", "塔"]}
+    >>> tower = Term(id="tower", en="Tower", zh="塔楼", deprecated=("高塔", "塔"))
     >>> [(form, offset) for _, form, offset in _deprecated_uses("塔楼旁的高塔，不是塔。", [tower])]
     [('高塔', 4), ('塔', 9)]
     """
     found = [
-        (start, end, term, form)
-        for term in glossary
-        for form in term.get("deprecated", [])
-        for start, end in _find(form, text)
+        (start, end, term, form) for term in glossary for form in term.deprecated for start, end in _find(form, text)
     ]
     if not found:  # the usual case: no need to look for the accepted forms
         return
-    accepted = [
-        span for term in glossary for form in (term["zh"], *term.get("variants", [])) for span in _find(form, text)
-    ]
+    accepted = [span for term in glossary for form in (term.zh, *term.variants) for span in _find(form, text)]
     covering = _Spans(accepted)
     hits = [(start, end, term, form) for start, end, term, form in found if not covering.holds(start, end)]
     longer = _Spans([(start, end) for start, end, _, _ in hits])
     reported: set[tuple[str, str]] = set()
     for start, end, term, form in sorted(hits, key=lambda hit: hit[0]):
-        if not longer.holds(start, end, strictly=True) and (term["id"], form) not in reported:
-            reported.add((term["id"], form))
+        if not longer.holds(start, end, strictly=True) and (term.id, form) not in reported:
+            reported.add((term.id, form))
             yield term, form, start
 
 
@@ -151,9 +145,9 @@ class _Spans:
         return strictly and self.longest_from.get(start, -1) > end  # one starting at start ends later
 
 
-def _title_term(entry: Entry, glossary: list[Term]) -> Term | None:
-    english = entry.title["en"].casefold()
-    return next((term for term in glossary if term["en"].casefold() == english), None)
+def _title_term(entry: Entry, glossary: Sequence[Term]) -> Term | None:
+    english = entry.title.en.casefold()
+    return next((term for term in glossary if term.en.casefold() == english), None)
 
 
 def check_titles(kb: KnowledgeBase) -> Iterator[Problem]:
@@ -163,16 +157,16 @@ def check_titles(kb: KnowledgeBase) -> Iterator[Problem]:
         if entry.game not in named:
             named[entry.game] = {}
             for each in terms(kb, entry.game):
-                named[entry.game].setdefault(each["en"].casefold(), each)
-        term = named[entry.game].get(entry.title["en"].casefold())
-        if term and entry.title["zh"] != term["zh"]:
+                named[entry.game].setdefault(each.en.casefold(), each)
+        term = named[entry.game].get(entry.title.en.casefold())
+        if term and entry.title.zh != term.zh:
             yield Problem(
                 display_path(entry.path),
                 entry.line("title"),
                 entry.ref,
-                f"title '{entry.title['zh']}' disagrees with the glossary: '{term['en']}' is "
-                f"translated '{term['zh']}' (term '{term['id']}')",
-                f"write title.zh: {term['zh']}, or change {display_path(_glossary_path(kb, entry.game))}",
+                f"title '{entry.title.zh}' disagrees with the glossary: '{term.en}' is "
+                f"translated '{term.zh}' (term '{term.id}')",
+                f"write title.zh: {term.zh}, or change {display_path(_glossary_path(kb, entry.game))}",
             )
 
 
@@ -182,7 +176,7 @@ def check_deprecated(kb: KnowledgeBase) -> Iterator[Problem]:
     for entry in kb.entries.values():
         glossary = terms(kb, entry.game)
         if entry.game not in screens:
-            forms = tuple(form for term in glossary for form in term.get("deprecated", []))
+            forms = tuple(form for term in glossary for form in term.deprecated)
             screens[entry.game] = _any_form(forms) if forms else None
         screen = screens[entry.game]
         if screen is None:
@@ -198,8 +192,8 @@ def check_deprecated(kb: KnowledgeBase) -> Iterator[Problem]:
                     text_line(entry, path, offset),
                     entry.ref,
                     f"{'.'.join(map(str, path))} uses '{form}', a deprecated translation of "
-                    f"'{term['en']}' (term '{term['id']}')",
-                    f"write '{term['zh']}' instead",
+                    f"'{term.en}' (term '{term.id}')",
+                    f"write '{term.zh}' instead",
                 )
 
 
@@ -212,41 +206,41 @@ def check_glossary(kb: KnowledgeBase) -> Iterator[Problem]:
         where = display_path(glossary.path)
         first_line: dict[str, int] = {}
         for index, term in enumerate(glossary.terms):
-            if term["id"] in first_line:
+            if term.id in first_line:
                 yield Problem(
                     where,
                     glossary.line("terms", index, "id"),
                     game.id,
-                    f"duplicate term id '{term['id']}' (first on line {first_line[term['id']]})",
+                    f"duplicate term id '{term.id}' (first on line {first_line[term.id]})",
                     "give each term an id of its own",
                 )
-            first_line.setdefault(term["id"], glossary.line("terms", index, "id"))
-            deprecated = term.get("deprecated", [])
+            first_line.setdefault(term.id, glossary.line("terms", index, "id"))
+            deprecated = term.deprecated
             for j, form in enumerate(deprecated):
                 at = glossary.line("terms", index, "deprecated", j)
-                if form == term["zh"]:
+                if form == term.zh:
                     yield Problem(
                         where,
                         at,
                         game.id,
-                        f"term '{term['id']}' deprecates its own preferred form '{form}'",
+                        f"term '{term.id}' deprecates its own preferred form '{form}'",
                         f"remove '{form}' from deprecated, or choose another zh",
                     )
-                elif form in term.get("variants", []):
+                elif form in term.variants:
                     yield Problem(
                         where,
                         at,
                         game.id,
-                        f"term '{term['id']}' lists '{form}' both as a variant and as deprecated",
+                        f"term '{term.id}' lists '{form}' both as a variant and as deprecated",
                         "keep it in one of the two lists",
                     )
-            ref = term.get("entry")
+            ref = term.entry
             if ref and ref not in kb.entries:
                 yield Problem(
                     where,
                     glossary.line("terms", index, "entry"),
                     game.id,
-                    f"term '{term['id']}' links entry '{ref}', which does not exist",
+                    f"term '{term.id}' links entry '{ref}', which does not exist",
                     "fix the reference or create the entry",
                 )
 

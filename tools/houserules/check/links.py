@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 from ..data.reading.model import KnowledgeBase
-from ..data.reading.textpolicy import allowed_link, markdown_shape_problem
+from ..data.reading.textpolicy import allowed_link, markdown_shape_problem, markdown_shape_suspects
 from ..errors import Problem
 from .rules import entry_problem
 
@@ -35,6 +35,9 @@ def link_targets(text: str) -> Iterator[tuple[int, str, bool]]:
 
 def check_links(kb: KnowledgeBase) -> Iterator[Problem]:
     for entry in kb.entries.values():
+        everything = entry.all_text
+        if "](" not in everything and "<" not in everything and "]:" not in everything:
+            continue
         for path, text in entry.texts:
             if "](" not in text and "<" not in text and "]:" not in text:
                 continue
@@ -62,7 +65,7 @@ def check_links(kb: KnowledgeBase) -> Iterator[Problem]:
 def check_markdown_shape(kb: KnowledgeBase) -> Iterator[Problem]:
     """Markdown the renderer would choke on: lists nested too deep, too many brackets (see the text policy)."""
     for entry in kb.entries.values():
-        for path, text in entry.texts:
+        for path, text in markdown_shape_suspects(entry.texts, entry.all_text):
             found = markdown_shape_problem(text)
             if found is not None:
                 offset, problem, fix = found

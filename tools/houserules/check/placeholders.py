@@ -35,6 +35,8 @@ def _fix(entry: Entry, kb: KnowledgeBase, path: tuple[Any, ...]) -> str:
 
 def check_placeholders(kb: KnowledgeBase) -> Iterator[Problem]:
     for entry in kb.entries.values():
+        if PLACEHOLDER not in entry.all_text:
+            continue
         for path, text in entry.texts:
             if PLACEHOLDER in text and is_placeholder(text):
                 name = ".".join(map(str, path))

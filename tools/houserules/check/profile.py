@@ -19,6 +19,7 @@ entries may never refer to house rules.
 
 from __future__ import annotations
 
+import dataclasses
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,10 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from ..data.reading.load import LoadResult, load_entries
-from ..data.reading.model import Entry, Game, KnowledgeBase, Record
+from ..data.reading.model import Entry, Game, GameSource, KnowledgeBase, Record
 from ..data.reading.readfile import read_document
+from ..data.reading.records import build
 from ..data.reading.safefile import folder_children
-from ..data.reading.yamlload import Document
 from ..errors import HouserulesError, Problem, display_path
 from . import check_kb
 
@@ -37,9 +38,9 @@ ORIGIN = "profile"
 HOUSE_RULE = "house-rule"  # the kind and the authority every house-rule entry has
 
 
-@dataclass
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Profile(Record):
-    """A loaded, validated profile file."""
+    """A loaded, validated profile file (read from its data: a profile is no part of the knowledge base)."""
 
     @property
     def name(self) -> dict[str, str]:
@@ -76,9 +77,8 @@ class Profile(Record):
 
 def _with_sources(game: Game, profile: Profile) -> Game:
     """A copy of ``game`` that also declares the group's own documents (kind ``fan``)."""
-    own = [{**source, "kind": "fan"} for source in profile.data.get("sources", [])]
-    data = {**game.data, "sources": [*game.data["sources"], *own]}
-    return Game(game.path, Document(data, game.doc.lines), glossary=game.glossary)
+    own = tuple(build(GameSource, {**source, "kind": "fan"}) for source in profile.data.get("sources", []))
+    return dataclasses.replace(game, sources=game.sources + own)
 
 
 def _check_profile(profile: Profile, shared: KnowledgeBase) -> Iterator[Problem]:
@@ -133,13 +133,13 @@ def _check_house_rules(kb: KnowledgeBase) -> Iterator[Problem]:
     """House rules say so; shared entries never lean on a group's house rules."""
     for entry in kb.entries.values():
         if entry.origin == ORIGIN:
-            for name in ("kind", "authority"):
-                if entry.data[name] != HOUSE_RULE:
+            for name, value in (("kind", entry.kind), ("authority", entry.authority)):
+                if value != HOUSE_RULE:
                     yield Problem(
                         display_path(entry.path),
                         entry.line(name),
                         entry.ref,
-                        f"a group's entry has {name} '{entry.data[name]}'",
+                        f"a group's entry has {name} '{value}'",
                         f"set '{name}: {HOUSE_RULE}'",
                     )
             continue
@@ -164,7 +164,7 @@ def load_profile(path: Path, shared: KnowledgeBase) -> tuple[Profile, KnowledgeB
     doc, problems = read_document(path, "profile", label)
     if doc is None:
         raise HouserulesError(f"the profile {display_path(path)} is not valid", problems)
-    profile = Profile(path, doc)
+    profile = Profile(path=path, doc=doc)
     problems += _check_profile(profile, shared)  # beside _read's own: texts with nothing visible
     kb = KnowledgeBase(
         games={

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Sequence
 
 from ..data.reading import vocab
-from ..data.reading.model import Entry, KnowledgeBase
+from ..data.reading.model import Entry, KnowledgeBase, Question, SourceException
 from ..errors import Problem, display_path
 from .rules import entry_problem
 
@@ -19,11 +18,11 @@ def check_questions(kb: KnowledgeBase) -> Iterator[Problem]:
     for entry in kb.entries.values():
         if not entry.questions:
             continue
-        cited = {(s["doc"], s["ref"]) for _, s in entry.sources()}
+        cited = {(s.doc, s.ref) for _, s in entry.citations()}
         clauses = clauses_of[entry.game]
         seen: dict[str, int] = {}
         for i, question in enumerate(entry.questions):
-            qid, line = question["id"], entry.line("questions", i, "id")
+            qid, line = question.id, entry.line("questions", i, "id")
             if qid in seen:
                 yield entry_problem(
                     entry,
@@ -39,64 +38,60 @@ def check_questions(kb: KnowledgeBase) -> Iterator[Problem]:
                     f"choose another id (taken: {', '.join(sorted(reserved))})",
                 )
             seen.setdefault(qid, line)
-            source = question["source"]
+            source = question.source
             where = ("questions", i, "source")
-            if (source["doc"], source["ref"]) not in cited:
+            if (source.doc, source.ref) not in cited:
                 yield entry_problem(
                     entry,
                     where,
-                    f"question '{qid}' cites {source['doc']} {source['ref']}, which the entry does not cite",
+                    f"question '{qid}' cites {source.doc} {source.ref}, which the entry does not cite",
                     "cite one of the entry's sources (or add it to sources)",
                 )
                 continue
-            declared = clauses.get((source["doc"], source["ref"]))
-            if declared is None and "clause" in source:
+            declared = clauses.get((source.doc, source.ref))
+            if declared is None and source.clause:
                 yield entry_problem(
                     entry,
                     where + ("clause",),
-                    f"question '{qid}' names clause '{source['clause']}', but "
-                    f"game '{entry.game}' declares no clauses for {source['ref']}",
+                    f"question '{qid}' names clause '{source.clause}', but "
+                    f"game '{entry.game}' declares no clauses for {source.ref}",
                     "remove 'clause', or declare the clauses in the game's sources",
                 )
-            elif declared is not None and source.get("clause") not in declared:
-                shown = f"clause '{source['clause']}'" if "clause" in source else "no clause"
+            elif declared is not None and source.clause not in declared:
+                shown = f"clause '{source.clause}'" if source.clause else "no clause"
                 yield entry_problem(
                     entry,
                     where,
-                    f"question '{qid}' names {shown} of {source['ref']}",
+                    f"question '{qid}' names {shown} of {source.ref}",
                     f"name the clause it answers, one of: {', '.join(declared)}",
                 )
 
 
 def check_clauses(kb: KnowledgeBase) -> Iterator[Problem]:
     """Every clause a game declares for a source section is answered by some question."""
-    answered = {
-        (e.game, q["source"]["doc"], q["source"]["ref"], q["source"].get("clause"))
-        for e in kb.entries.values()
-        for q in e.questions
-    }
+    answered = {(e.game, q.source.doc, q.source.ref, q.source.clause) for e in kb.entries.values() for q in e.questions}
     for game in kb.games.values():
-        for i, source in enumerate(game.data.get("sources", [])):
-            for section, clauses in source.get("clauses", {}).items():
+        for i, source in enumerate(game.sources):
+            for section, clauses in source.clauses.items():
                 line = game.line("sources", i, "clauses", section)
                 where = display_path(game.path)
-                if section not in source.get("sections", []):
+                if section not in (source.sections or ()):
                     yield Problem(
                         where,
                         line,
                         game.id,
-                        f"clauses given for '{section}', which is not a section of {source['id']}",
+                        f"clauses given for '{section}', which is not a section of {source.id}",
                         "add it to 'sections' or fix the name",
                     )
                     continue
                 for clause in clauses:
-                    if (game.id, source["id"], section, clause) not in answered:
+                    if (game.id, source.id, section, clause) not in answered:
                         yield Problem(
                             where,
                             line,
                             game.id,
                             f"clause '{clause}' of {section} is not answered by any question",
-                            f'add a question with source: {{doc: {source["id"]}, ref: "{section}", '
+                            f'add a question with source: {{doc: {source.id}, ref: "{section}", '
                             f"clause: {clause}}} to the entry citing {section}",
                         )
 
@@ -122,19 +117,19 @@ def check_variants(kb: KnowledgeBase) -> Iterator[Problem]:
         for entry in entries:
             for question in entry.questions:
                 for lang in ("zh", "en"):
-                    asked.setdefault(_phrasing(question["q"][lang]), (entry.ref, question["id"]))
+                    asked.setdefault(_phrasing(question.q.get(lang)), (entry.ref, question.id))
         owner: dict[str, tuple[str, str, int]] = {}
         for entry in entries:
             for i, question in enumerate(entry.questions):
-                here = (entry.ref, question["id"])
-                for k, variant in enumerate(question.get("variants", [])):
+                here = (entry.ref, question.id)
+                for k, variant in enumerate(question.variants):
                     key, path = _phrasing(variant), ("questions", i, "variants", k)
                     other = asked.get(key)
                     if other is not None and other != here:
                         yield entry_problem(
                             entry,
                             path,
-                            f"variant '{variant}' of question '{question['id']}' is the question "
+                            f"variant '{variant}' of question '{question.id}' is the question "
                             f"'{other[1]}' of {other[0]}",
                             "remove the variant: search finds that question by its own words",
                         )
@@ -144,7 +139,7 @@ def check_variants(kb: KnowledgeBase) -> Iterator[Problem]:
                         yield entry_problem(
                             entry,
                             path,
-                            f"variant '{variant}' of question '{question['id']}' is also a variant of question "
+                            f"variant '{variant}' of question '{question.id}' is also a variant of question "
                             f"'{first[1]}' of {first[0]} (line {first[2]})",
                             "keep it under the one question it asks, and word the other question's variant its own way",
                         )
@@ -153,32 +148,32 @@ def check_variants(kb: KnowledgeBase) -> Iterator[Problem]:
 # -- exceptions: what a clause's answers must keep -------------------------------------------------
 
 
-def _states(text: str, exception: dict[str, Any], lang: str) -> bool:
-    """Whether ``text`` states ``exception``: one of its keywords, or a link to the entry that holds it.
+def _states(text: str, keywords: Sequence[str], entry: str = "") -> bool:
+    """Whether ``text`` states an exception: one of its ``keywords``, or a link to the ``entry`` that holds it.
 
-    >>> _states("不能，除非你持有[[betrayal:revolver]]。", {"zh": ["手枪"], "en": ["Revolver"], "entry": "betrayal:revolver"}, "zh")
+    >>> _states("不能，除非你持有[[betrayal:revolver]]。", ["手枪"], "betrayal:revolver")
     True
-    >>> _states("Yes, unless you hold the revolver.", {"zh": ["手枪"], "en": ["Revolver"]}, "en")
+    >>> _states("Yes, unless you hold the revolver.", ["Revolver"])
     True
-    >>> _states("不能。", {"zh": ["手枪"], "en": ["Revolver"]}, "zh")
+    >>> _states("不能。", ["手枪"])
     False
     """
     folded = text.casefold()
-    if any(keyword.casefold() in folded for keyword in exception[lang]):
+    if any(keyword.casefold() in folded for keyword in keywords):
         return True
-    return "entry" in exception and f"[[{exception['entry']}]]" in text.replace(" ", "")
+    return bool(entry) and f"[[{entry}]]" in text.replace(" ", "")
 
 
-def _say(exception: dict[str, Any], lang: str) -> str:
+def _say(exception: SourceException, lang: str) -> str:
     """How to fix a missing exception: its keywords, and the entry to link when one holds it."""
-    keywords = " / ".join(exception[lang])
-    link = f" or link [[{exception['entry']}]], which holds it" if "entry" in exception else ""
+    keywords = " / ".join(exception.keywords(lang))
+    link = f" or link [[{exception.entry}]], which holds it" if exception.entry else ""
     return f"say it ({keywords}){link}"
 
 
-def _applies(exception: dict[str, Any], question: dict[str, Any]) -> bool:
+def _applies(exception: SourceException, question: Question) -> bool:
     """An exception qualifies every question citing its section, or only those naming one of its ``clauses``."""
-    return "clauses" not in exception or question["source"].get("clause") in exception["clauses"]
+    return not exception.clauses or question.source.clause in exception.clauses
 
 
 def check_exceptions(kb: KnowledgeBase) -> Iterator[Problem]:
@@ -188,25 +183,25 @@ def check_exceptions(kb: KnowledgeBase) -> Iterator[Problem]:
         exceptions = declared.get(entry.game, {})
         if not exceptions:
             continue
-        owed: dict[tuple[str, str, str], tuple[dict[str, Any], str]] = {}
+        owed: dict[tuple[str, str, str], tuple[SourceException, str]] = {}
         for i, question in enumerate(entry.questions):
-            source = question["source"]
-            for exception in exceptions.get((source["doc"], source["ref"]), []):
+            source = question.source
+            for exception in exceptions.get((source.doc, source.ref), ()):
                 if not _applies(exception, question):
                     continue
-                owed.setdefault((source["doc"], source["ref"], exception["id"]), (exception, question["id"]))
+                owed.setdefault((source.doc, source.ref, exception.id), (exception, question.id))
                 for lang in ("zh", "en"):
-                    if not _states(question["a"][lang], exception, lang):
+                    if not _states(question.a.get(lang), exception.keywords(lang), exception.entry):
                         yield entry_problem(
                             entry,
                             ("questions", i, "a", lang),
-                            f"question '{question['id']}' does not state the exception '{exception['id']}' of "
-                            f"{source['ref']} in its {lang} answer",
+                            f"question '{question.id}' does not state the exception '{exception.id}' of "
+                            f"{source.ref} in its {lang} answer",
                             _say(exception, lang),
                         )
         for (_, section, exception_id), (exception, qid) in owed.items():
             for lang in ("zh", "en"):
-                if not _states(entry.summary.get(lang, ""), exception, lang):
+                if not _states(entry.summary.get(lang), exception.keywords(lang), exception.entry):
                     yield entry_problem(
                         entry,
                         ("summary", lang),
@@ -218,32 +213,32 @@ def check_exceptions(kb: KnowledgeBase) -> Iterator[Problem]:
 
 def _entry_text(entry: Entry, lang: str) -> str:
     """Everything an entry says in one language: summary, body and answers."""
-    return "\n".join([entry.summary.get(lang, ""), entry.body.get(lang, "")] + [q["a"][lang] for q in entry.questions])
+    return "\n".join([entry.summary.get(lang), entry.body.get(lang)] + [q.a.get(lang) for q in entry.questions])
 
 
 def check_exception_declarations(kb: KnowledgeBase) -> Iterator[Problem]:
     """Exceptions name a declared section and clauses, and an entry of the game that states them."""
     for game in kb.games.values():
         where = display_path(game.path)
-        for i, source in enumerate(game.data.get("sources", [])):
-            clauses = source.get("clauses", {})
-            for section, exceptions in source.get("exceptions", {}).items():
-                if "sections" in source and section not in source["sections"]:
+        for i, source in enumerate(game.sources):
+            clauses = source.clauses
+            for section, exceptions in source.exceptions.items():
+                if source.sections is not None and section not in source.sections:
                     yield Problem(
                         where,
                         game.line("sources", i, "exceptions", section),
                         game.id,
-                        f"exceptions given for '{section}', which is not a section of {source['id']}",
+                        f"exceptions given for '{section}', which is not a section of {source.id}",
                         "add it to 'sections' or fix the name",
                     )
                     continue
-                known = clauses.get(section, [])
+                known = clauses.get(section, ())
                 for j, exception in enumerate(exceptions):
                     path = ("sources", i, "exceptions", section, j)
                     named: list[tuple[str, int | None, str]] = [
-                        ("clauses", k, c) for k, c in enumerate(exception.get("clauses", []))
+                        ("clauses", k, c) for k, c in enumerate(exception.clauses)
                     ]
-                    named += [("clause", None, exception["clause"])] if "clause" in exception else []
+                    named += [("clause", None, exception.clause)] if exception.clause else []
                     for field, k, clause in named:
                         if clause not in known:
                             line = game.line(*path, field, *([] if k is None else [k]))
@@ -252,11 +247,11 @@ def check_exception_declarations(kb: KnowledgeBase) -> Iterator[Problem]:
                                 where,
                                 line,
                                 game.id,
-                                f"exception '{exception['id']}' names clause '{clause}', which {section} does not declare",
+                                f"exception '{exception.id}' names clause '{clause}', which {section} does not declare",
                                 f"name a clause of {section} ({choices})",
                             )
-                    ref = exception.get("entry")
-                    if ref is None:
+                    ref = exception.entry
+                    if not ref:
                         continue
                     holder = kb.entries.get(ref)
                     if holder is None or holder.game != game.id:
@@ -264,17 +259,17 @@ def check_exception_declarations(kb: KnowledgeBase) -> Iterator[Problem]:
                             where,
                             game.line(*path, "entry"),
                             game.id,
-                            f"exception '{exception['id']}' names entry {ref}, which is not an entry of {game.id}",
+                            f"exception '{exception.id}' names entry {ref}, which is not an entry of {game.id}",
                             "name the game:id of the entry that states the exception, or remove 'entry'",
                         )
                         continue
                     for lang in ("zh", "en"):
-                        if not _states(_entry_text(holder, lang), {lang: exception[lang]}, lang):
+                        if not _states(_entry_text(holder, lang), exception.keywords(lang)):
                             yield Problem(
                                 where,
                                 game.line(*path, lang),
                                 game.id,
-                                f"exception '{exception['id']}' is held by {ref}, which uses none of its {lang} "
-                                f"keywords ({' / '.join(exception[lang])})",
+                                f"exception '{exception.id}' is held by {ref}, which uses none of its {lang} "
+                                f"keywords ({' / '.join(exception.keywords(lang))})",
                                 f"add the wording {ref} uses to '{lang}', or state the exception in {ref}",
                             )

@@ -14,6 +14,7 @@ from typing import Any
 from ..data.reading import vocab
 from ..data.reading.model import Entry, KnowledgeBase
 from ..data.reading.schemaparts import REF
+from ..data.reading.yamlload import Path_
 from ..errors import Problem, display_path
 
 _REF = re.compile(REF)
@@ -28,9 +29,15 @@ def entry_problem(
 
 def check_references(kb: KnowledgeBase) -> Iterator[Problem]:
     for entry in kb.entries.values():
-        refs = [(path, entry.doc.line(path), ref, f"'{ref}'") for path, ref in entry.field_refs()]
-        refs += [(path, line, ref, f"[[{ref}]]") for path, line, ref in entry.located_inline_refs()]
-        for path, line, ref, shown in refs:
+        # The line of a reference is found only for a problem (offset None: the field's own line).
+        refs: list[tuple[Path_, int | None, str, str]] = [
+            (path, None, ref, f"'{ref}'") for path, ref in entry.field_refs()
+        ]
+        refs += [(path, offset, ref, f"[[{ref}]]") for path, offset, ref in entry.placed_inline_refs()]
+        for path, offset, ref, shown in refs:
+            if ref in kb.entries and ref != entry.ref:
+                continue  # most references: fine
+            line = entry.doc.line(path) if offset is None else entry.doc.text_line(path, offset)
             if not _REF.fullmatch(ref):
                 yield entry_problem(
                     entry,
@@ -100,14 +107,12 @@ def check_codes(kb: KnowledgeBase) -> Iterator[Problem]:
 def check_sources(kb: KnowledgeBase) -> Iterator[Problem]:
     for entry in kb.entries.values():
         declared = kb.games[entry.game].source_ids
-        for path, source in entry.sources():
-            if source["doc"] not in declared and not vocab.is_placeholder(
-                source["doc"]
-            ):  # placeholders: their own check
+        for path, source in entry.citations():
+            if source.doc not in declared and not vocab.is_placeholder(source.doc):  # placeholders: their own check
                 yield entry_problem(
                     entry,
                     path + ("doc",),
-                    f"source document '{source['doc']}' is not declared by game '{entry.game}'",
+                    f"source document '{source.doc}' is not declared by game '{entry.game}'",
                     f"add it to the sources of rules_data/{entry.game}/game.yaml "
                     f"or use one of: {', '.join(sorted(declared))}",
                 )
@@ -116,14 +121,18 @@ def check_sources(kb: KnowledgeBase) -> Iterator[Problem]:
 def check_scope(kb: KnowledgeBase) -> Iterator[Problem]:
     for entry in kb.entries.values():
         game = kb.games[entry.game]
-        scope = entry.data.get("scope", {})
-        for key, listed in (("edition", "editions"), ("expansion", "expansions")):
-            allowed = [item["id"] for item in game.data.get(listed, [])]
-            if key in scope and scope[key] not in allowed:
+        if entry.scope is None:
+            continue
+        for key, named, value in (
+            ("edition", game.editions, entry.scope.edition),
+            ("expansion", game.expansions, entry.scope.expansion),
+        ):
+            allowed = [item.id for item in named]
+            if value and value not in allowed:
                 yield entry_problem(
                     entry,
                     ("scope", key),
-                    f"{key} '{scope[key]}' is not declared by game '{entry.game}'",
+                    f"{key} '{value}' is not declared by game '{entry.game}'",
                     f"use one of: {', '.join(allowed) or '(none declared)'}",
                 )
 
@@ -131,9 +140,9 @@ def check_scope(kb: KnowledgeBase) -> Iterator[Problem]:
 def check_contents(kb: KnowledgeBase) -> Iterator[Problem]:
     """The game's contents list only its own, existing entries, each once."""
     for game in kb.games.values():
-        counts = Counter(ref for section in game.contents for ref in section["entries"])
+        counts = Counter(ref for section in game.contents for ref in section.entries)
         for i, section in enumerate(game.contents):
-            for j, ref in enumerate(section["entries"]):
+            for j, ref in enumerate(section.entries):
                 entry = kb.entries.get(ref)
                 if entry is None:
                     problem, fix = (
@@ -150,7 +159,7 @@ def check_contents(kb: KnowledgeBase) -> Iterator[Problem]:
 
 
 def check_orphans(kb: KnowledgeBase) -> Iterator[Problem]:
-    listed = {ref for game in kb.games.values() for section in game.contents for ref in section["entries"]}
+    listed = {ref for game in kb.games.values() for section in game.contents for ref in section.entries}
     backlinks = kb.backlinks()
     for entry in kb.entries.values():
         if entry.origin == "shared" and entry.ref not in listed and not backlinks[entry.ref]:
@@ -165,15 +174,15 @@ def check_orphans(kb: KnowledgeBase) -> Iterator[Problem]:
 
 def check_coverage(kb: KnowledgeBase) -> Iterator[Problem]:
     """Every section a game declares for a source document is cited by some entry."""
-    cited = {(e.game, s["doc"], s["ref"]) for e in kb.entries.values() for _, s in e.sources()}
+    cited = {(e.game, s.doc, s.ref) for e in kb.entries.values() for _, s in e.citations()}
     for game in kb.games.values():
-        for i, source in enumerate(game.data.get("sources", [])):
-            for j, section in enumerate(source.get("sections", [])):
-                if (game.id, source["id"], section) not in cited:
+        for i, source in enumerate(game.sources):
+            for j, section in enumerate(source.sections or ()):
+                if (game.id, source.id, section) not in cited:
                     yield Problem(
                         display_path(game.path),
                         game.line("sources", i, "sections", j),
                         game.id,
-                        f"section '{section}' of {source['id']} is not cited by any entry",
-                        f'cite it in an entry: sources: [{{doc: {source["id"]}, ref: "{section}"}}]',
+                        f"section '{section}' of {source.id} is not cited by any entry",
+                        f'cite it in an entry: sources: [{{doc: {source.id}, ref: "{section}"}}]',
                     )

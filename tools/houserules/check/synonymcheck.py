@@ -23,7 +23,7 @@ def check_synonyms(kb: KnowledgeBase) -> Iterator[Problem]:
         games = [table.game] if table.game else sorted(kb.games)
         names = _names(kb, games)
         for index, item in enumerate(table.items):
-            means = item["means"]
+            means = item.means
             if searchtext.fold(means).strip() in names:
                 continue
             if vocabularies is None:
@@ -54,7 +54,7 @@ def _names(kb: KnowledgeBase, games: list[str]) -> set[str]:
     for game in games:
         glossary = kb.games[game].glossary if game in kb.games else None
         for term in glossary.terms if glossary else []:
-            found.update(searchtext.fold(n).strip() for n in [term["zh"], term["en"], *term.get("variants", [])])
+            found.update(searchtext.fold(n).strip() for n in [term.zh, term.en, *term.variants])
     return found
 
 
@@ -77,5 +77,5 @@ def _vocabularies(kb: KnowledgeBase) -> dict[str, _Words]:
         found = texts.setdefault(entry.game, [])
         found += [*entry.title.values(), *entry.aliases, *entry.summary.values(), *entry.body.values()]
         for question in entry.questions:
-            found += [*question["q"].values(), *question["a"].values(), *question.get("variants", [])]
+            found += [*question.q.values(), *question.a.values(), *question.variants]
     return {game: _Words(found) for game, found in texts.items()}

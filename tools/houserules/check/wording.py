@@ -11,11 +11,13 @@ not checked.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any
+from functools import cache
+from itertools import accumulate
 
-from ..data.reading.model import Game, KnowledgeBase, Record, text_fields
+from ..data.reading.model import Game, KnowledgeBase, Record
 from ..data.reading.yamlload import Path_
 from ..errors import Problem, display_path
 from .rules import entry_problem
@@ -30,8 +32,8 @@ def production_words(game: Game) -> list[str]:
 
     A source id is a file name when it ends in an extension (``002_….txt``); ``rulebook-2e`` is not.
     """
-    words = list(game.data.get("production_words", []))
-    words += [s["id"] for s in game.data.get("sources", []) if _FILE_NAME.search(s["id"])]
+    words = list(game.production_words)
+    words += [s.id for s in game.sources if _FILE_NAME.search(s.id)]
     return list(dict.fromkeys(words))
 
 
@@ -49,10 +51,54 @@ def _pattern(words: Iterable[str]) -> re.Pattern[str] | None:
     return re.compile("|".join(parts), re.IGNORECASE) if parts else None
 
 
-def _shown(data: Any) -> Iterator[tuple[Path_, str]]:
-    for path, text in text_fields(data):
-        if not any(isinstance(key, str) and key in ID_KEYS for key in path):
+def _shown(texts: Iterable[tuple[Path_, str]]) -> Iterator[tuple[Path_, str]]:
+    """The texts a person reads: every text of a file but ids and other keys (:data:`ID_KEYS`)."""
+    for path, text in texts:
+        if _is_shown(path):
             yield path, text
+
+
+@cache
+def _is_shown(path: Path_) -> bool:
+    # The same few hundred paths recur in every entry.
+    return not any(isinstance(key, str) and key in ID_KEYS for key in path)
+
+
+def _uses(
+    pattern: re.Pattern[str],
+    words: tuple[str, ...],
+    texts: Iterable[tuple[Path_, str]],
+    joined: str | None = None,
+    ids: Iterable[str] = (),
+) -> Iterator[tuple[Path_, re.Match[str]]]:
+    """Each text that uses a word of ``pattern``, with its first use.
+
+    A file whose texts hold none of ``words`` (case-folded) anywhere but in ``ids`` (texts of
+    the file that are ids, not shown: the documents its citations name, which are file names
+    themselves) is passed at once: a substring count over the whole file is much faster than
+    the case-insensitive pattern over each text, and whatever the pattern finds holds one of
+    the words. ``joined``: the file's texts joined by blank lines, when the caller has it.
+    """
+    texts = list(texts)
+    folded = ("\n\n".join(text for _, text in texts) if joined is None else joined).casefold()
+    present = [word for word in words if word in folded]
+    if not present:
+        return
+    in_ids = "\n\n".join(ids).casefold()
+    if all(folded.count(word) == in_ids.count(word) for word in present):
+        return  # every use is in an id
+    # One search of the shown texts joined (no word spans a blank line), then each text it found.
+    shown = list(_shown(texts))
+    ends = list(accumulate(len(text) + 2 for _, text in shown))
+    last = -1
+    for found in pattern.finditer("\n\n".join(text for _, text in shown)):
+        index = bisect.bisect_right(ends, found.start())
+        if index != last:
+            last = index
+            path, text = shown[index]
+            match = pattern.search(text)
+            if match is not None:
+                yield path, match
 
 
 def _fix(game: Game) -> str:
@@ -65,6 +111,7 @@ def _fix(game: Game) -> str:
 def check_wording(kb: KnowledgeBase) -> Iterator[Problem]:
     """No text a person reads (entries, game, glossary) uses one of its game's production words."""
     patterns = {game.id: (game, _pattern(production_words(game))) for game in kb.games.values()}
+    folded = {game.id: tuple(word.casefold() for word in production_words(game)) for game in kb.games.values()}
     for game, pattern in patterns.values():
         if pattern is None:
             continue
@@ -72,18 +119,17 @@ def check_wording(kb: KnowledgeBase) -> Iterator[Problem]:
         if game.glossary is not None:
             records.append((game.glossary, display_path(game.glossary.path), game.id))
         for record, where, name in records:
-            for path, text in _shown(record.data):
-                if match := pattern.search(text):
-                    yield Problem(where, record.line(*path), name, _message(path, match), _fix(game))
+            for path, match in _uses(pattern, folded[game.id], record.doc.texts()):
+                yield Problem(where, record.line(*path), name, _message(path, match), _fix(game))
     for entry in kb.entries.values():
         if entry.game not in patterns:
             continue
         game, pattern = patterns[entry.game]
         if pattern is None:
             continue
-        for path, text in _shown(entry.data):
-            if match := pattern.search(text):
-                yield entry_problem(entry, path, _message(path, match), _fix(game))
+        docs = [source.doc for _, source in entry.citations()] + [q.source.doc for q in entry.questions]
+        for path, match in _uses(pattern, folded[entry.game], entry.texts, entry.all_text, docs):
+            yield entry_problem(entry, path, _message(path, match), _fix(game))
 
 
 def _message(path: Path_, match: re.Match[str]) -> str:

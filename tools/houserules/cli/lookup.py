@@ -135,7 +135,7 @@ def show_command(parser: argparse.ArgumentParser) -> Runner:
             entry, question = find_code(kb, wanted)
             asked = parse_code(wanted).question
             if entry is not None and asked and not question:
-                ids = ", ".join(q["id"] for q in entry.questions) or "none"
+                ids = ", ".join(q.id for q in entry.questions) or "none"
                 raise HouserulesError(
                     f"{entry.code} has no question {clean(asked)!r} — its questions: {ids} (houserules show {entry.code})"
                 )

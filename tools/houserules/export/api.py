@@ -22,6 +22,9 @@ def entry_record(
 ) -> dict[str, Any]:
     """One entry, fully resolved: references carry the target's code and titles.
 
+    The entry's own values are written as its file holds them (``entry.data``): the API is that
+    data, resolved, so a field the file leaves out stays out.
+
     ``infos`` keeps each target's summary between calls (one per entry, not one per reference).
     """
     game = kb.games[entry.game]
@@ -32,12 +35,19 @@ def entry_record(
         info = known.get(ref)
         if info is None:
             target = kb.entries[ref]
-            info = known[ref] = {"id": ref, "code": target.code, "title": target.title, "url": entry_url(target)}
+            info = known[ref] = {
+                "id": ref,
+                "code": target.code,
+                "title": target.title.as_dict(),
+                "url": entry_url(target),
+            }
         return info
 
     def source_info(source: dict[str, Any]) -> dict[str, Any]:
-        declared = game.source(source["doc"]) or {}
-        return {**source, "title": declared.get("title"), "kind": declared.get("kind")}
+        declared = game.source(source["doc"])
+        if declared is None:
+            return {**source, "title": None, "kind": None}
+        return {**source, "title": declared.title.as_dict(), "kind": declared.kind}
 
     return {
         "id": entry.ref,
@@ -45,14 +55,14 @@ def entry_record(
         "slug": entry.id,
         "code": entry.code,
         "kind": entry.kind,
-        "title": entry.title,
-        "aliases": entry.aliases,
-        "summary": entry.summary,
-        "body": entry.body,
+        "title": data["title"],
+        "aliases": data.get("aliases", []),
+        "summary": data["summary"],
+        "body": data.get("body", {}),
         "facts": data.get("facts", []),
         "questions": [
             {**question, "code": question_code(entry, question["id"]), "url": question_url(entry, question["id"])}
-            for question in entry.questions
+            for question in data.get("questions", [])
         ],
         "completion": data.get("completion"),
         "applies_to": [ref_info(r) for r in entry.applies_to],
@@ -119,7 +129,7 @@ class EntriesDocument:
             {
                 "id": g.id,
                 "code_prefix": g.code_prefix,
-                "name": g.name,
+                "name": g.name.as_dict(),
                 "licence": g.data["licence"],
                 "url": f"{g.id}/index.html",
             }

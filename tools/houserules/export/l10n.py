@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..data.reading.model import INLINE_REF, Entry, Game, KnowledgeBase
+from ..data.reading.model import INLINE_REF, NO_TEXT, Entry, Game, KnowledgeBase
 from ..data.versions.sourcehash import HASHED_FIELDS, stale_translations
 from ..errors import HouserulesError, display_path
 from ..render.urls import entry_url, glossary_src, page_url, question_url
@@ -97,8 +97,8 @@ class _Terms:
     def __init__(self, game: Game | None, src: str):
         self.pairs: list[tuple[re.Pattern[str], str]] = []
         for term in game.glossary.terms if game and game.glossary else []:
-            forms = [term[src]] + [v for v in term.get("variants", []) if language_of(v) == src]
-            label = f"{term[src]} = {term[other(src)]}"
+            forms = [term.word(src)] + [v for v in term.variants if language_of(v) == src]
+            label = f"{term.word(src)} = {term.word(other(src))}"
             for form in forms:
                 pattern = re.escape(form) if src == "zh" else rf"(?<![\w-]){re.escape(form)}(?![\w-])"
                 self.pairs.append((re.compile(pattern, re.IGNORECASE), label))
@@ -122,7 +122,7 @@ def entry_units(kb: KnowledgeBase, entry: Entry, src: str, site_url: str = "") -
     terms = _Terms(kb.games.get(entry.game), src)
     stale = tgt in stale_translations(entry) and data["translations"][tgt]["from"] == src
     where = display_path(entry.path)
-    head = f"{entry.code} · {entry.title['zh']} · {entry.title['en']}"
+    head = f"{entry.code} · {entry.title.zh} · {entry.title.en}"
 
     def unit(names: tuple, path: tuple, source: str, target: str, is_list: bool = False, url: str = "") -> Unit:
         line = entry.line(*path)
@@ -173,12 +173,12 @@ def entry_units(kb: KnowledgeBase, entry: Entry, src: str, site_url: str = "") -
                     url,
                 )
     for index, erratum in enumerate(entry.errata):
-        if src == "en" and erratum["lang"].split("-")[0] == tgt and erratum.get("source_en", "").strip():
+        if src == "en" and erratum.lang.split("-")[0] == tgt and erratum.source_en.strip():
             yield unit(
                 ("errata", index, "corrected"),
                 ("errata", index, "corrected"),
-                erratum["source_en"],
-                erratum["corrected"],
+                erratum.source_en,
+                erratum.corrected,
             )
 
 
@@ -190,27 +190,27 @@ def glossary_units(game: Game, src: str, site_url: str = "") -> Iterator[Unit]:
     glossary = game.glossary
     where = display_path(glossary.path)
     for index, term in enumerate(glossary.terms):
-        url = _url(site_url, page_url(glossary_src(game.id)) + f"#term-{term['id']}")
-        base = f"{game.id}:glossary/{term['id']}"
-        head = f"术语 Term · {game.name['zh']} · {game.name['en']}"
-        forms = "; ".join(term.get("variants", []))
+        url = _url(site_url, page_url(glossary_src(game.id)) + f"#term-{term.id}")
+        base = f"{game.id}:glossary/{term.id}"
+        head = f"术语 Term · {game.name.zh} · {game.name.en}"
+        forms = "; ".join(term.variants)
         line = glossary.line("terms", index)
         notes = {"entry": head, "url": url, "location": f"{where}:{line}"}
         if forms:
             notes["terms"] = f"其他写法 Variants: {forms}"
-        if term.get("deprecated"):
-            notes["hint"] = f"弃用 Deprecated (do not use): {'; '.join(term['deprecated'])}"
-        yield Unit(base, glossary.path, ("terms", index, tgt), term[src], term.get(tgt, ""), line=line, notes=notes)
-        note = term.get("note") or {}
-        if note.get(src, "").strip():
+        if term.deprecated:
+            notes["hint"] = f"弃用 Deprecated (do not use): {'; '.join(term.deprecated)}"
+        yield Unit(base, glossary.path, ("terms", index, tgt), term.word(src), term.word(tgt), line=line, notes=notes)
+        note = term.note or NO_TEXT
+        if note.get(src).strip():
             line = glossary.line("terms", index, "note")
             yield Unit(
                 f"{base}/note",
                 glossary.path,
                 ("terms", index, "note", tgt),
-                note[src],
-                note.get(tgt, ""),
-                state="translated" if note.get(tgt, "").strip() else "new",
+                note.get(src),
+                note.get(tgt),
+                state="translated" if note.get(tgt).strip() else "new",
                 line=line,
                 notes={"entry": head, "url": url, "location": f"{where}:{line}"},
             )

@@ -23,7 +23,7 @@ from typing import Any
 from ..check import run as run_check
 from ..data.authoring.stamp import stamp_text
 from ..data.authoring.yamledit import EditError, edit_values
-from ..data.reading.model import INLINE_REF, Entry, KnowledgeBase
+from ..data.reading.model import INLINE_REF, KnowledgeBase, read_entry
 from ..data.reading.yamlload import parse
 from ..errors import HouserulesError, Problem, display_path
 from .l10n import Unit, units
@@ -177,7 +177,7 @@ def plan(kb: KnowledgeBase, path: Path, force: bool = False) -> Plan:
             raise HouserulesError(f"{where}: cannot write the imported text safely ({exc}); nothing imported") from None
         entry = file_changes[0].unit.entry
         if entry is not None:
-            reread = Entry(file, parse(new.lstrip("\ufeff").replace("\r\n", "\n")), entry.game)
+            reread = read_entry(file, parse(new.lstrip("\ufeff").replace("\r\n", "\n")), entry.game)
             new, stamped = stamp_text(reread, new, [tgt], src, add=True)
             result.stamped[entry.ref] = stamped[tgt]
         result.files[file] = (old, new)

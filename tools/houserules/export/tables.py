@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from ..data.reading import vocab
-from ..data.reading.model import INLINE_REF, Entry, Game, KnowledgeBase
+from ..data.reading.model import INLINE_REF, NO_TEXT, Entry, Game, KnowledgeBase, QuestionSource, Source, Text
 from ..data.versions.sourcehash import stale_translations
 from ..errors import HouserulesError, display_path
 from ..render.urls import entry_url, question_code, question_url
@@ -28,7 +27,7 @@ from .tbx import glossary_tbx
 LIST_SEP = "; "
 
 
-def _join(items: Any) -> str:
+def _join(items: Iterable[str]) -> str:
     return LIST_SEP.join(items)
 
 
@@ -38,8 +37,8 @@ class Exact:
     def text(self, text: str, lang: str = "zh") -> str:
         return text
 
-    def sources(self, game: Game | None, sources: list[dict[str, Any]]) -> str:
-        return _join(f"{s['doc']} {s['ref']}" for s in sources)
+    def sources(self, game: Game | None, sources: Sequence[Source | QuestionSource]) -> str:
+        return _join(f"{s.doc} {s.ref}" for s in sources)
 
 
 class Readable(Exact):
@@ -53,12 +52,12 @@ class Readable(Exact):
         def name(match: re.Match[str]) -> str:
             ref = match.group(1).strip()
             target = self.kb.entries.get(ref)
-            return f"{target.title[lang]} ({target.code})" if target else ref
+            return f"{target.title.get(lang)} ({target.code})" if target else ref
 
         return INLINE_REF.sub(name, text)
 
-    def sources(self, game: Game | None, sources: list[dict[str, Any]]) -> str:
-        return _join(f"{game.source_title(s['doc']) if game else s['doc']} {s['ref']}" for s in sources)
+    def sources(self, game: Game | None, sources: Sequence[Source | QuestionSource]) -> str:
+        return _join(f"{game.source_title(s.doc) if game else s.doc} {s.ref}" for s in sources)
 
 
 EXACT = Exact()
@@ -67,22 +66,21 @@ EXACT = Exact()
 def entry_rows(kb: KnowledgeBase, shown: Exact = EXACT) -> Iterator[Row]:
     """One row per entry: codes, titles, summaries and the labels a spreadsheet filters on."""
     for entry in kb.entries.values():
-        data = entry.data
         yield {
             "id": entry.ref,
             "code": entry.code,
             "game": entry.game,
             "kind": entry.kind,
-            "title_zh": entry.title["zh"],
-            "title_en": entry.title["en"],
+            "title_zh": entry.title.zh,
+            "title_en": entry.title.en,
             "aliases": _join(entry.aliases),
-            "summary_zh": shown.text(entry.summary["zh"], "zh"),
+            "summary_zh": shown.text(entry.summary.zh, "zh"),
             "summary_en": shown.text(entry.summary.get("en", ""), "en"),
-            "authority": data["authority"],
-            "confidence": data["confidence"],
-            "status": data.get("status", "complete"),
+            "authority": entry.authority,
+            "confidence": entry.confidence,
+            "status": entry.status or "complete",
             "applies_to": _join(entry.applies_to),
-            "sources": shown.sources(kb.games.get(entry.game), data["sources"]),
+            "sources": shown.sources(kb.games.get(entry.game), entry.sources),
             "url": entry_url(entry),
         }
 
@@ -92,46 +90,46 @@ def faq_rows(kb: KnowledgeBase, shown: Exact = EXACT) -> Iterator[Row]:
     for entry in kb.entries.values():
         game = kb.games.get(entry.game)
         for question in entry.questions:
-            source = question["source"]
+            source = question.source
             yield {
-                "id": question_code(entry, question["id"]),
+                "id": question_code(entry, question.id),
                 "entry": entry.ref,
                 "code": entry.code,
                 "game": entry.game,
                 "kind": entry.kind,
-                "question_zh": shown.text(question["q"]["zh"], "zh"),
-                "question_en": shown.text(question["q"]["en"], "en"),
-                "answer_zh": shown.text(question["a"]["zh"], "zh"),
-                "answer_en": shown.text(question["a"]["en"], "en"),
-                "variants": _join(question.get("variants", [])),
+                "question_zh": shown.text(question.q.zh, "zh"),
+                "question_en": shown.text(question.q.en, "en"),
+                "answer_zh": shown.text(question.a.zh, "zh"),
+                "answer_en": shown.text(question.a.en, "en"),
+                "variants": _join(question.variants),
                 "source": shown.sources(game, [source]),
-                "clause": source.get("clause", ""),
-                "confidence": question.get("confidence", "confirmed"),
-                "url": question_url(entry, question["id"]),
+                "clause": source.clause,
+                "confidence": (question.confidence or "confirmed"),
+                "url": question_url(entry, question.id),
             }
 
 
 def errata_rows(kb: KnowledgeBase, shown: Exact = EXACT) -> Iterator[Row]:
     """One row per erratum, with the component's names and the entry that records it."""
     for entry, erratum in ((holder, erratum) for holder in kb.entries.values() for erratum in holder.errata):
-        component = kb.entries.get(erratum["component"])
-        note = erratum.get("note", {})
+        component = kb.entries.get(erratum.component)
+        note = erratum.note or NO_TEXT
         yield {
-            "game": erratum["component"].split(":", 1)[0],
-            "component": erratum["component"],
+            "game": erratum.component.split(":", 1)[0],
+            "component": erratum.component,
             "component_code": component.code if component else "",
-            "component_zh": component.title["zh"] if component else "",
-            "component_en": component.title["en"] if component else "",
-            "lang": erratum["lang"],
-            "edition": erratum.get("edition", ""),
-            "printed": erratum["printed"],
-            "corrected": erratum["corrected"],
-            "source_en": erratum.get("source_en", ""),
-            "status": erratum["status"],
-            "date": erratum["date"],
-            "sources": shown.sources(kb.games.get(entry.game), erratum["sources"]),
-            "note_zh": shown.text(note.get("zh", ""), "zh"),
-            "note_en": shown.text(note.get("en", ""), "en"),
+            "component_zh": component.title.zh if component else "",
+            "component_en": component.title.en if component else "",
+            "lang": erratum.lang,
+            "edition": erratum.edition,
+            "printed": erratum.printed,
+            "corrected": erratum.corrected,
+            "source_en": erratum.source_en,
+            "status": erratum.status,
+            "date": erratum.date,
+            "sources": shown.sources(kb.games.get(entry.game), erratum.sources),
+            "note_zh": shown.text(note.zh, "zh"),
+            "note_en": shown.text(note.en, "en"),
             "entry": entry.ref,
             "entry_code": entry.code,
             "url": entry_url(entry),
@@ -142,45 +140,44 @@ def glossary_rows(kb: KnowledgeBase, shown: Exact = EXACT) -> Iterator[Row]:
     """One row per glossary term, game by game, in file order."""
     for game in kb.games.values():
         for term in game.glossary.terms if game.glossary else []:
-            note = term.get("note", {})
+            note = term.note or NO_TEXT
             yield {
                 "game": game.id,
-                "id": term["id"],
-                "en": term["en"],
-                "zh": term["zh"],
-                "variants": _join(term.get("variants", [])),
-                "deprecated": _join(term.get("deprecated", [])),
-                "note_zh": shown.text(note.get("zh", ""), "zh"),
-                "note_en": shown.text(note.get("en", ""), "en"),
-                "entry": term.get("entry", ""),
+                "id": term.id,
+                "en": term.en,
+                "zh": term.zh,
+                "variants": _join(term.variants),
+                "deprecated": _join(term.deprecated),
+                "note_zh": shown.text(note.zh, "zh"),
+                "note_en": shown.text(note.en, "en"),
+                "entry": term.entry,
             }
 
 
-def _review_items(entry: Entry) -> Iterator[tuple[str, tuple, dict[str, str]]]:
+def _review_items(entry: Entry) -> Iterator[tuple[str, tuple[str | int, ...], Text]]:
     """(reason, data path, detail) for each thing of an entry that needs a reviewer."""
-    data = entry.data
-    if data.get("confidence") == "uncertain":
-        yield "confidence-uncertain", ("confidence",), data.get("confidence_note", {})
-    status = data.get("status", "complete")
+    if entry.confidence == "uncertain":
+        yield "confidence-uncertain", ("confidence",), entry.confidence_note or NO_TEXT
+    status = entry.status or "complete"
     if status != "complete":
-        yield f"status-{status}", ("status",), {}
-    for i, fact in enumerate(data.get("facts", [])):
-        if fact.get("confidence") == "uncertain":
-            label, value = fact["label"], fact["value"]
-            english = f"{label['en']}: {value['en']}" if value.get("en") else label["en"]
-            yield "uncertain-fact", ("facts", i), {"zh": f"{label['zh']}：{value['zh']}", "en": english}
-    for i, note in enumerate(data.get("translator_notes", [])):
-        if note.get("confidence") == "uncertain":
-            yield "uncertain-translator-note", ("translator_notes", i), note["problem"]
+        yield f"status-{status}", ("status",), NO_TEXT
+    for i, fact in enumerate(entry.facts):
+        if fact.confidence == "uncertain":
+            label, value = fact.label, fact.value
+            english = f"{label.en}: {value.en}" if value.en else label.en
+            yield "uncertain-fact", ("facts", i), Text(f"{label.zh}：{value.zh}", english)
+    for i, note in enumerate(entry.translator_notes):
+        if note.confidence == "uncertain":
+            yield "uncertain-translator-note", ("translator_notes", i), note.problem
     for lang in stale_translations(entry):
-        source = data["translations"][lang]["from"]
+        source = entry.translations[lang].from_
         yield (
             "stale-translation",
             ("translations", lang),
-            {
-                "zh": f"{lang} 译文据 {source} 原文翻译，原文其后有改动",
-                "en": f"the {source} text changed since the {lang} translation",
-            },
+            Text(
+                f"{lang} 译文据 {source} 原文翻译，原文其后有改动",
+                f"the {source} text changed since the {lang} translation",
+            ),
         )
 
 
@@ -192,12 +189,12 @@ def review_rows(kb: KnowledgeBase, shown: Exact = EXACT) -> Iterator[Row]:
                 "id": entry.ref,
                 "code": entry.code,
                 "game": entry.game,
-                "title_zh": entry.title["zh"],
-                "title_en": entry.title["en"],
+                "title_zh": entry.title.zh,
+                "title_en": entry.title.en,
                 "reason": reason,
                 "reason_zh": vocab.REVIEW_REASONS[reason]["zh"],
-                "detail_zh": shown.text(detail.get("zh", ""), "zh"),
-                "detail_en": shown.text(detail.get("en", ""), "en"),
+                "detail_zh": shown.text(detail.zh, "zh"),
+                "detail_en": shown.text(detail.en, "en"),
                 "file": display_path(entry.path),
                 "line": str(entry.line(*path)),
                 "url": entry_url(entry),

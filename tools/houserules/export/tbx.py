@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
-from typing import Any
 
-from ..data.reading.model import Game, KnowledgeBase
+from ..data.reading.model import NO_TEXT, Game, KnowledgeBase, Term
 from ..render.text import xml_text
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
@@ -53,20 +52,20 @@ def _tig(lang_set: etree.Element, term: str, status: str) -> None:
     _sub(tig, "termNote", status, type="administrativeStatus")
 
 
-def term_entry(body: etree.Element, kb: KnowledgeBase, game: Game, term: dict[str, Any]) -> None:
+def term_entry(body: etree.Element, kb: KnowledgeBase, game: Game, term: Term) -> None:
     """One ``termEntry``: the subject (the game), a link to the entry, then a ``langSet`` per language."""
-    entry = _sub(body, "termEntry", id=f"term-{game.id}--{term['id']}")
-    _sub(entry, "descrip", f"{game.name['zh']} {game.name['en']}", type="subjectField")
-    target = kb.entries.get(term.get("entry", ""))
+    entry = _sub(body, "termEntry", id=f"term-{game.id}--{term.id}")
+    _sub(entry, "descrip", f"{game.name.zh} {game.name.en}", type="subjectField")
+    target = kb.entries.get(term.entry)
     if target is not None:
-        _sub(entry, "note", f"条目 Entry: {target.code} {target.title['zh']} · {target.title['en']} ({target.ref})")
-    forms: dict[str, list[tuple[str, str]]] = {"zh": [(term["zh"], PREFERRED)], "en": [(term["en"], PREFERRED)]}
-    for key, status in (("variants", ADMITTED), ("deprecated", DEPRECATED)):
-        for form in term.get(key, []):
+        _sub(entry, "note", f"条目 Entry: {target.code} {target.title.zh} · {target.title.en} ({target.ref})")
+    forms: dict[str, list[tuple[str, str]]] = {"zh": [(term.zh, PREFERRED)], "en": [(term.en, PREFERRED)]}
+    for forms_of, status in ((term.variants, ADMITTED), (term.deprecated, DEPRECATED)):
+        for form in forms_of:
             forms[language_of(form)].append((form, status))
     for lang, items in forms.items():
         lang_set = _sub(entry, "langSet", **{XML_LANG: lang})
-        note = (term.get("note") or {}).get(lang)
+        note = (term.note or NO_TEXT).get(lang)
         if note:
             _sub(lang_set, "note", note)
         seen: set[str] = set()

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..check.profile import ORIGIN, Profile
-from ..data.reading.model import Entry, Game, KnowledgeBase, game_sections
+from ..data.reading.model import Bilingual, Entry, Game, KnowledgeBase, game_sections
 from ..data.versions.history import EntryChange
 
 #: A heading of printed entries: its key, its title (``zh``, ``en``) and the entries' references.
-Group = tuple[str, dict[str, str], list[str]]
+Group = tuple[str, Bilingual, list[str]]
 #: How the contents of several games link their entries, which are laid out in the games' own
 #: files: WeasyPrint keeps such a link as it is, and the assembled PDF turns it into a link to
 #: the named destination of the entry (:mod:`houserules.print.pdfcache`).

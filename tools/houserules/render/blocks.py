@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..data.reading import vocab
-from ..data.reading.model import Entry, KnowledgeBase
+from ..data.reading.model import Entry, KnowledgeBase, Text
 from ..data.versions.sourcehash import stale_translations
 
 #: Every block an entry can have, in the order outputs show them.
@@ -92,6 +92,12 @@ class Erratum:
     relation: str
 
 
+def errata_data(entry: Entry) -> list[dict[str, Any]]:
+    """The errata of ``entry`` as its file writes them (what :class:`Erratum` holds for the layouts)."""
+    written: list[dict[str, Any]] = entry.data.get("errata", [])
+    return written
+
+
 class EntryBlocks:
     """The knowledge base's cross-entry indexes, computed once, and each entry's blocks."""
 
@@ -103,12 +109,12 @@ class EntryBlocks:
         for entry in kb.entries.values():
             for ref in entry.applies_to:
                 self.applying[ref].append(entry.ref)
-            for erratum in entry.errata:
-                self.errata_for[erratum["component"]].append((entry, erratum))
+            for erratum, written in zip(entry.errata, errata_data(entry)):
+                self.errata_for[erratum.component].append((entry, written))
 
     def errata(self, entry: Entry) -> list[Erratum]:
         """The errata an entry shows: its own, those about it, those about what it applies to."""
-        records = [Erratum(entry, e, "own") for e in entry.errata]
+        records = [Erratum(entry, e, "own") for e in errata_data(entry)]
         for relation, ref in (("about", entry.ref), *(("applied", r) for r in entry.applies_to)):
             records += [
                 Erratum(holder, e, relation) for holder, e in self.errata_for.get(ref, []) if holder is not entry
@@ -116,18 +122,23 @@ class EntryBlocks:
         return records
 
     def blocks(self, entry: Entry) -> list[Block]:
-        """Every block the entry has, in :data:`ORDER`; a block with nothing to show is left out."""
+        """Every block the entry has, in :data:`ORDER`; a block with nothing to show is left out.
+
+        The blocks of lists of records (questions, facts, errata, notes, sources, history) hold them
+        as the file writes them (``entry.data``): the page and print layouts read them so.
+        """
         data = entry.data
         game = self.kb.games[entry.game]
-        scope = data.get("scope", {})
-        names = {item["id"]: item["name"] for key in ("editions", "expansions") for item in game.data.get(key, [])}
+        uncertain = entry.confidence == "uncertain"
+        names = {item.id: item.name for item in (*game.editions, *game.expansions)}
+        scope = [v for k, v in data.get("scope", {}).items() if k != "note"]  # in the file's order
         found: dict[str, Any] = {
             "answer": entry.summary,
-            "questions": entry.questions,
+            "questions": data.get("questions", []),
             "aliases": entry.aliases,
-            "uncertain": data.get("confidence_note") if data.get("confidence") == "uncertain" else None,
+            "uncertain": entry.confidence_note if uncertain else None,
             "stale": stale_translations(entry),
-            "stub": NOTICES["stub"] if data.get("status") == "stub" else None,
+            "stub": NOTICES["stub"] if entry.status == "stub" else None,
             "body": entry.body,
             "completion": data.get("completion"),
             "facts": data.get("facts"),
@@ -141,12 +152,12 @@ class EntryBlocks:
             "meta": {
                 "code": entry.code,
                 "kind": vocab.KINDS[entry.kind],
-                "authority": vocab.AUTHORITIES[data["authority"]],
-                "confidence": vocab.CONFIDENCES[data["confidence"]],
-                "scope": [names.get(v, {"zh": v, "en": v}) for k, v in scope.items() if k != "note"],
+                "authority": vocab.AUTHORITIES[entry.authority],
+                "confidence": vocab.CONFIDENCES[entry.confidence],
+                "scope": [names.get(v, Text(v, v)) for v in scope if v],
             },
             "history": data.get("history"),
         }
-        if entry.data.get("confidence") == "uncertain" and not found["uncertain"]:
+        if uncertain and not found["uncertain"]:
             found["uncertain"] = {"zh": "此条目存疑。", "en": "This entry is uncertain."}
         return [Block(kind, found[kind]) for kind in ORDER if found[kind]]

@@ -7,13 +7,16 @@ cleaning of untrusted text is :mod:`.terminal`'s, shared with the search hits.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..data.reading import vocab
 from .blocks import EntryBlocks
 from .linebreak import is_link, width, wrap
 from .terminal import bilingual, clean, indented, pad
 from .text import Linker, plain_text
+
+if TYPE_CHECKING:  # the search starts without loading the data model
+    from ..data.reading.model import Entry, KnowledgeBase
 
 #: Labels of the header fields of ``houserules show`` (the sections use vocab.SECTIONS).
 FIELDS: dict[str, dict[str, str]] = {
@@ -39,8 +42,8 @@ def _label(names: dict[str, str]) -> str:
 class TerminalLinker(Linker):
     """References in a terminal: the target's title and code, ``塔楼 (DM-R01)``."""
 
-    def text(self, target: Any, lang: str) -> str:
-        return f"{clean(target.title[lang])} ({clean(target.code)})"
+    def text(self, target: Entry, lang: str) -> str:
+        return f"{clean(target.title.get(lang))} ({clean(target.code)})"
 
 
 def markdown_text(text: str, linker: Linker, lang: str = "zh") -> str:
@@ -78,7 +81,7 @@ def align_table(rows: list[list[str]]) -> list[str]:
 TERMINAL_BLOCKS = ("answer", "uncertain", "stub", "questions", "body", "applies-to", "see-also", "sources")
 
 
-def format_entry(entry: Any, kb: Any, url: str, columns: int) -> str:
+def format_entry(entry: Entry, kb: KnowledgeBase, url: str, columns: int) -> str:
     """An entry for ``houserules show``: header fields, then its blocks as text."""
     data = entry.data
     linker = TerminalLinker(kb)
@@ -157,7 +160,7 @@ def _distinct(texts: dict[str, str]) -> list[tuple[str, str]]:
     return [("zh", zh)] if zh == en else [("zh", zh), ("en", en)]
 
 
-def close_matches(wanted: str, kb: Any, limit: int = 5) -> list[str]:
+def close_matches(wanted: str, kb: KnowledgeBase, limit: int = 5) -> list[str]:
     """Refs and codes that look like ``wanted``, for an unknown-entry message."""
     import difflib
 

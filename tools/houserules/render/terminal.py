@@ -14,10 +14,13 @@ import re
 import shutil
 import unicodedata
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..data.reading.vocab import INLINE_REF
 from .linebreak import width, wrap
+
+if TYPE_CHECKING:  # a query starts without loading the data model
+    from ..data.reading.records import Bilingual
 
 
 def clean(text: str) -> str:
@@ -73,7 +76,7 @@ def indented(text: str, columns: int, indent: str = "    ") -> list[str]:
     return lines
 
 
-def bilingual(names: dict[str, str]) -> str:
+def bilingual(names: Bilingual) -> str:
     """``中文 · English`` (one of them when they are equal)."""
     zh, en = clean(names.get("zh", "")), clean(names.get("en", ""))
     return zh if zh == en or not en else f"{zh} · {en}" if zh else en

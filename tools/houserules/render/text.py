@@ -101,7 +101,7 @@ class Linker:
         return None
 
     def text(self, target: Entry, lang: str) -> str:
-        return f"{target.title[lang]} ({target.code})"
+        return f"{target.title.get(lang)} ({target.code})"
 
 
 class _RefPattern(InlineProcessor):
@@ -233,7 +233,7 @@ def _targets(text: str, linker: Linker, lang: str) -> tuple[tuple[str, str, str]
     for match in INLINE_REF.finditer(text):
         ref = match.group(1).strip()
         target = linker.kb.entries.get(ref)
-        found.append((ref, target.title[lang], target.code) if target is not None else ref)
+        found.append((ref, target.title.get(lang), target.code) if target is not None else ref)
     return tuple(found)
 
 

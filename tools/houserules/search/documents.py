@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from whoosh.fields import ID, STORED, TEXT, Schema
 
 from . import analysis as searchtext
+
+if TYPE_CHECKING:  # the search starts without loading the data model
+    from ..data.reading.model import KnowledgeBase, Question
 
 #: Bump when the schema, the analysis or the stored record changes: caches rebuild.
 INDEX_VERSION = 12  # 12: real Chinese words are never corrected (the words file); 11: a short verb's doubled consonant undone (stabbing: stab); 10: one-term names a game's texts use everywhere name nothing; 9: codes also without zero padding (MR-R8); 8: the games' names in the metadata; 7: irregular past forms; 6: names (titles, aliases, glossary terms) and what an entry is about as query-term runs; analyzer in data.searchtext
@@ -66,7 +69,7 @@ def _lines() -> Any:
     return RegexTokenizer(r"[^\n]+")
 
 
-def documents(kb: Any) -> Iterable[dict[str, Any]]:
+def documents(kb: KnowledgeBase) -> Iterable[dict[str, Any]]:
     """The index documents of a :class:`~houserules.data.reading.model.KnowledgeBase`: each entry, then its questions."""
     from ..render.urls import entry_url
 
@@ -78,7 +81,7 @@ def documents(kb: Any) -> Iterable[dict[str, Any]]:
     context = context_names(kb, own)
     own = {ref: names - context.get(kb.entries[ref].game, set()) for ref, names in own.items()}
     for entry in kb.entries.values():
-        titles = [entry.title["zh"], entry.title["en"]]
+        titles = [entry.title.zh, entry.title.en]
         names = "\n".join(sorted(own[entry.ref]))
         # The names of what the entry refers to: a ruling about the Gymnasium is about the Gymnasium.
         about = "\n".join(sorted(set().union(*(own.get(r, set()) for r in entry.all_refs())) - own[entry.ref]))
@@ -94,8 +97,8 @@ def documents(kb: Any) -> Iterable[dict[str, Any]]:
             "code": entry.code,
             "game": entry.game,
             "kind": entry.kind,
-            "title": entry.title,
-            "summary": entry.summary,
+            "title": entry.title.as_dict(),
+            "summary": entry.summary.as_dict(),
             "url": entry_url(entry),
         }
         yield {
@@ -113,16 +116,16 @@ def documents(kb: Any) -> Iterable[dict[str, Any]]:
             **texts,
         }
         for question in entry.questions:
-            asked = [question["q"]["zh"], question["q"]["en"], *question.get("variants", [])]
+            asked = [question.q.zh, question.q.en, *question.variants]
             qtexts = {
                 "title": "\n".join(asked[:2]),
                 "aliases": "\n".join(asked[2:]),
-                "summary": "\n".join(question["a"].values()),
+                "summary": "\n".join(question.a.values()),
                 "body": "\n".join(titles),
             }
-            url = f"{record['url']}#{question['id']}"
+            url = f"{record['url']}#{question.id}"
             yield {
-                "ref": f"{entry.ref}#{question['id']}",
+                "ref": f"{entry.ref}#{question.id}",
                 "entry": entry.ref,
                 "type": "question",
                 "game": entry.game,
@@ -130,7 +133,12 @@ def documents(kb: Any) -> Iterable[dict[str, Any]]:
                 "record": {
                     **record,
                     "url": url,
-                    "question": {"id": question["id"], "question": question["q"], "answer": question["a"], "url": url},
+                    "question": {
+                        "id": question.id,
+                        "question": question.q.as_dict(),
+                        "answer": question.a.as_dict(),
+                        "url": url,
+                    },
                 },
                 "exact_alias": "\n".join(searchtext.exact_key(a) for a in asked),
                 "words": _words(qtexts.values()),
@@ -140,7 +148,7 @@ def documents(kb: Any) -> Iterable[dict[str, Any]]:
             }
 
 
-def context_names(kb: Any, own: dict[str, set[str]]) -> dict[str, set[str]]:
+def context_names(kb: KnowledgeBase, own: dict[str, set[str]]) -> dict[str, set[str]]:
     """The one-term names of each game that its texts use everywhere: a term in more than
     :data:`CONTEXT_NAME_SHARE` of the game's documents (entries and questions). Such a word
     ("mouse" in Mice and Mystics, "room" in Betrayal) is the setting of a question, not what it
@@ -164,17 +172,17 @@ def context_names(kb: Any, own: dict[str, set[str]]) -> dict[str, set[str]]:
     }
 
 
-def _question_text(question: dict[str, Any]) -> str:
-    return " ".join([*question["q"].values(), *question.get("variants", []), *question["a"].values()])
+def _question_text(question: Question) -> str:
+    return " ".join([*question.q.values(), *question.variants, *question.a.values()])
 
 
-def _glossary_names(kb: Any) -> dict[str, list[str]]:
+def _glossary_names(kb: KnowledgeBase) -> dict[str, list[str]]:
     """The names of the glossary terms that point at an entry (``entry:``), by entry."""
     found: dict[str, list[str]] = {}
     for game in kb.games.values():
         for term in game.glossary.terms if game.glossary else []:
-            if term.get("entry"):
-                found.setdefault(term["entry"], []).extend([term["zh"], term["en"], *term.get("variants", [])])
+            if term.entry:
+                found.setdefault(term.entry, []).extend([term.zh, term.en, *term.variants])
     return found
 
 

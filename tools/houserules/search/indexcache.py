@@ -21,7 +21,7 @@ import tempfile
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from whoosh import index as whoosh_index
 
@@ -29,6 +29,9 @@ from ..errors import HouserulesError
 from . import analysis as searchtext
 from . import homophones
 from .documents import INDEX_VERSION, documents, schema
+
+if TYPE_CHECKING:  # the search starts without loading the data model
+    from ..data.reading.model import KnowledgeBase
 
 META_FILE = "houserules-meta.json"
 #: The real Chinese words homophone correction leaves as typed (:func:`homophones.dictionary_words`).
@@ -136,7 +139,7 @@ def build_for(data_dir: Path, target: Path) -> Path:
     return write_index(target, documents(kb), meta)
 
 
-def index_meta(kb: Any, problems: list[str]) -> dict[str, Any]:
+def index_meta(kb: KnowledgeBase, problems: list[str]) -> dict[str, Any]:
     """What an index keeps beside its documents: sizes, games, load problems, the synonym tables,
     and the games' names (their id, names and aliases) as query-term runs: a query saying one
     names the game it is about, not a topic (``index.SearchIndex.name_terms``)."""

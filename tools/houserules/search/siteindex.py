@@ -20,29 +20,33 @@ import warnings
 import weakref
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..data.reading.model import NO_TEXT
 from . import analysis as searchtext
 from .documents import documents
 from .index import SearchIndex
 from .indexcache import index_meta, write_index
 from .shards import export
 
+if TYPE_CHECKING:  # the search starts without loading the data model
+    from ..data.reading.model import KnowledgeBase
 
-def glossary_documents(kb: Any) -> Iterable[dict[str, Any]]:
+
+def glossary_documents(kb: KnowledgeBase) -> Iterable[dict[str, Any]]:
     """The glossaries' terms as documents of the index schema (the site only: translators
     look terms up in the search box; the command line searches entries)."""
     for game in kb.games.values():
         for term in game.glossary.terms if game.glossary else []:
-            names = [term["zh"], term["en"]]
-            others = [*term.get("variants", []), *term.get("deprecated", [])]
-            note = term.get("note", {})
+            names = [term.zh, term.en]
+            others = [*term.variants, *term.deprecated]
+            note = term.note or NO_TEXT
             record = {
-                "id": f"{game.id}:glossary:{term['id']}",
-                "zh": term["zh"],
-                "en": term["en"],
-                "note": [note.get("zh", ""), note.get("en", "")],
-                "url": f"{game.id}/glossary.html#term-{term['id']}",
+                "id": f"{game.id}:glossary:{term.id}",
+                "zh": term.zh,
+                "en": term.en,
+                "note": [note.zh, note.en],
+                "url": f"{game.id}/glossary.html#term-{term.id}",
             }
             yield {
                 "ref": record["id"],
@@ -59,7 +63,7 @@ def glossary_documents(kb: Any) -> Iterable[dict[str, Any]]:
             }
 
 
-def build_index(kb: Any, target: Path) -> dict[str, Any]:
+def build_index(kb: KnowledgeBase, target: Path) -> dict[str, Any]:
     """Index ``kb`` as the CLI does (its entries and, for the site only, its glossaries' terms) and export
     the scores as the site's sharded index into the folder ``target``; return the head (sizes and version)."""
     with tempfile.TemporaryDirectory(prefix="houserules-siteindex-") as tmp:

@@ -6,19 +6,19 @@ from collections import defaultdict
 from functools import cached_property
 
 from ..data.reading import vocab
-from ..data.reading.model import Entry, Game, KnowledgeBase, game_sections
+from ..data.reading.model import Bilingual, Entry, Game, KnowledgeBase, game_sections
 from ..data.versions.history import History, load_history, print_warnings
 from ..data.versions.version import DataVersion, data_version
-from ..render.blocks import EntryBlocks, Erratum
+from ..render.blocks import EntryBlocks, Erratum, errata_data
 from .repo import RepoLinks
 
 
 def entry_tags(entry: Entry) -> list[str]:
     """Tag slugs of an entry: its game, kind and authority, and any warning state."""
-    tags = [f"game-{entry.game}", f"kind-{entry.kind}", f"authority-{entry.data['authority']}"]
-    if entry.data.get("confidence") == "uncertain":
+    tags = [f"game-{entry.game}", f"kind-{entry.kind}", f"authority-{entry.authority}"]
+    if entry.confidence == "uncertain":
         tags.append("confidence-uncertain")
-    status = entry.data.get("status", "complete")
+    status = entry.status or "complete"
     if status != "complete":
         tags.append(f"status-{status}")
     return tags
@@ -60,7 +60,7 @@ class SiteContext:
     def game_entries(self, game: str) -> list[Entry]:
         return self.by_game.get(game, [])
 
-    def sections(self, game: Game) -> list[tuple[str, dict[str, str], list[str]]]:
+    def sections(self, game: Game) -> list[tuple[str, Bilingual, list[str]]]:
         """:func:`~houserules.data.reading.model.game_sections` of ``game``."""
         return game_sections(self.kb, game, self.game_entries(game.id))
 
@@ -69,14 +69,14 @@ class SiteContext:
         """Every erratum under the game of the component it corrects, in load order."""
         result: dict[str, list[Erratum]] = defaultdict(list)
         for entry in self.kb.entries.values():
-            for erratum in entry.errata:
-                result[erratum["component"].split(":", 1)[0]].append(Erratum(entry, erratum, "own"))
+            for erratum, written in zip(entry.errata, errata_data(entry)):
+                result[erratum.component.split(":", 1)[0]].append(Erratum(entry, written, "own"))
         return dict(result)
 
     @cached_property
-    def tag_names(self) -> dict[str, dict[str, str]]:
+    def tag_names(self) -> dict[str, Bilingual]:
         """Every tag slug with its bilingual name."""
-        names: dict[str, dict[str, str]] = {f"game-{g.id}": g.name for g in self.kb.games.values()}
+        names: dict[str, Bilingual] = {f"game-{g.id}": g.name for g in self.kb.games.values()}
         for prefix, table in (
             ("kind", vocab.KINDS),
             ("authority", vocab.AUTHORITIES),

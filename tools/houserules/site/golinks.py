@@ -51,13 +51,13 @@ def shards(kb: KnowledgeBase) -> dict[str, dict[str, list[Any]]]:
     found: dict[str, dict[str, list[Any]]] = defaultdict(dict)
     for entry in kb.entries.values():
         prefix, _, suffix = entry.code.partition("-")
-        ids = [q["id"] for q in entry.questions]
+        ids = [q.id for q in entry.questions]
         clauses: dict[str, str] = {}
         for question in entry.questions:
-            clause = question["source"].get("clause")
+            clause = question.source.clause
             if clause and clause not in ids:
-                clauses.setdefault(clause, question["id"])
-        found[prefix][suffix] = [entry_url(entry), entry.title["zh"], ids, clauses]
+                clauses.setdefault(clause, question.id)
+        found[prefix][suffix] = [entry_url(entry), entry.title.zh, ids, clauses]
     return dict(found)
 
 

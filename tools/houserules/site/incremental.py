@@ -74,10 +74,10 @@ def _row(kb: KnowledgeBase, ref: str) -> tuple | None:
     if entry is None:
         return None
     named = tuple(
-        (m.group(1).strip(), kb.entries[m.group(1).strip()].title["zh"] if m.group(1).strip() in kb.entries else None)
-        for m in INLINE_REF.finditer(entry.summary["zh"])
+        (m.group(1).strip(), kb.entries[m.group(1).strip()].title.zh if m.group(1).strip() in kb.entries else None)
+        for m in INLINE_REF.finditer(entry.summary.zh)
     )
-    return entry.code, entry.title, entry.summary["zh"], named, tuple(entry_tags(entry))
+    return entry.code, entry.title, entry.summary.zh, named, tuple(entry_tags(entry))
 
 
 def touched(old: KnowledgeBase, new: KnowledgeBase, changes: Changes) -> set[str] | None:
@@ -89,7 +89,7 @@ def touched(old: KnowledgeBase, new: KnowledgeBase, changes: Changes) -> set[str
     for gid in changes.games & set(new.games):
         pages.update((game_src(gid), faq_src(gid), glossary_src(gid), errata_src(gid), notes_src(gid)))
     for game in new.games.values():  # a glossary term may link an entry of another game
-        if game.glossary and any(term.get("entry") in changes.shown for term in game.glossary.terms):
+        if game.glossary and any(term.entry in changes.shown for term in game.glossary.terms):
             pages.add(glossary_src(game.id))
     for ref in changes.shown:
         before, after = _row(old, ref), _row(new, ref)

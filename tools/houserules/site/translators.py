@@ -8,7 +8,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..data.reading import vocab
-from ..data.reading.model import Game
+from ..data.reading.model import Game, KnowledgeBase
 from ..render.blocks import Erratum
 from ..render.html import Html
 from ..render.templating import render
@@ -38,16 +38,14 @@ def game_links(game: Game, linker: SiteLinker, questions: int) -> list[dict[str,
     ]
 
 
-def nav(kb: Any) -> list[dict[str, Any]]:
+def nav(kb: KnowledgeBase) -> list[dict[str, Any]]:
     """A nav section with the errata of all games and each game's FAQ and translators' pages."""
     items: list[dict[str, Any]] = [
         {f"{ALL_TRANSLATORS[1]} {ALL_TRANSLATORS[2]}": ALL_TRANSLATORS[0]},
         {f"{ALL_ERRATA[1]} {ALL_ERRATA[2]}": ALL_ERRATA[0]},
     ]
     for game in kb.games.values():
-        items.append(
-            {f"{game.name['zh']} {game.name['en']}": [{f"{zh} {en}": src(game.id)} for src, zh, en in GAME_PAGES]}
-        )
+        items.append({f"{game.name.zh} {game.name.en}": [{f"{zh} {en}": src(game.id)} for src, zh, en in GAME_PAGES]})
     return [{"译者 Translators": items}]
 
 
@@ -82,9 +80,7 @@ def glossary_page(ctx: SiteContext, game: Game) -> str:
     """A table of every term of a game, sorted by English name, for translators to scan and search."""
     linker = SiteLinker(ctx.kb, page_url(glossary_src(game.id)))
     glossary = game.glossary.terms if game.glossary else []
-    terms = [
-        (term, ctx.kb.entries.get(term.get("entry", ""))) for term in sorted(glossary, key=lambda t: t["en"].casefold())
-    ]
+    terms = [(term, ctx.kb.entries.get(term.entry)) for term in sorted(glossary, key=lambda t: t.en.casefold())]
     return (
         front_matter(f"术语表 Glossary · {game.name['zh']}", f"{game.name['zh']} 中英术语对照")
         + "\n"

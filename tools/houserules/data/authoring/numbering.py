@@ -145,13 +145,13 @@ def choose_id(kb: KnowledgeBase, game: Game, english: str, kind: str, given: str
 
 def choose_section(game: Game, kb: KnowledgeBase, kind: str, given: str | None) -> int:
     """The contents section the entry goes in: ``--section``, else the one holding most entries of its kind."""
-    ids = [section["id"] for section in game.contents]
+    ids = [section.id for section in game.contents]
     if given is not None:
         if given not in ids:
             raise HouserulesError(f"game '{game.id}' has no contents section '{given}' — use one of: {', '.join(ids)}")
         return ids.index(given)
     counts = [
-        sum(1 for ref in section["entries"] if ref in kb.entries and kb.entries[ref].kind == kind)
+        sum(1 for ref in section.entries if ref in kb.entries and kb.entries[ref].kind == kind)
         for section in game.contents
     ]
     if not any(counts):

@@ -73,7 +73,7 @@ def _one_line(flag: str, text: str) -> None:
 
 def _authority(kb: KnowledgeBase, game: Game, kind: str) -> str:
     """The authority most entries of this kind have in the game (a guess the contributor checks)."""
-    found = Counter(e.data["authority"] for e in kb.game_entries(game.id) if e.kind == kind)
+    found = Counter(e.authority for e in kb.game_entries(game.id) if e.kind == kind)
     if found:
         return found.most_common(1)[0][0]
     return {"house-rule": "house-rule", "ruling": "clarification"}.get(kind, "official")
@@ -115,13 +115,13 @@ def add_to_contents(text: str, game: Game, section: int, ref: str) -> str:
     ``, ref`` after its last item.
     """
     lines = text.splitlines(keepends=True)
-    items = game.contents[section]["entries"]
+    items = game.contents[section].entries
     if not items:
         index = game.line("contents", section, "entries") - 1
         if "[]" not in lines[index]:
             raise HouserulesError(
                 f"{display_path(game.path)}:{index + 1}: cannot find the empty list of section "
-                f"'{game.contents[section]['id']}'; add '{ref}' to it by hand"
+                f"'{game.contents[section].id}'; add '{ref}' to it by hand"
             )
         lines[index] = lines[index].replace("[]", f"[{ref}]", 1)
         return "".join(lines)
@@ -138,7 +138,7 @@ def add_to_contents(text: str, game: Game, section: int, ref: str) -> str:
     if not found:
         raise HouserulesError(
             f"{display_path(game.path)}:{index + 1}: cannot find where the list of section "
-            f"'{game.contents[section]['id']}' ends; add '{ref}' to it by hand"
+            f"'{game.contents[section].id}' ends; add '{ref}' to it by hand"
         )
     end = found[-1].end()
     lines[index] = line[:end] + f", {ref}" + line[end:]
@@ -147,7 +147,7 @@ def add_to_contents(text: str, game: Game, section: int, ref: str) -> str:
 
 def _verified(path: Path, text: str, expected: object) -> bool:
     try:
-        return parse(text.lstrip("\ufeff").replace("\r\n", "\n")).data == expected
+        return bool(parse(text.lstrip("\ufeff").replace("\r\n", "\n")).data == expected)
     except YamlError:
         return False
 
@@ -206,7 +206,7 @@ def new_entry(
     if not _verified(game.path, new_game_text, expected):
         raise HouserulesError(
             f"{display_path(game.path)}: cannot add '{ref}' to contents section "
-            f"'{game.contents[index]['id']}' safely; add it by hand (nothing was written)"
+            f"'{game.contents[index].id}' safely; add it by hand (nothing was written)"
         )
 
     folder.mkdir(exist_ok=True)
@@ -226,4 +226,4 @@ def new_entry(
     except BaseException:
         path.unlink(missing_ok=True)
         raise
-    return NewEntry(path, ref, code, game.contents[index]["id"])
+    return NewEntry(path, ref, code, game.contents[index].id)

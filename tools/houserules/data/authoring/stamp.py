@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import HouserulesError, display_path
-from ..reading.model import Entry
+from ..reading.model import Entry, read_entry
 from ..reading.yamlload import YamlError, parse
 from ..versions.sourcehash import source_hash
 
@@ -48,9 +48,8 @@ def stamp_text(
         missing = [lang for lang in wanted if lang not in records]
         if missing and add:
             text = _add_records(entry, text, missing, source)
-            return stamp_text(
-                Entry(entry.path, parse(text.lstrip("\ufeff").replace("\r\n", "\n")), entry.game), text, langs, source
-            )
+            reread = read_entry(entry.path, parse(text.lstrip("\ufeff").replace("\r\n", "\n")), entry.game)
+            return stamp_text(reread, text, langs, source)
         if missing:
             raise HouserulesError(
                 f"{display_path(entry.path)}: {entry.ref} has no translation record for "

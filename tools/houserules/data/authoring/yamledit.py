@@ -117,7 +117,8 @@ def _list_text(text: str, node: SequenceNode, values: list[str], flow: bool, new
     parts = [old_items.get(v) or _single_line(v, None, False) for v in values]
     end = node.value[-1].end_mark.index
     tail = text[end : node.end_mark.index]
-    return ("- " + (newline + " " * column + "- ").join(parts)) + tail
+    joined: str = "- " + (newline + " " * column + "- ").join(parts)
+    return joined + tail
 
 
 def _set(data: Any, path: Path_, value: Any) -> None:

@@ -88,10 +88,10 @@ def find_code(kb: KnowledgeBase, text: str) -> tuple[Entry | None, str]:
         entry = same[0] if len(same) == 1 else None
     if entry is None or not typed.question:
         return entry, ""
-    ids = [q["id"] for q in entry.questions]
+    ids = [q.id for q in entry.questions]
     if typed.question in ids:
         return entry, typed.question
     for question in entry.questions:
-        if question["source"].get("clause") == typed.question:
-            return entry, question["id"]
+        if question.source.clause == typed.question:
+            return entry, question.id
     return entry, ""

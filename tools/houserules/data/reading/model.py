@@ -1,233 +1,307 @@
 """The loaded knowledge base: games, their glossaries and entries.
 
-Objects wrap the validated data of their file (``data``) and keep the file's
-path and line map, so every later check can point back at the exact line.
+Each file becomes a frozen record (:mod:`.records`: typed fields, built once by the loader from
+the validated data) that keeps the file's path and line map, so every later check can point back
+at the exact line: ``entry.line("questions", 0, "q", "zh")``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from operator import itemgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+from . import vocab
+from .records import (
+    JSON,
+    NO_TEXT,
+    TEXT,
+    TEXT_BOTH,
+    Bilingual,
+    Change,
+    Completion,
+    Erratum,
+    Fact,
+    GameSource,
+    Licence,
+    Named,
+    Question,
+    QuestionSource,
+    Scope,
+    Section,
+    Source,
+    SourceException,
+    Synonym,
+    Term,
+    Text,
+    Translation,
+    TranslatorNote,
+    array,
+    build,
+    prop,
+    to_def,
+    words,
+)
+from .schemaparts import CODE, CODE_PREFIX, enum_of, text_field
 from .vocab import INLINE_REF  # noqa: F401 - re-exported: where the data model is read
-from .yamlload import Document, Path_
+from .yamlload import Document, Path_, text_fields
+
+__all__ = [
+    "NO_TEXT",
+    "QuestionSource",
+    "read_entry",
+    "Bilingual",
+    "Change",
+    "Completion",
+    "Entry",
+    "Erratum",
+    "Fact",
+    "Game",
+    "GameSource",
+    "Glossary",
+    "INLINE_REF",
+    "KnowledgeBase",
+    "Licence",
+    "Named",
+    "Question",
+    "Record",
+    "Scope",
+    "Section",
+    "Source",
+    "SourceException",
+    "Synonym",
+    "Synonyms",
+    "Term",
+    "Text",
+    "Translation",
+    "TranslatorNote",
+    "game_sections",
+    "text_fields",
+]
 
 
-def text_fields(data: Any, path: Path_ = ()) -> Iterator[tuple[Path_, str]]:
-    """Every string in ``data`` with its path, depth first.
-
-    >>> list(text_fields({"a": ["x", {"b": "y"}]}))
-    [(('a', 0), 'x'), (('a', 1, 'b'), 'y')]
-    """
-    if isinstance(data, str):
-        yield path, data
-    elif isinstance(data, dict):
-        for key, value in data.items():
-            yield from text_fields(value, path + (key,))
-    elif isinstance(data, list):
-        for index, value in enumerate(data):
-            yield from text_fields(value, path + (index,))
-
-
-@dataclass
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Record:
-    """What every loaded file has in common."""
+    """What every loaded file has in common: its path and its document (the line of every value)."""
 
     path: Path
-    doc: Document
+    doc: Document = field(repr=False, compare=False)
 
     @property
-    def data(self) -> dict[str, Any]:
-        return self.doc.data
+    def data(self) -> dict[str, JSON]:
+        """The file's validated data as read (read it only where no record field says it)."""
+        data: dict[str, JSON] = self.doc.data
+        return data
 
     def line(self, *path: str | int) -> int:
         return self.doc.line(tuple(path))
 
 
-@dataclass
-class Game(Record):
-    glossary: Glossary | None = None
-    synonyms: Synonyms | None = None
-
-    @property
-    def id(self) -> str:
-        return self.data["id"]
-
-    @property
-    def name(self) -> dict[str, str]:
-        return self.data["name"]
-
-    @property
-    def code_prefix(self) -> str:
-        return self.data["code_prefix"]
-
-    @property
-    def source_ids(self) -> set[str]:
-        return {source["id"] for source in self.data.get("sources", [])}
-
-    def source(self, doc_id: str) -> dict[str, Any] | None:
-        return next((s for s in self.data.get("sources", []) if s["id"] == doc_id), None)
-
-    def source_title(self, doc_id: str, lang: str = "zh") -> str:
-        """The title a reader sees for a source document (its id only when the game does not declare it)."""
-        declared = self.source(doc_id)
-        return declared["title"][lang] if declared else doc_id
-
-    @property
-    def contents(self) -> list[dict[str, Any]]:
-        return self.data.get("contents", [])
-
-    def exceptions(self) -> dict[tuple[str, str], list[dict[str, Any]]]:
-        """The exceptions and conditions each source section attaches to its clauses: ``(doc, section) -> [...]``."""
-        return {
-            (source["id"], section): exceptions
-            for source in self.data.get("sources", [])
-            for section, exceptions in source.get("exceptions", {}).items()
-        }
-
-    def clauses(self) -> dict[tuple[str, str], list[str]]:
-        """The clauses each source section declares: ``(doc, section) -> [clause ids]``."""
-        return {
-            (source["id"], section): clauses
-            for source in self.data.get("sources", [])
-            for section, clauses in source.get("clauses", {}).items()
-        }
-
-
-@dataclass
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Glossary(Record):
-    game: str = ""
-
-    @property
-    def terms(self) -> list[dict[str, Any]]:
-        return self.data.get("terms", [])
+    game: str
+    terms: tuple[Term, ...] = field(metadata=prop(array(Term)))
 
 
-@dataclass
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Synonyms(Record):
     """A synonym table of the search: what players say → the rules' word (``game`` "" for every game)."""
 
     game: str = ""
+    synonyms: tuple[Synonym, ...] = field(metadata=prop(array(Synonym)))
 
     @property
-    def items(self) -> list[dict[str, Any]]:
-        return self.data.get("synonyms", [])
+    def items(self) -> tuple[Synonym, ...]:
+        return self.synonyms
 
 
-@dataclass
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Game(Record):
+    id: str = field(metadata=prop(to_def("slug")))
+    code_prefix: str = field(metadata=prop(text_field(pattern=CODE_PREFIX)))
+    name: Text = field(metadata=prop(TEXT_BOTH))
+    aliases: tuple[str, ...] = field(default=(), metadata=prop(words()))
+    publisher: str = field(default="", metadata=prop(text_field()))
+    designers: tuple[str, ...] = field(default=(), metadata=prop(array(text_field())))
+    description: Text | None = field(default=None, metadata=prop(TEXT))
+    editions: tuple[Named, ...] = field(metadata=prop(array(Named, minItems=1)))
+    expansions: tuple[Named, ...] = field(default=(), metadata=prop(array(Named)))
+    licence: Licence = field(metadata=prop(Licence))
+    sources: tuple[GameSource, ...] = field(metadata=prop({"type": "array", "minItems": 1, "items": GameSource}))
+    contents: tuple[Section, ...] = field(metadata=prop(array(Section)))
+    production_words: tuple[str, ...] = field(
+        default=(),
+        metadata=prop(
+            words(
+                description="Words of the project's production that no shown text may use (e.g. 种子, seed); "
+                "the ids of source documents that are file names are added."
+            )
+        ),
+    )
+    glossary: Glossary | None = None
+    synonyms: Synonyms | None = None
+
+    @property
+    def source_ids(self) -> set[str]:
+        return {source.id for source in self.sources}
+
+    def source(self, doc_id: str) -> GameSource | None:
+        return next((s for s in self.sources if s.id == doc_id), None)
+
+    def source_title(self, doc_id: str, lang: str = "zh") -> str:
+        """The title a reader sees for a source document (its id only when the game does not declare it)."""
+        declared = self.source(doc_id)
+        return declared.title.get(lang) if declared else doc_id
+
+    def exceptions(self) -> dict[tuple[str, str], tuple[SourceException, ...]]:
+        """The exceptions and conditions each source section attaches to its clauses: ``(doc, section) -> [...]``."""
+        return {
+            (source.id, section): exceptions
+            for source in self.sources
+            for section, exceptions in source.exceptions.items()
+        }
+
+    def clauses(self) -> dict[tuple[str, str], tuple[str, ...]]:
+        """The clauses each source section declares: ``(doc, section) -> [clause ids]``."""
+        return {(source.id, section): clauses for source in self.sources for section, clauses in source.clauses.items()}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Entry(Record):
-    game: str = ""
+    """One entry file, its values as typed fields; ``game:id`` is its ``ref``."""
+
+    SCHEMA_EXTRA: ClassVar[dict[str, Any]] = {
+        "allOf": [
+            {
+                "if": {"properties": {"confidence": {"const": "uncertain"}}, "required": ["confidence"]},
+                "then": {"required": ["confidence_note"]},
+            }
+        ]
+    }
+
+    game: str
     #: Where the entry comes from: ``shared`` data, or a group's house-rule profile.
     origin: str = "shared"
+    id: str = field(metadata=prop(to_def("slug")))
+    code: str = field(metadata=prop(text_field(pattern=CODE, description="Short stable citation code, e.g. BH-A13.")))
+    kind: str = field(metadata=prop(enum_of(vocab.KINDS)))
+    title: Text = field(metadata=prop(TEXT_BOTH))
+    aliases: tuple[str, ...] = field(default=(), metadata=prop(array(text_field(maxLength=200), uniqueItems=True)))
+    summary: Text = field(metadata=prop(TEXT))
+    body: Text = field(default=NO_TEXT, metadata=prop(TEXT))
+    facts: tuple[Fact, ...] = field(default=(), metadata=prop(array(Fact)))
+    applies_to: tuple[str, ...] = field(default=(), metadata=prop(to_def("refs")))
+    see_also: tuple[str, ...] = field(default=(), metadata=prop(to_def("refs")))
+    authority: str = field(metadata=prop(enum_of(vocab.AUTHORITIES)))
+    scope: Scope | None = field(default=None, metadata=prop(Scope))
+    confidence: str = field(metadata=prop(enum_of(vocab.CONFIDENCES)))
+    confidence_note: Text | None = field(default=None, metadata=prop(TEXT))
+    status: str = field(default="", metadata=prop(enum_of(vocab.STATUSES)))
+    sources: tuple[Source, ...] = field(metadata=prop(to_def("sources")))
+    completion: Completion | None = field(default=None, metadata=prop(Completion))
+    questions: tuple[Question, ...] = field(default=(), metadata=prop(array(Question)))
+    errata: tuple[Erratum, ...] = field(default=(), metadata=prop(array(Erratum)))
+    translator_notes: tuple[TranslatorNote, ...] = field(default=(), metadata=prop(array(TranslatorNote)))
+    translations: Mapping[str, Translation] = field(
+        default_factory=dict,
+        metadata=prop({"type": "object", "propertyNames": enum_of(vocab.LANGS), "additionalProperties": Translation}),
+    )
+    history: tuple[Change, ...] = field(default=(), metadata=prop(array(Change)))
+    #: ``game:id``.
+    ref: str = field(init=False, repr=False, compare=False)
+    #: What the entry computes once (its texts and references): entries do not change once loaded.
+    _memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
-    @property
-    def id(self) -> str:
-        return self.data["id"]
-
-    @cached_property
-    def ref(self) -> str:
-        return f"{self.game}:{self.id}"
-
-    @property
-    def code(self) -> str:
-        return self.data["code"]
-
-    @property
-    def kind(self) -> str:
-        return self.data["kind"]
-
-    @property
-    def title(self) -> dict[str, str]:
-        return self.data["title"]
-
-    @property
-    def summary(self) -> dict[str, str]:
-        return self.data["summary"]
-
-    @property
-    def body(self) -> dict[str, str]:
-        return self.data.get("body", {})
-
-    @property
-    def aliases(self) -> list[str]:
-        return self.data.get("aliases", [])
-
-    @property
-    def applies_to(self) -> list[str]:
-        return self.data.get("applies_to", [])
-
-    @property
-    def see_also(self) -> list[str]:
-        return self.data.get("see_also", [])
-
-    @property
-    def errata(self) -> list[dict[str, Any]]:
-        return self.data.get("errata", [])
-
-    @property
-    def questions(self) -> list[dict[str, Any]]:
-        return self.data.get("questions", [])
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ref", f"{self.game}:{self.id}")
 
     def field_refs(self) -> Iterator[tuple[Path_, str]]:
         """References held in reference fields, with their paths."""
-        for name in ("applies_to", "see_also"):
-            for index, ref in enumerate(self.data.get(name, [])):
-                yield (name, index), ref
+        for index, ref_ in enumerate(self.applies_to):
+            yield ("applies_to", index), ref_
+        for index, ref_ in enumerate(self.see_also):
+            yield ("see_also", index), ref_
         for index, erratum in enumerate(self.errata):
-            yield ("errata", index, "component"), erratum["component"]
+            yield ("errata", index, "component"), erratum.component
 
     def inline_refs(self) -> Iterator[tuple[Path_, str]]:
         """``[[...]]`` references written inside any text field."""
-        for path, _, ref in self.located_inline_refs():
-            yield path, ref
+        for path, _, ref_ in self.placed_inline_refs():
+            yield path, ref_
+
+    def placed_inline_refs(self) -> list[tuple[Path_, int, str]]:
+        """``[[...]]`` references with their field path and offset in the field's text (found once)."""
+        found: list[tuple[Path_, int, str]] | None = self._memo.get("inline_refs")
+        if found is None:
+            found = self._memo["inline_refs"] = (
+                [
+                    (path, match.start(), match.group(1).strip())
+                    for path, text in self.texts
+                    if "[[" in text
+                    for match in INLINE_REF.finditer(text)
+                ]
+                if "[[" in self.all_text
+                else []
+            )
+        return found
 
     def located_inline_refs(self) -> list[tuple[Path_, int, str]]:
         """``[[...]]`` references with their field path and line in the file."""
-        return self._inline_refs
+        return [(path, self.doc.text_line(path, offset), ref_) for path, offset, ref_ in self.placed_inline_refs()]
 
-    @cached_property
+    @property
     def texts(self) -> tuple[tuple[Path_, str], ...]:
-        """Every text of the entry with its path (:func:`text_fields`), found once: entries do not change once loaded."""
-        return tuple(text_fields(self.data))
+        """Every text of the entry with its path (:func:`text_fields`), found once."""
+        found: tuple[tuple[Path_, str], ...] | None = self._memo.get("texts")
+        if found is None:
+            found = self._memo["texts"] = self.doc.texts()
+        return found
 
-    @cached_property
-    def _inline_refs(self) -> list[tuple[Path_, int, str]]:
-        # Every check and page asks for these.
-        return [
-            (path, self.doc.text_line(path, match.start()), match.group(1).strip())
-            for path, text in self.texts
-            if "[[" in text
-            for match in INLINE_REF.finditer(text)
-        ]
+    @property
+    def all_text(self) -> str:
+        """Every text of the entry joined by blank lines (found once): a check looks for a word in it
+        first, and at the texts one by one only when it is there."""
+        found: str | None = self._memo.get("all_text")
+        if found is None:
+            found = self._memo["all_text"] = "\n\n".join(map(itemgetter(1), self.texts))
+        return found
 
     def all_refs(self) -> list[str]:
         """Every reference of the entry, fields first, in order, without repeats."""
-        return list(self._all_refs)
+        found: tuple[str, ...] | None = self._memo.get("all_refs")
+        if found is None:
+            seen: dict[str, None] = {}
+            for _, ref_ in (*self.field_refs(), *self.inline_refs()):
+                seen.setdefault(ref_, None)
+            found = self._memo["all_refs"] = tuple(seen)
+        return list(found)
 
-    @cached_property
-    def _all_refs(self) -> tuple[str, ...]:
-        seen: dict[str, None] = {}
-        for _, ref in (*self.field_refs(), *self.inline_refs()):
-            seen.setdefault(ref, None)
-        return tuple(seen)
-
-    def sources(self) -> Iterator[tuple[Path_, dict[str, Any]]]:
-        """Every source citation in the entry, wherever it stands."""
-        for index, source in enumerate(self.data.get("sources", [])):
+    def citations(self) -> Iterator[tuple[Path_, Source]]:
+        """Every source citation in the entry, wherever it stands, with its path."""
+        for index, source in enumerate(self.sources):
             yield ("sources", index), source
-        for index, source in enumerate(self.data.get("completion", {}).get("sources", [])):
-            yield ("completion", "sources", index), source
+        if self.completion:
+            for index, source in enumerate(self.completion.sources):
+                yield ("completion", "sources", index), source
         for i, erratum in enumerate(self.errata):
-            for j, source in enumerate(erratum.get("sources", [])):
+            for j, source in enumerate(erratum.sources):
                 yield ("errata", i, "sources", j), source
-        for i, note in enumerate(self.data.get("translator_notes", [])):
-            yield ("translator_notes", i, "source"), note["source"]
-        for i, fact in enumerate(self.data.get("facts", [])):
-            if "source" in fact:
-                yield ("facts", i, "source"), fact["source"]
+        for i, note in enumerate(self.translator_notes):
+            yield ("translator_notes", i, "source"), note.source
+        for i, fact in enumerate(self.facts):
+            if fact.source:
+                yield ("facts", i, "source"), fact.source
+
+
+def read_entry(path: Path, doc: Document, game: str, origin: str = "shared") -> Entry:
+    """The entry of a validated document."""
+    return build(Entry, doc.data, path=path, doc=doc, game=game, origin=origin)
+
+
+#: The records of whole files, by the name of their schema.
+FILE_RECORDS: dict[str, type[Record]] = {"entry": Entry, "game": Game, "glossary": Glossary, "synonyms": Synonyms}
 
 
 @dataclass
@@ -271,20 +345,18 @@ class KnowledgeBase:
 
 def game_sections(
     kb: KnowledgeBase, game: Game, entries: list[Entry] | None = None
-) -> list[tuple[str, dict[str, str], list[str]]]:
+) -> list[tuple[str, Bilingual, list[str]]]:
     """A game's entries grouped as its page and its printed FAQ show them: (anchor, title, refs).
 
     The sections of the game's ``contents`` first, then every other entry by kind, by code.
     ``entries`` are the game's entries when the caller has them at hand (``kb.game_entries``).
     """
-    from . import vocab
-
-    sections = []
+    sections: list[tuple[str, Bilingual, list[str]]] = []
     listed: set[str] = set()
     for section in game.contents:
-        refs = [r for r in section["entries"] if r in kb.entries]
+        refs = [r for r in section.entries if r in kb.entries]
         listed.update(refs)
-        sections.append((section["id"], section["title"], refs))
+        sections.append((section.id, section.title, refs))
     by_kind: dict[str, list[str]] = {}
     for entry in kb.game_entries(game.id) if entries is None else entries:
         if entry.ref not in listed:

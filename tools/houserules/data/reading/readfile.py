@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ...errors import Problem, display_path
-from .model import Entry, text_fields
+from .model import Entry
+from .records import build
 from .safefile import unreadable
 from .validate import field_name, has_visible_text, validate
 from .yamlload import Document, YamlError
@@ -21,7 +22,10 @@ from .yamlload import load as load_yaml
 
 def _blank_texts(doc: Document, path: Path, label: str) -> Iterator[Problem]:
     """A problem for each text of the file that shows nothing (``"   "``, a zero-width space)."""
-    for data_path, text in text_fields(doc.data):
+    for data_path, text in doc.texts():
+        first = text[:1]
+        if "\u4e00" <= first <= "\u9fff" or first.isascii() and first.isalnum():
+            continue  # most texts start with a Chinese character, a letter or a digit (has_visible_text's first test)
         if not has_visible_text(text):
             yield Problem(
                 display_path(path),
@@ -98,5 +102,5 @@ class ReadCache:
         key = (path, game, origin)
         known = self._entries.get(key)
         if known is None or known.doc is not doc:
-            known = self._entries[key] = Entry(path, doc, game=game, origin=origin)
+            known = self._entries[key] = build(Entry, doc.data, path=path, doc=doc, game=game, origin=origin)
         return known

@@ -11,6 +11,8 @@ reader's own files or run code.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 LINK_SCHEMES = ("http", "https", "mailto")
@@ -43,9 +45,22 @@ MAX_MARKDOWN_NESTING = 16
 #: paragraph).
 MAX_BRACKET_WORK = 500_000
 
+P = TypeVar("P")
+
 _LEADING = re.compile(r"[ \t]*")
 _PARAGRAPH_BREAK = re.compile(r"\n(?=[ \t]*\n)")
 _MARKER = re.compile(r"(?:>|[-*+](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$))[ \t]*")
+#: A line that may nest deeper than :data:`MAX_MARKDOWN_NESTING`. Indent adds a level every two
+#: columns (a tab: four), a marker one more: so such a line has eight blanks or more before any
+#: text, or two markers in a row. A text without one needs no line-by-line look.
+_MARK = r"(?:>|[-*+](?=[ \t\n]|\Z)|\d{1,9}[.)](?=[ \t\n]|\Z))"
+_MAYBE_DEEP = re.compile(rf"(?:[ \t]{{{MAX_MARKDOWN_NESTING // 2}}}|[ \t]*{_MARK}[ \t]*{_MARK})")
+#: The same after a line break (a search for a line break first is faster than ``^`` in every place).
+_MAYBE_DEEP_LINE = re.compile(rf"\n{_MAYBE_DEEP.pattern}")
+
+
+def _maybe_deep(text: str) -> bool:
+    return bool(_MAYBE_DEEP.match(text) or _MAYBE_DEEP_LINE.search(text))
 
 
 def markdown_nesting(line: str) -> int:
@@ -64,6 +79,22 @@ def markdown_nesting(line: str) -> int:
     return depth
 
 
+def markdown_shape_suspects(texts: Iterable[tuple[P, str]], joined: str) -> Iterator[tuple[P, str]]:
+    """The texts :func:`markdown_shape_problem` may find something in, of ``texts`` (with a key each)
+    and ``joined``, all of them joined by line breaks.
+
+    A text's bracket work is at most its length times its '[' (most texts have none), and a line
+    that may nest deep is found in the joined text as well; the others are passed at once.
+
+    >>> [k for k, _ in markdown_shape_suspects([("a", "- x"), ("b", "[" * 800)], "- x\\n" + "[" * 800)]
+    ['b']
+    """
+    deep = _maybe_deep(joined)
+    for key, text in texts:
+        if deep or "[" in text and len(text) * text.count("[") > MAX_BRACKET_WORK:
+            yield key, text
+
+
 def markdown_shape_problem(text: str) -> tuple[int, str, str] | None:
     """Why the renderer must not be given ``text``, as (offset, problem, fix); None when it may.
 
@@ -72,6 +103,8 @@ def markdown_shape_problem(text: str) -> tuple[int, str, str] | None:
     >>> markdown_shape_problem("- " * 20 + "x")[1]
     'lists or quotes nest 20 levels deep (at most 16)'
     """
+    if len(text) * text.count("[") <= MAX_BRACKET_WORK and not _maybe_deep(text):
+        return None  # the bracket work of the whole text is within the limit, and no line can nest deep
     offset = 0
     for line in text.split("\n"):
         depth = markdown_nesting(line)

@@ -10,6 +10,7 @@ for the messages of ``houserules check``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,12 +19,8 @@ import yaml
 from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .safefile import (
-    YamlError,
-    carriable,
-    read_text,
-    uncarriable,
-)  # YamlError is this reader's error too: importable from here
+from .safefile import YamlError as YamlError  # this reader's error too: importable from here
+from .safefile import carriable, read_text, uncarriable
 
 MAX_DEPTH = 32
 
@@ -40,6 +37,22 @@ _SCALAR_TAGS = {
 _COLLECTION_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
 
 
+def text_fields(data: Any, path: Path_ = ()) -> Iterator[tuple[Path_, str]]:
+    """Every string in ``data`` with its path, depth first.
+
+    >>> list(text_fields({"a": ["x", {"b": "y"}]}))
+    [(('a', 0), 'x'), (('a', 1, 'b'), 'y')]
+    """
+    if isinstance(data, str):
+        yield path, data
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            yield from text_fields(value, path + (key,))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            yield from text_fields(value, path + (index,))
+
+
 @dataclass
 class Document:
     """Plain data (dicts, lists, str, int, float, bool, None) and the line of each value."""
@@ -48,6 +61,8 @@ class Document:
     lines: dict[Path_, int] = field(default_factory=dict)
     #: For block literals (``|``): the line where the text itself starts.
     literal_starts: dict[Path_, int] = field(default_factory=dict)
+    #: Every text with its path, depth first, as the reader met them (None: found on demand).
+    found_texts: list[tuple[Path_, str]] | None = field(default=None, repr=False, compare=False)
 
     def line(self, path: Path_) -> int:
         """The line of ``path`` or of its nearest ancestor that has one."""
@@ -56,6 +71,12 @@ class Document:
                 return self.lines[path]
             path = path[:-1]
         return self.lines.get((), 1)
+
+    def texts(self) -> tuple[tuple[Path_, str], ...]:
+        """Every text of the document with its path, depth first."""
+        if self.found_texts is not None:
+            return tuple(self.found_texts)
+        return tuple(text_fields(self.data))
 
     def text_line(self, path: Path_, offset: int) -> int:
         """The line of character ``offset`` inside the string at ``path``.
@@ -67,7 +88,8 @@ class Document:
             text = self.data
             for key in path:
                 text = text[key]
-            return self.literal_starts[path] + text[:offset].count("\n")
+            before: str = text[:offset]
+            return self.literal_starts[path] + before.count("\n")
         return self.line(path)
 
 
@@ -82,7 +104,7 @@ class _Loader(yaml.SafeLoader):
     _depth = 0
 
     def compose_node(self, parent: Node | None, index: Any) -> Node | None:
-        event = self.peek_event()
+        event = self.peek_event()  # type: ignore[no-untyped-call]
         if self.check_event(AliasEvent):
             raise YamlError(
                 event.start_mark.line + 1,
@@ -125,9 +147,43 @@ try:
 except ImportError:  # PyYAML built without libyaml
     _HAVE_LIBYAML = False
 
+#: The implicit resolvers of :class:`_Loader` by first character, the wildcard ones added.
+_IMPLICIT: dict[str | None, tuple[tuple[str, re.Pattern[str]], ...]] = {
+    first: tuple(resolvers) + tuple(_Loader.yaml_implicit_resolvers.get(None, []))
+    for first, resolvers in _Loader.yaml_implicit_resolvers.items()
+}
+_STR = "tag:yaml.org,2002:str"
+_NO_RESOLVERS: tuple[tuple[str, re.Pattern[str]], ...] = _IMPLICIT.get(None, ())
+_SEQ = "tag:yaml.org,2002:seq"
+_MAP = "tag:yaml.org,2002:map"
+
+
+class _QuickResolver:
+    """PyYAML's :class:`~yaml.resolver.Resolver`, for loaders without path resolvers, in fewer steps.
+
+    libyaml's composer calls these for every node; the answers are the same: a plain scalar
+    is matched against the implicit resolvers of its first character (most text has none),
+    anything else takes the default tag of its kind.
+    """
+
+    # Only path resolvers use these two, and none is declared: a C function that takes any
+    # arguments and does nothing (as the Python methods do) spares two calls a node.
+    descend_resolver = staticmethod("".format)
+    ascend_resolver = staticmethod("".format)
+
+    def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
+        if kind is ScalarNode:
+            if implicit[0]:
+                for tag, regexp in _IMPLICIT.get(value[:1] if value else "", _NO_RESOLVERS):
+                    if regexp.match(value):
+                        return tag
+            return _STR
+        return _SEQ if kind is SequenceNode else _MAP
+
+
 if _HAVE_LIBYAML:
 
-    class _FastLoader(CParser, _Loader):
+    class _FastLoader(_QuickResolver, CParser, _Loader):  # type: ignore[misc]  # the resolver's two no-ops are C functions here
         """:class:`_Loader` reading events from libyaml's scanner and parser, six times faster.
 
         Only the events come from C: composing (which refuses anchors and
@@ -145,7 +201,7 @@ if _HAVE_LIBYAML:
             yaml.constructor.SafeConstructor.__init__(self)
             yaml.resolver.Resolver.__init__(self)
 
-    class _ComposedInC(CParser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
+    class _ComposedInC(_QuickResolver, CParser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):  # type: ignore[misc]  # as above
         """libyaml composes the whole node tree, for files where no anchor, alias or tag can
         stand and nesting cannot run deep (see :func:`_composable_in_c`), so there is
         nothing for the strict composer to refuse."""
@@ -168,12 +224,33 @@ _PYTHON_ONLY = re.compile(
     r"|[\t\u2028\u2029\ufeff]|^[ \t-]*\?|[\[{][^\n]*\?",
     re.M,
 )
+#: :data:`_PYTHON_ONLY` in three searches, each a few times faster than the one with alternatives:
+#: the characters (every one it names, as one class), and the two places of a question mark.
+_PYTHON_ONLY_CHARS = re.compile("[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
+_QUESTION_KEY = re.compile(r"^[ \t-]*\?", re.M)
+_QUESTION_IN_FLOW = re.compile(r"[\[{][^\n]*\?")
+
+
+def _python_only(text: str) -> bool:
+    """Whether :data:`_PYTHON_ONLY` finds something in ``text`` (tests/test_model.py compares the two).
+
+    >>> _python_only("a: [x, y?]"), _python_only("q: 能不能？")
+    (True, False)
+    """
+    if _PYTHON_ONLY_CHARS.search(text):
+        return True
+    return "?" in text and bool(_QUESTION_KEY.search(text) or _QUESTION_IN_FLOW.search(text))
 
 
 #: Where an anchor (&name) or alias (*name) could start: after a space, a line start or a
 #: flow indicator, and followed by a name (so Markdown's ``**bold**`` and "A & B" are not).
 #: Text without one cannot hold either, so libyaml may compose it whole.
-_MAYBE_ANCHOR = re.compile(r"(?:^|[\s\[\]{},:-])(?:&(?![\s\[\]{},]|$)|\*(?![\s*\[\]{},]|$))", re.M)
+_MAYBE_ANCHOR = re.compile(
+    # The character first, then what stands before and after it: a search for '&' or '*' is
+    # several times faster than one that tries each place for a line start or a separator.
+    r"[&*](?:(?<=[\s\[\]{},:-][&*])|(?<=^[&*]))(?:(?<=&)(?![\s\[\]{},]|$)|(?<=\*)(?![\s*\[\]{},]|$))",
+    re.M,
+)
 #: Where a tag (!!str, !foo, !) could start. libyaml's composer resolves tags without
 #: telling whether one was written, so text that may hold one is composed in Python.
 _MAYBE_TAG = re.compile(r"(?:^|[\s\[\]{},:-])!", re.M)
@@ -187,7 +264,9 @@ _C_COMPOSE_MAX = 1000
 
 def _composable_in_c(text: str) -> bool:
     """Whether libyaml may compose ``text`` whole: no anchor, alias or tag, no deep nesting."""
-    if _MAYBE_ANCHOR.search(text) or _MAYBE_TAG.search(text):
+    if ("&" in text or "*" in text) and _MAYBE_ANCHOR.search(text):
+        return False
+    if "!" in text and _MAYBE_TAG.search(text):
         return False
     return sum(text.count(c) for c in _NESTING_CHARS) <= _C_COMPOSE_MAX
 
@@ -198,16 +277,15 @@ def _parse_fast(text: str) -> Document | None:
     Anything unusual (no libyaml, odd characters, any error) returns None, so
     every message comes from the pure-Python reader, exactly as before.
     """
-    if CParser is None or _PYTHON_ONLY.search(text):
+    if CParser is None or _python_only(text):
         return None
     loader = _ComposedInC(text) if _composable_in_c(text) else _FastLoader(text)
     try:
         node = loader.get_single_node()
         if node is None:
             return None
-        doc = Document(None)
-        doc.data = _convert(loader, node, (), doc, 0)
-        return doc
+        # No character the strict reader refuses is in the text, and no escape can write one.
+        return _document(loader, node, screen="\\" in text)
     except Exception:  # the pure-Python parse reports it, with its own words
         return None
     finally:
@@ -223,6 +301,11 @@ def parse(text: str) -> Document:
     fast = _parse_fast(text)
     if fast is not None:
         return fast
+    return _parse_strict(text)
+
+
+def _parse_strict(text: str) -> Document:
+    """:func:`parse` by PyYAML's pure-Python reader alone (what every message comes from)."""
     try:
         loader = _Loader(text)  # the reader refuses control characters here, before any parsing
     except yaml.reader.ReaderError as exc:
@@ -256,9 +339,7 @@ def parse(text: str) -> Document:
             raise YamlError(1, f"malformed YAML: {exc}", "remove control characters from the file") from None
         if node is None:
             raise YamlError(1, "the file is empty", "write the entry, or delete the file")
-        doc = Document(None)
-        doc.data = _convert(loader, node, (), doc, 0)
-        return doc
+        return _document(loader, node, screen=True)
     finally:
         loader.dispose()
 
@@ -268,7 +349,23 @@ def load(path: Path) -> Document:
     return parse(read_text(path))
 
 
-def _convert(loader: Any, node: Node, path: Path_, doc: Document, depth: int) -> Any:
+def _document(loader: Any, node: Node, screen: bool) -> Document:
+    """The document of ``node``: its data, the line of every value, its texts in order.
+
+    ``screen``: check every text for characters no output can carry (not needed when the
+    file holds none and no escape can write one).
+    """
+    doc = Document(None)
+    texts: list[tuple[Path_, str]] = []
+    doc.data = _convert(loader, node, (), doc, 0, texts, screen)
+    doc.found_texts = texts
+    return doc
+
+
+def _convert(
+    loader: Any, node: Node, path: Path_, doc: Document, depth: int, texts: list[tuple[Path_, str]], screen: bool
+) -> Any:
+    """``node`` as plain data, refusing what :func:`parse` promises to refuse; lines and texts noted in ``doc``."""
     lines = doc.lines
     lines.setdefault(path, node.start_mark.line + 1)
     if depth > MAX_DEPTH:
@@ -277,13 +374,37 @@ def _convert(loader: Any, node: Node, path: Path_, doc: Document, depth: int) ->
             f"nesting deeper than {MAX_DEPTH} levels",
             "flatten the structure; no field needs that depth",
         )
-    if isinstance(node, (MappingNode, SequenceNode)) and node.tag not in _COLLECTION_TAGS:
+    cls = type(node)
+    if cls is ScalarNode:
+        tag = node.tag
+        if tag == _STR:
+            value: Any = node.value  # what SafeConstructor.construct_yaml_str gives
+        elif tag not in _SCALAR_TAGS:
+            raise YamlError(
+                node.start_mark.line + 1,
+                f"unsupported YAML tag '{tag}'",
+                "remove the tag; values are plain text, numbers or true/false",
+            )
+        else:
+            try:
+                value = loader.construct_object(node, deep=True)
+            except (yaml.YAMLError, ValueError) as exc:
+                raise YamlError(node.start_mark.line + 1, f"unreadable value: {exc}", "quote the value") from None
+        if getattr(node, "style", None) == "|":
+            doc.literal_starts[path] = node.start_mark.line + 2
+        if isinstance(value, str):
+            if screen:
+                carriable(value, node.start_mark.line + 1)
+            texts.append((path, value))
+        return value
+    if node.tag not in _COLLECTION_TAGS:
         raise YamlError(
             node.start_mark.line + 1,
             f"unsupported YAML tag '{node.tag}'",
             "remove the tag; values are plain mappings and lists",
         )
-    if isinstance(node, MappingNode):
+    if cls is MappingNode:
+        inline = depth < MAX_DEPTH and not screen  # a text a level down is read in place
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
             line = key_node.start_mark.line + 1
@@ -292,7 +413,8 @@ def _convert(loader: Any, node: Node, path: Path_, doc: Document, depth: int) ->
             if not isinstance(key_node, ScalarNode):
                 raise YamlError(line, "a mapping key must be a plain word", "use a field name as the key")
             key = str(key_node.value)
-            carriable(key, line)
+            if screen:
+                carriable(key, line)
             if key in result:
                 first = lines[path + (key,)]
                 raise YamlError(
@@ -300,27 +422,22 @@ def _convert(loader: Any, node: Node, path: Path_, doc: Document, depth: int) ->
                     f"duplicate key '{key}' (first on line {first})",
                     "keep one of the two; YAML would silently drop the first",
                 )
-            lines[path + (key,)] = line
-            result[key] = _convert(loader, value_node, path + (key,), doc, depth + 1)
+            here = path + (key,)
+            lines[here] = line
+            if inline and type(value_node) is ScalarNode and value_node.tag == _STR and value_node.style != "|":
+                texts.append((here, value_node.value))
+                result[key] = value_node.value
+            else:
+                result[key] = _convert(loader, value_node, here, doc, depth + 1, texts, screen)
         return result
-    if isinstance(node, SequenceNode):
-        items = []
-        for index, item in enumerate(node.value):
-            lines[path + (index,)] = item.start_mark.line + 1
-            items.append(_convert(loader, item, path + (index,), doc, depth + 1))
-        return items
-    if node.tag not in _SCALAR_TAGS:
-        raise YamlError(
-            node.start_mark.line + 1,
-            f"unsupported YAML tag '{node.tag}'",
-            "remove the tag; values are plain text, numbers or true/false",
-        )
-    if getattr(node, "style", None) == "|":
-        doc.literal_starts[path] = node.start_mark.line + 2
-    try:
-        value = loader.construct_object(node, deep=True)
-        if isinstance(value, str):
-            carriable(value, node.start_mark.line + 1)
-        return value
-    except (yaml.YAMLError, ValueError) as exc:
-        raise YamlError(node.start_mark.line + 1, f"unreadable value: {exc}", "quote the value") from None
+    items = []
+    inline = depth < MAX_DEPTH and not screen  # a text a level down is read in place
+    for index, item in enumerate(node.value):
+        here = path + (index,)
+        lines[here] = item.start_mark.line + 1
+        if inline and type(item) is ScalarNode and item.tag == _STR and item.style != "|":
+            texts.append((here, item.value))
+            items.append(item.value)
+        else:
+            items.append(_convert(loader, item, here, doc, depth + 1, texts, screen))
+    return items

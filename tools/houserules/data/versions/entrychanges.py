@@ -8,7 +8,7 @@ removed takes its code and titles from the current data when it has them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -132,7 +132,10 @@ def needs_reading(letter: str, path: str, kb: KnowledgeBase) -> bool:
 
 
 def entry_changes(
-    files: Iterable[tuple[str, str]], old: Any, new: Any, kb: KnowledgeBase
+    files: Iterable[tuple[str, str]],
+    old: Callable[[str], dict[str, Any] | None],
+    new: Callable[[str], dict[str, Any] | None],
+    kb: KnowledgeBase,
 ) -> tuple[list[EntryChange], list[tuple[str, str]]]:
     """Entry changes and other changed files from (status letter, path in the data folder) pairs.
 
@@ -147,7 +150,7 @@ def entry_changes(
             status = {"A": "added", "D": "removed"}.get(letter, "changed")
             current = kb.entries.get(kind[1])
             if status != "changed" and current is not None:
-                entries.append(EntryChange(kind[1], current.code, dict(current.title), status))
+                entries.append(EntryChange(kind[1], current.code, current.title.as_dict(), status))
                 continue
             entries.append(
                 entry_change(

@@ -25,6 +25,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -210,8 +211,8 @@ def load_history(kb: KnowledgeBase, current: DataVersion | None = None) -> Histo
             after = {path: new for _, path, _, new in commit.files}
             entries, others = entry_changes(
                 [(letter, path) for letter, path, _, _ in commit.files],
-                lambda p, b=before: read_blob(blobs.get(b.get(p) or "")),
-                lambda p, a=after: read_blob(blobs.get(a.get(p) or "")),
+                partial(_read_at, blobs, before),
+                partial(_read_at, blobs, after),
                 kb,
             )
             version = DataVersion(tree or "0" * 40)
@@ -240,3 +241,8 @@ __all__ = [
     "load_history",
     "print_warnings",
 ]
+
+
+def _read_at(blobs: dict[str, bytes | None], ids: dict[str, str | None], path: str) -> dict[str, Any] | None:
+    """The data of ``path`` in the blob ``ids`` names for it (None when absent)."""
+    return read_blob(blobs.get(ids.get(path) or ""))

@@ -68,7 +68,7 @@ def _same_games(old: KnowledgeBase, new: KnowledgeBase) -> bool:
 def related(kb: KnowledgeBase, refs: Iterable[str]) -> set[str]:
     """The entries of ``kb`` whose outputs show something of the entries ``refs`` (these included)."""
     wanted = {ref for ref in refs if ref in kb.entries}
-    components = {erratum["component"] for ref in wanted for erratum in kb.entries[ref].errata}
+    components = {erratum.component for ref in wanted for erratum in kb.entries[ref].errata}
     found = set(wanted)
     for ref in wanted:
         found.update(r for r in kb.entries[ref].all_refs() if r in kb.entries)

@@ -31,7 +31,9 @@ _ENGLISH = re.compile(r"[a-z]+")
 #: Question phrases carry no topic: a query splits at them so no bigram spans one
 #: ("电梯坠毁会怎样" searches 电梯/梯坠/坠毁/毁会, not 会怎/怎样).
 # The final particles only where a clause ends (吧 of 吧台 is a word).
-QUESTION = re.compile("为什么|怎么办|怎么样|能不能|可不可以|怎么|怎样|什么|如何|是否|能否|可以|(?:吗|呢|吧)(?![\u3400-\u9fff])")
+QUESTION = re.compile(
+    "为什么|怎么办|怎么样|能不能|可不可以|怎么|怎样|什么|如何|是否|能否|可以|(?:吗|呢|吧)(?![\u3400-\u9fff])"
+)
 #: English question words, pronouns, auxiliaries and fillers carry no topic either ("frightened
 #: condition what does it do" searches frighten/condit; "my friend already passed the roll, is there
 #: any point" keeps friend/pass/roll/point), nor do the words that ask for a comparison ("the
@@ -241,7 +243,7 @@ def _stem(word: str) -> str:
     >>> _stem("stabbing"), _stem("dropped"), _stem("hitting"), _stem("added"), _stem("fell")
     ('stab', 'drop', 'hit', 'add', 'fall')
     """
-    term = stem(IRREGULAR.get(word, word))
+    term: str = stem(IRREGULAR.get(word, word))
     if word.endswith(("ed", "ing")) and DOUBLED.fullmatch(term):
         return term[:-1]
     return term

@@ -9,30 +9,33 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .searchtext import fold, word_form
 
 _WORD = re.compile(r"[a-z0-9]+")
 
+if TYPE_CHECKING:  # the search starts without loading the data model
+    from ..reading.model import KnowledgeBase
 
-def synonym_pairs(kb: Any) -> list[list[str]]:
+
+def synonym_pairs(kb: KnowledgeBase) -> list[list[str]]:
     """The synonym tables of a knowledge base as ``[what players say, what it means]``, folded,
     sorted, without repeats (the general table and every game's: a query may be about any game),
     and the glossaries' own: a term's variants and deprecated forms mean the term (a Chinese
     one its Chinese name, an English one its English name; one Chinese character names too little)."""
     pairs = {
-        (fold(say).strip(), fold(item["means"]).strip())
+        (fold(say).strip(), fold(item.means).strip())
         for table in kb.synonym_tables()
         for item in table.items
-        for say in item["say"]
+        for say in item.say
     }
     for game in kb.games.values():
         for term in game.glossary.terms if game.glossary else []:
-            for say in [*term.get("variants", []), *term.get("deprecated", [])]:
+            for say in [*term.variants, *term.deprecated]:
                 folded = fold(say).strip()
                 if folded.isascii() or len(folded) > 1:
-                    pairs.add((folded, fold(term["en"] if folded.isascii() else term["zh"]).strip()))
+                    pairs.add((folded, fold(term.en if folded.isascii() else term.zh).strip()))
     return [list(pair) for pair in sorted(pairs) if pair[0] and pair[0] != pair[1]]
 
 
