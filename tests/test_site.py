@@ -56,11 +56,11 @@ def test_json_export_round_trips(built_site):
     for ref, entry in KB.entries.items():
         record = exported[ref]
         assert record["code"] == entry.code
-        assert record["title"] == entry.title
-        assert record["summary"] == entry.summary
-        assert record["body"] == entry.body
-        assert record["aliases"] == entry.aliases
-        assert [r["id"] for r in record["see_also"]] == entry.see_also
+        assert record["title"] == {lang: entry.title[lang] for lang in entry.title.langs()}
+        assert record["summary"] == {lang: entry.summary[lang] for lang in entry.summary.langs()}
+        assert record["body"] == {lang: entry.body[lang] for lang in entry.body.langs()}
+        assert record["aliases"] == list(entry.aliases)
+        assert [r["id"] for r in record["see_also"]] == list(entry.see_also)
         assert (built_site / record["url"]).is_file()
     backlinks = KB.backlinks()
     assert all([b["id"] for b in exported[ref]["backlinks"]] == backlinks[ref] for ref in KB.entries)

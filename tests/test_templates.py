@@ -19,7 +19,7 @@ import pytest
 from markupsafe import Markup
 
 from conftest import GOOD, ROOT, load_kb
-from houserules.data.reading.model import Entry, KnowledgeBase
+from houserules.data.reading.model import KnowledgeBase, read_entry
 from houserules.print.document import PrintDocument, PrintLinker
 from houserules.print.plan import PrintOptions, print_groups
 from houserules.render import blocks as B
@@ -58,7 +58,7 @@ def kb_with(ref: str, path: tuple, value: str) -> KnowledgeBase:
     for key in path[:-1]:
         target = target.setdefault(key, {}) if isinstance(target, dict) else target[key]
     target[path[-1]] = value
-    entries[ref] = Entry(entry.path, type(entry.doc)(data, entry.doc.lines), game=entry.game)
+    entries[ref] = read_entry(entry.path, type(entry.doc)(data, entry.doc.lines), entry.game, entry.origin)
     return KnowledgeBase(games=BASE.games, entries=entries, root=BASE.root)
 
 
