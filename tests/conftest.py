@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import io
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -190,7 +192,24 @@ def pytest_configure(config: pytest.Config) -> None:
 FULL_BUILDS = {"built_site", "built_fixture_full"}
 
 
+#: The longest tests, started first so that the other worker meanwhile runs the rest (``make test`` runs
+#: two): the real data built and published as a fork would, PDFs included. Their modules come first too,
+#: in their own order but for these, so that no module's fixtures are set up twice.
+STARTS_FIRST = {
+    "tests/test_publishing.py::test_the_published_site_takes_its_addresses_from_the_environment_and_passes_the_link_check",
+}
+
+
+def _start_order(item: pytest.Item) -> tuple[int, int]:
+    module = item.nodeid.split("::", 1)[0]
+    return (
+        0 if any(first.startswith(module + "::") for first in STARTS_FIRST) else 1,
+        0 if item.nodeid in STARTS_FIRST else 1,
+    )
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=_start_order)  # stable: everything else keeps the collection's order
     unmarked = [
         f"{item.nodeid} uses {', '.join(sorted(FULL_BUILDS & set(getattr(item, 'fixturenames', ()))))}"
         for item in items
@@ -232,10 +251,52 @@ def build_once(tmp_path_factory, data: Path, name: str) -> Path:
     return out
 
 
+def run_folder(tmp_path_factory) -> Path:
+    """The temporary folder of this run: shared by its xdist workers, each of whose own folders is inside it."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def shared_once(tmp_path_factory, name: str, make) -> Path:
+    """``make(folder)`` run once for the whole run, whichever worker asks first; its result, for every worker.
+
+    A site several workers' tests read is built by the first worker that needs it while the others
+    wait on a lock, then read by all: it lives in the run's temporary folder, so no later run sees it.
+    A build that fails leaves nothing behind, and the next worker that asks builds it again.
+    """
+    shared = run_folder(tmp_path_factory) / "shared"
+    shared.mkdir(exist_ok=True)
+    done = shared / name
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not done.is_dir():
+                work = Path(tmp_path_factory.mktemp(name))
+                result = make(work)
+                (work / "result").write_text(str(Path(result).relative_to(work)), encoding="utf-8")
+                shutil.move(str(work), str(done))
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return done / (done / "result").read_text(encoding="utf-8")
+
+
+def _built(data: Path):
+    def make(folder: Path) -> Path:
+        out = folder / "site"
+        result = run_cli("build", "--data", str(data), "-o", str(out))
+        assert result.returncode == 0, result.stdout + result.stderr
+        return out
+
+    return make
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
-    """The real data built once into a temporary site folder (check + MkDocs + post steps + PDFs): slow."""
-    return build_once(tmp_path_factory, DATA, "site")
+    """The real data built once per run into a temporary site folder (check + MkDocs + post steps + PDFs): slow.
+
+    Read-only: a test that changes a built site copies it first.
+    """
+    return shared_once(tmp_path_factory, "real-site", _built(DATA))
 
 
 @pytest.fixture(scope="session")
@@ -248,8 +309,31 @@ def built_fixture_site(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def built_fixture_full(tmp_path_factory) -> Path:
-    """The small known-good fixture built whole, as ``houserules build`` does (with its PDFs): slow."""
-    return build_once(tmp_path_factory, GOOD, "fixture-full")
+    """The small known-good fixture built whole once per run, as ``houserules build`` does (with its PDFs): slow."""
+    return shared_once(tmp_path_factory, "fixture-full", _built(GOOD))
+
+
+# -- one Chromium per worker -----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def playwright():
+    """Playwright, started once per worker (a second ``sync_playwright()`` cannot run beside it)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as instance:
+        yield instance
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    """Debian's headless Chromium, launched once per worker by the first browser test; each test opens its own
+    contexts or pages and closes them."""
+    from sitecheck import CHROMIUM, CHROMIUM_ARGS
+
+    instance = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield instance
+    instance.close()
 
 
 def git(repo: Path, *args: str) -> str:
