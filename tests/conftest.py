@@ -78,6 +78,15 @@ def load_kb(data: Path):
     return loaded.kb
 
 
+@functools.cache
+def real_check():
+    """``houserules check`` of the real data, run once per worker for every module that lists its entries
+    (test_content, test_questions, test_site): read it, never change it."""
+    from houserules.check import run as run_check
+
+    return run_check(DATA)
+
+
 def run_cli(*args: str, cwd: Path = ROOT, timeout: float = 300, env: dict | None = None) -> subprocess.CompletedProcess:
     """Run ``houserules ARGS`` in this process, as :func:`run_process` would in a subprocess.
 
