@@ -201,9 +201,33 @@ def pytest_configure(config: pytest.Config) -> None:
 FULL_BUILDS = {"built_site", "built_fixture_full"}
 
 
-#: The longest tests, started first so that the other worker meanwhile runs the rest (``make test`` runs
-#: two): the real data built and published as a fork would, PDFs included. Their modules come first too,
-#: in their own order but for these, so that no module's fixtures are set up twice.
+#: The modules that take longest, in the order the workers start them (``make test`` gives each worker whole
+#: modules, ``--dist loadfile``, so a module's fixtures are made once): the longest first, so that the
+#: short ones fill in at the end. Two of the first four build what they test (the real data's site, read by
+#: the other two, is built once for both workers), so neither worker starts by waiting for the other.
+MODULES_FIRST = [
+    "tests/test_a11y.py",
+    "tests/test_publishing.py",
+    "tests/test_site_search.py",
+    "tests/test_hardening.py",
+    "tests/test_browser.py",
+    "tests/test_search_parity.py",
+    "tests/test_serve.py",
+    "tests/test_serve_lifecycle.py",
+    "tests/test_offline.py",
+    "tests/test_git_history.py",
+    "tests/test_serve_cli.py",
+    "tests/test_plaintext_fields.py",
+    "tests/test_golinks.py",
+    "tests/test_pdf.py",
+    "tests/test_print_cache.py",
+    "tests/test_search.py",
+    "tests/test_site.py",
+    "tests/test_new.py",
+    "tests/test_changes.py",
+    "tests/test_translators_site.py",
+]
+#: Within its module, the longest test starts first: the real data built and published as a fork would.
 STARTS_FIRST = {
     "tests/test_publishing.py::test_the_published_site_takes_its_addresses_from_the_environment_and_passes_the_link_check",
 }
@@ -211,10 +235,8 @@ STARTS_FIRST = {
 
 def _start_order(item: pytest.Item) -> tuple[int, int]:
     module = item.nodeid.split("::", 1)[0]
-    return (
-        0 if any(first.startswith(module + "::") for first in STARTS_FIRST) else 1,
-        0 if item.nodeid in STARTS_FIRST else 1,
-    )
+    rank = MODULES_FIRST.index(module) if module in MODULES_FIRST else len(MODULES_FIRST)
+    return rank, 0 if item.nodeid in STARTS_FIRST else 1
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
