@@ -202,16 +202,18 @@ FULL_BUILDS = {"built_site", "built_fixture_full"}
 
 
 #: The modules that take longest, in the order the workers start them (``make test`` gives each worker whole
-#: modules, ``--dist loadfile``, so a module's fixtures are made once): the longest first, so that the
-#: short ones fill in at the end. Two of the first four build what they test (the real data's site, read by
-#: the other two, is built once for both workers), so neither worker starts by waiting for the other.
+#: modules, ``--dist loadfile``, so a module's fixtures are made once), so that the short ones fill in at the
+#: end. Each worker is handed two modules at the start: the first (accessibility: it builds the real data's
+#: site, then runs axe on every page kind about a hundred times) and third (a short one) go to one, the
+#: second (publishing: the real data built as a fork publishes it) and fourth (the site's search) to the
+#: other, which takes the rest as it gets free. Neither starts by waiting for the other's build.
 MODULES_FIRST = [
     "tests/test_a11y.py",
     "tests/test_publishing.py",
+    "tests/test_search_parity.py",
     "tests/test_site_search.py",
     "tests/test_hardening.py",
     "tests/test_browser.py",
-    "tests/test_search_parity.py",
     "tests/test_serve.py",
     "tests/test_serve_lifecycle.py",
     "tests/test_offline.py",
