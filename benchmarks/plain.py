@@ -33,8 +33,8 @@ def write(data_dir: Path, target: Path) -> Path:
 
     from houserules.check import run as run_check
     from houserules.site.context import SiteContext
+    from houserules.site.nav import site_nav
     from houserules.site.pages import home_cards, licences, site_pages
-    from houserules.site.plugin import site_nav
 
     kb = run_check(data_dir).kb
     ctx = SiteContext(kb)

@@ -16,13 +16,14 @@ GRAPH = grimp.build_graph("houserules")
 
 
 def test_the_import_contract_holds():
-    """``lint-imports`` (pyproject.toml): the layers cli > serve > build > site > print > export, search > render >
-    check > data, no cycles between siblings, and the independent modules of check/, render/ and export/."""
+    """``lint-imports`` (pyproject.toml): the layers cli > serve > build > adapter > site > print > export, search >
+    render > check > data, only the adapter importing MkDocs, Material and watchdog, no cycles between siblings,
+    the data layer's jobs, and the independent modules of check/, render/ and export/."""
     result = subprocess.run(
         [str(Path(sys.executable).parent / "lint-imports")], cwd=ROOT, capture_output=True, text=True
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "Contracts: 6 kept, 0 broken." in result.stdout
+    assert "Contracts: 7 kept, 0 broken." in result.stdout
 
 
 def _cycles() -> list[list[str]]:

@@ -16,11 +16,11 @@ import pytest
 from test_site_search import JUDGEMENTS, _corpus
 
 from conftest import DATA, ROOT, load_kb
+from houserules.adapter.searchhandoff import write_site_index
 from houserules.search import analysis as searchtext
 from houserules.search import index as search
 from houserules.search import shards
 from houserules.search.evaluate import read_judgements
-from houserules.search.siteindex import write_site_index
 
 NODE = shutil.which("node")
 SCRIPTS = ROOT / "site_overrides" / "assets" / "javascripts"

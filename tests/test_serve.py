@@ -227,12 +227,12 @@ def _site_differences(one: Path, other: Path) -> list[str]:
 
 @pytest.fixture
 def quiet_dirty_builds():
-    from houserules.serve import _not_the_dirty_warning
+    from houserules.adapter.runner import not_the_dirty_warning
 
     logger = logging.getLogger("mkdocs.commands.build")
-    logger.addFilter(_not_the_dirty_warning)
+    logger.addFilter(not_the_dirty_warning)
     yield
-    logger.removeFilter(_not_the_dirty_warning)
+    logger.removeFilter(not_the_dirty_warning)
 
 
 @pytest.mark.slow
@@ -241,14 +241,32 @@ def test_serve_rebuilds_incrementally_into_the_site_a_full_build_makes(data, tmp
 
     served = Session(data, tmp_path / "served")
     assert served.build()
-    for name in ("cross-game title", "erratum", "kind", "new entry", "removed entry"):
+    plugin = served.plugin
+    assert plugin is not None and plugin.preview is not None
+    assert not plugin.preview.dirty  # the first build is a full one
+    steps = ("cross-game title", "erratum", "kind", "new entry", "removed entry")
+    dirty = {}
+    for number, name in enumerate(steps):
         CHANGES[name](data)
         assert served.build(), name
-        served.preview.outputs.search.wait()  # the search index is rebuilt in the background
-        fresh = Session(data, tmp_path / f"fresh-{len(name)}")
+        assert served.plugin is plugin  # MkDocs kept the plugin, and the plugin its preview
+        assert plugin.preview is not None and plugin.preview.site_dir == served.site_dir
+        dirty[name] = plugin.preview.dirty
+        plugin.preview.search.wait()  # the search index is rebuilt in the background
+        shutil.copytree(served.site_dir, tmp_path / f"served-{number}")
+        shutil.copytree(data, tmp_path / f"data-{number}")
+    served.close()
+    assert plugin.preview is None
+    # Every change was a dirty build (the navigation lists games, not entries). The full builds to compare
+    # with come after the preview's: a build into another folder would have made its next one a full one.
+    assert dirty == dict.fromkeys(steps, True)
+    for number, name in enumerate(steps):
+        shutil.rmtree(data)  # each step's data back in its folder (the changes page names it)
+        shutil.copytree(tmp_path / f"data-{number}", data)
+        fresh = Session(data, tmp_path / f"fresh-{number}")
         assert fresh.build()
-        assert _site_differences(served.site_dir, fresh.site_dir) == [], name
-        shutil.rmtree(fresh.site_dir)
+        assert _site_differences(tmp_path / f"served-{number}", fresh.site_dir) == [], name
+        fresh.close()
     assert "高塔楼" in (served.site_dir / "other/tower-rule.html").read_text(encoding="utf-8")
     assert not (served.site_dir / "other/floor-ruling.html").exists()
 
@@ -275,3 +293,4 @@ def test_serve_keeps_the_last_good_pages_and_logs_each_problem(data, tmp_path, c
     _edit("other/entries/floor-ruling.yaml", "kind: rulling", "kind: rule")(data)
     assert served.build()
     assert "kind-rule.html" in page.read_text(encoding="utf-8")
+    served.close()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import GOOD, HOUSERULES, run_process
-from houserules.site.csp import add_policy
+from houserules.adapter.csp import add_policy
 
 pytestmark = pytest.mark.slow
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import GOOD, HOUSERULES
-from houserules.site.watch import SERVE_MARKER, remove_stale_folders
+from houserules.adapter.liveserver import SERVE_MARKER, remove_stale_folders
 
 pytestmark = pytest.mark.slow
 

@@ -20,6 +20,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 
 from conftest import DATA, ROOT, build_once, load_kb, run_process
+from houserules.adapter import searchhandoff
 from houserules.data.reading.load import load
 from houserules.search import analysis as searchtext
 from houserules.search import index as search
@@ -469,35 +470,97 @@ def test_search_is_offline_and_loads_only_what_a_query_needs(browser, question_s
     assert "塔楼" in first
 
 
-# -- the index is built beside MkDocs ----------------------------------------------------------
+# -- the index is built beside MkDocs, from the knowledge base in memory ---------------------------------
 
 
-def test_a_prepared_index_is_used_only_for_unchanged_data(tmp_path):
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_a_prepared_index_is_made_from_the_knowledge_base_in_memory(tmp_path):
+    """The forked copy indexes the knowledge base the build holds: the data folder, gone once it was
+    loaded, is not read again, and the result is the index built here, file for file."""
     import shutil
 
     data = tmp_path / "data"
     shutil.copytree(SEARCH_DATA, data)
-    fresh = siteindex.write_site_index(load(data).kb, tmp_path / "fresh")
-    prepared = siteindex.Prepared(data)
-    assert siteindex.write_site_index(load(data).kb, tmp_path / "prepared", prepared) == fresh
-    entry = data / "demo" / "entries" / "tower.yaml"
-    prepared = siteindex.Prepared(data)
-    entry.write_text(entry.read_text(encoding="utf-8").replace("en: Tower}", "en: Keep}"), encoding="utf-8")
-    changed = siteindex.write_site_index(load(data).kb, tmp_path / "changed", prepared)  # built again, not taken
-    assert changed["version"] != fresh["version"]
-    assert changed == siteindex.write_site_index(load(data).kb, tmp_path / "again")
-    assert (tmp_path / "changed/search/hr/head.js").read_bytes() == (tmp_path / "again/search/hr/head.js").read_bytes()
+    kb = load(data).kb
+    shutil.rmtree(data)
+    prepared = siteindex.Prepared(kb)
+    assert prepared.forked
+    fresh = searchhandoff.write_site_index(kb, tmp_path / "fresh")
+    assert searchhandoff.write_site_index(kb, tmp_path / "prepared", prepared) == fresh
+    assert _files(tmp_path / "prepared") == _files(tmp_path / "fresh") != {}
+    assert not prepared.staging.exists()
+
+
+def test_a_failed_prepared_index_is_built_again_here(tmp_path, monkeypatch):
+    kb = load(SEARCH_DATA).kb
+    fresh = searchhandoff.write_site_index(kb, tmp_path / "fresh")
+
+    def broken(kb, target):
+        raise RuntimeError("the copy fails")
+
+    monkeypatch.setattr(siteindex, "build_index", broken)  # the forked copy's; the hand-off has its own name
+    prepared = siteindex.Prepared(kb)
+    assert not prepared.finished()
+    assert searchhandoff.write_site_index(kb, tmp_path / "again", prepared) == fresh
+    assert _files(tmp_path / "again") == _files(tmp_path / "fresh")
 
 
 def test_a_discarded_index_leaves_nothing_behind(tmp_path, monkeypatch):
-    """A failed build (MkDocs' on_build_error) stops the prepared index and removes its files."""
+    """A failed build (MkDocs' on_build_error) stops the forked copy and removes its files, its own
+    temporary files among them."""
     import tempfile
+    import time
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    prepared = siteindex.Prepared(SEARCH_DATA)
+    prepared = siteindex.Prepared(load(SEARCH_DATA).kb)
     assert list(tmp_path.glob("houserules-siteindex-*"))
+    time.sleep(0.2)  # the copy is indexing, in its own temporary folder inside the staging folder
     prepared.discard()
-    assert not list(tmp_path.glob("houserules-siteindex-*"))
+    assert prepared.process is not None and not prepared.process.is_alive()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_prepared_index_dropped_midway_leaves_nothing_behind():
+    """A build interrupted before it took or discarded its index: the copy is stopped and its folder removed
+    once the object is gone (at the latest as the process exits)."""
+    import gc
+
+    prepared = siteindex.Prepared(load(SEARCH_DATA).kb)
+    staging, process = prepared.staging, prepared.process
+    assert staging.is_dir() and process is not None
+    del prepared
+    gc.collect()
+    assert not staging.exists() and not process.is_alive()
+
+
+def test_the_forked_copy_holds_no_socket_of_the_building_process(monkeypatch):
+    """A live preview's port is free as soon as it stops, even while a copy still indexes."""
+    import os
+    import socket
+    import time
+
+    real = siteindex.build_index
+
+    def slow(kb, target):
+        time.sleep(3)
+        return real(kb, target)
+
+    monkeypatch.setattr(siteindex, "build_index", slow)
+    with socket.create_server(("127.0.0.1", 0)) as listening:
+        ours = os.readlink(f"/proc/self/fd/{listening.fileno()}")
+        prepared = siteindex.Prepared(load(SEARCH_DATA).kb)
+        try:
+            time.sleep(1)  # the copy is in its own code, sleeping
+            assert prepared.process is not None and prepared.process.is_alive()
+            fds = Path(f"/proc/{prepared.process.pid}/fd")
+            held = {os.readlink(fd) for fd in fds.iterdir() if fd.name.isdigit()}
+            assert ours.startswith("socket:[") and ours not in held
+            assert not [link for link in held if link.startswith("socket:")]
+        finally:
+            prepared.discard()
 
 
 def test_a_query_past_the_bound_shows_a_notice(question_page):

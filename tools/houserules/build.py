@@ -23,7 +23,6 @@ from .errors import HouserulesError
 
 ROOT = Path(__file__).resolve().parents[2]
 MKDOCS_YML = ROOT / "mkdocs.yml"
-os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
 
 #: Written into every built site, so that a later build knows the folder is its own to replace.
 MARKER = ".houserules-site"
@@ -144,61 +143,26 @@ def recover(target: Path) -> None:
         shutil.rmtree(stale, ignore_errors=True)
 
 
-def quiet_jieba() -> None:
-    """Material's search segments Chinese with jieba, which logs its dictionary loading on stderr."""
-    import logging
+def mkdocs_config(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML, **options: Any):
+    """MkDocs' configuration of the site, with the houserules plugin given the checked knowledge base."""
+    from .adapter import runner as adapter
 
-    import jieba
-
-    jieba.setLogLevel(logging.WARNING)
-
-
-def mkdocs_config(
-    kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML, preview=None, **options: Any
-):
-    """MkDocs' configuration of the site, with the houserules plugin given the checked knowledge base.
-
-    ``preview`` (a :class:`houserules.site.preview.Preview`) is what a live preview keeps between builds.
-    """
-    from mkdocs.config import load_config
-
-    config = load_config(str(config_file), site_dir=str(site_dir), strict=True, **options)
-    from .site.plugin import HouserulesPlugin
-
-    plugin = config.plugins["houserules"]
-    assert isinstance(plugin, HouserulesPlugin), "mkdocs.yml lists the houserules plugin"
-    plugin.use(kb, data_dir, preview)
-    return config
+    return adapter.mkdocs_config(kb, data_dir, site_dir, config_file, **options)
 
 
 def mkdocs_build(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML) -> None:
     """Run MkDocs (strict) on ``kb``, checked from ``data_dir``, into ``site_dir``."""
-    from mkdocs.commands.build import build
-    from mkdocs.exceptions import MkDocsException
+    from .adapter import runner as adapter
 
-    from .site.publishing import environment_urls
-
-    environment_urls()  # a wrong address in the environment is one clear message, before MkDocs runs
-    quiet_jieba()
-    try:
-        build(mkdocs_config(kb, data_dir, site_dir, config_file))
-    except MkDocsException as exc:
-        raise HouserulesError(f"the site build failed: {exc}") from None
-    except SystemExit as exc:  # mkdocs aborts strict builds this way
-        raise HouserulesError(f"the site build failed (MkDocs exit {exc.code}); see the warnings above") from None
+    adapter.mkdocs_build(kb, data_dir, site_dir, config_file)
 
 
 def configured_site_url(config_file: Path = MKDOCS_YML) -> str | None:
     """The site's public address: ``$HOUSERULES_SITE_URL``, else ``site_url`` of mkdocs.yml, if set
     (the PDF then carries QR codes to the entry pages)."""
-    from mkdocs.utils.yaml import yaml_load
+    from .adapter import runner as adapter
 
-    from .site.publishing import environment_urls
-
-    if environment_urls().get("site_url"):
-        return environment_urls()["site_url"]
-    with open(config_file, encoding="utf-8") as handle:
-        return yaml_load(handle).get("site_url") or None
+    return adapter.configured_site_url(config_file)
 
 
 Step = Callable[[KnowledgeBase, Path, Path], None]

@@ -5,10 +5,11 @@ problem per line and the previous pages stay served until the data is fixed.
 
 Rebuilds are incremental: the check reads again only the files that changed
 (:class:`~houserules.data.reading.readfile.ReadCache`; the checks across entries run whole),
-and MkDocs' dirty build renders only the pages whose Markdown changed
-(:class:`~houserules.site.plugin.Preview`). A change to the hand-written pages, the
-theme overrides or ``mkdocs.yml``, a new navigation or a failed build makes the
-next build a full one.
+and MkDocs' dirty build renders only the pages whose Markdown changed (the plugin keeps
+the last build: :class:`~houserules.adapter.livepreview.LivePreview`). A change to the
+hand-written pages, the theme overrides or ``mkdocs.yml``, a new navigation or a failed
+build makes the next build a full one. The server, its watch and its folder are the
+adapter's (:mod:`houserules.adapter.liveserver`).
 """
 
 from __future__ import annotations
@@ -19,77 +20,17 @@ import shutil
 import signal
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .build import MKDOCS_YML, ROOT, mkdocs_config, quiet_jieba
+from .adapter.liveserver import DataWatch, RebuildRequests, make_site_folder, open_server
+from .adapter.runner import not_the_dirty_warning, plugin_of, preview_build, preview_config, quiet_jieba
+from .build import MKDOCS_YML, ROOT
 from .errors import HouserulesError
-from .site.watch import DataWatch, make_site_folder
+
+if TYPE_CHECKING:
+    from .adapter.plugin import HouserulesPlugin
 
 log = logging.getLogger("mkdocs.houserules")
-
-
-def _changes() -> list[type]:
-    """The file events that are changes (watchdog also reports files opened and closed unwritten)."""
-    from watchdog import events
-
-    return [
-        events.FileCreatedEvent,
-        events.FileDeletedEvent,
-        events.FileModifiedEvent,
-        events.FileMovedEvent,
-        events.FileClosedEvent,
-        events.FileAttribEvent,
-        events.DirCreatedEvent,
-        events.DirDeletedEvent,
-        events.DirMovedEvent,
-    ]
-
-
-def _server(builder, host: str, port: int, root: Path):
-    """MkDocs' live-reload server, bound before the first build: a taken port fails at once, port 0 gets a real one.
-
-    It watches with the system's file events (inotify on Linux) where watchdog has them, not by
-    polling: polling thousands of data files every half second costs a core's tenth and up to
-    half a second before a save is seen.
-    """
-    import watchdog.observers
-    from mkdocs.livereload import LiveReloadServer
-
-    class Server(LiveReloadServer):
-        def server_bind(self) -> None:
-            if not getattr(self, "_bound", False):
-                super().server_bind()
-                self._bound = True
-                self.url = f"http://{host}:{self.server_port}/"
-
-        def server_activate(self) -> None:
-            if not getattr(self, "_active", False):
-                super().server_activate()
-                self._active = True
-
-        def _inject_js_into_html(self, content: bytes, epoch: int) -> bytes:
-            # The reload script MkDocs adds to each page it serves is allowed by the page's policy too.
-            from .site.csp import add_policy
-
-            return add_policy(super()._inject_js_into_html(content, epoch).decode("utf-8")).encode("utf-8")
-
-    class ChangesOnly(watchdog.observers.Observer):  # type: ignore[misc,valid-type]  # a per-platform class
-        """Reports writes, creations, removals, renames and permission changes, not a file being read:
-        a build reads the data (the site index is built from every file), which must not start another."""
-
-        def schedule(self, event_handler, path, *, recursive=False, event_filter=None, follow_symlink=False):
-            return super().schedule(
-                event_handler,
-                path,
-                recursive=recursive,
-                event_filter=event_filter or _changes(),
-                follow_symlink=follow_symlink,
-            )
-
-    server = Server(builder=builder, host=host, port=port, root=str(root))
-    server.observer = ChangesOnly()  # nothing is watched yet
-    server.server_bind()
-    server.server_activate()
-    return server
 
 
 def _files_signature(paths: list[Path]) -> tuple:
@@ -105,25 +46,22 @@ def _files_signature(paths: list[Path]) -> tuple:
     return tuple(found)
 
 
-def _not_the_dirty_warning(record: logging.LogRecord) -> bool:
-    # MkDocs warns that a dirty build may leave the navigation stale: the preview renders every
-    # page again when the navigation changes, and in strict mode the warning would abort the build.
-    return not record.getMessage().startswith("A 'dirty' build is being performed")
-
-
 class Session:
-    """One live preview: the site folder, what its last build made and the data files as last read."""
+    """One live preview: the site folder, whether its last build succeeded and the data files as last read.
+
+    What the last build made is the plugin's (:attr:`plugin`, kept by MkDocs from one build to the next).
+    """
 
     #: Besides the data: the site's own pages, its theme overrides and its configuration.
     SITE_FILES = ("content", "site_overrides", "mkdocs.yml")
 
     def __init__(self, data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML, site_url: str | None = None):
         from .data.reading.readfile import ReadCache
-        from .site.preview import Preview
 
         self.data_dir, self.site_dir, self.config_file, self.site_url = data_dir, site_dir, config_file, site_url
         self.cache = ReadCache()
-        self.preview = Preview()
+        #: The houserules plugin of the last build (None before the first).
+        self.plugin: HouserulesPlugin | None = None
         self._site_files: tuple | None = None
         self._collector: threading.Timer | None = None
         self._lock = threading.Lock()
@@ -135,7 +73,7 @@ class Session:
         """Check the data and bring the site up to date; False (and the problems logged) when it was not rebuilt."""
         if self._collector is not None:
             self._collector.cancel()
-        if self.preview.state is not None:
+        if self._site_files is not None:
             gc.disable()  # no full collection in the middle of a rebuild (it makes little garbage): see _collect
         try:
             return self._build()
@@ -161,8 +99,6 @@ class Session:
             return self._update()
 
     def _update(self) -> bool:
-        from mkdocs.commands.build import build
-
         from .check import run as run_check
 
         report = run_check(self.data_dir, self.cache)
@@ -172,23 +108,21 @@ class Session:
             log.error(f"not rebuilt: the data has {len(report.errors)} problems; the last good pages stay served")
             return False
         site_files = _files_signature([self.config_file.parent / name for name in self.SITE_FILES])
-        if site_files != self._site_files:
-            self.preview.reset()
-        config = mkdocs_config(report.kb, self.data_dir, self.site_dir, self.config_file, preview=self.preview)
-        config.plugins["houserules"].config.offline = False  # a preview's pages never come from a cache
-        if self.site_url:
-            config.site_url = self.site_url
-        dirty = self.preview.start(report.kb, config)
         try:
-            build(config, serve_url=config.site_url, dirty=dirty)
+            config = preview_config(report.kb, self.data_dir, self.site_dir, self.config_file, self.site_url)
+            self.plugin = plugin_of(config)  # known before it builds: close() stops what a build left running
+            preview_build(config, fresh=site_files != self._site_files)
         except (SystemExit, Exception) as exc:
-            self.preview.reset()
             self._site_files = None
             log.error(f"not rebuilt: the site build failed ({exc or 'see the warnings above'})")
             return False
-        self.preview.commit()
         self._site_files = site_files
         return True
+
+    def close(self) -> None:
+        """The preview ends: what the plugin keeps of it is dropped (its background indexing stops)."""
+        if self.plugin is not None:
+            self.plugin.stop_preview()
 
 
 def _stop_on_signal(signum, frame) -> None:
@@ -200,7 +134,7 @@ def serve(data_dir: Path, port: int, host: str = "127.0.0.1") -> int:
     if not data_dir.is_dir():
         raise HouserulesError(f"data folder not found: {data_dir} — pass --data DIR pointing at rules_data/")
     logging.basicConfig(level=logging.INFO, format="%(levelname)-7s -  %(message)s")
-    logging.getLogger("mkdocs.commands.build").addFilter(_not_the_dirty_warning)
+    logging.getLogger("mkdocs.commands.build").addFilter(not_the_dirty_warning)
     quiet_jieba()
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, _stop_on_signal)
@@ -211,7 +145,7 @@ def serve(data_dir: Path, port: int, host: str = "127.0.0.1") -> int:
         session.build()
 
     try:
-        server = _server(builder, host, port, site_dir)
+        server = open_server(builder, host, port, site_dir)
     except OSError as exc:
         shutil.rmtree(folder, ignore_errors=True)
         raise HouserulesError(f"cannot listen on {host}:{port}: {exc.strerror} — choose another --port") from None
@@ -224,7 +158,9 @@ def serve(data_dir: Path, port: int, host: str = "127.0.0.1") -> int:
         extra = [str(ROOT / name) for name in Session.SITE_FILES]
         for path in extra:
             server.watch(path)
-        keeper = DataWatch(server, Path(watched), extra)
+        requests = RebuildRequests(server, folder / "requests")
+        requests.watch()
+        keeper = DataWatch(server, Path(watched), extra, requests)
         keeper.start()
         print(
             f"serving on http://{host}:{server.server_port}/ (rebuilds when {data_dir} changes; Ctrl-C stops)",
@@ -239,5 +175,6 @@ def serve(data_dir: Path, port: int, host: str = "127.0.0.1") -> int:
         if keeper is not None:
             keeper.stopped.set()
         server.shutdown()
+        session.close()
         shutil.rmtree(folder, ignore_errors=True)
     return 0

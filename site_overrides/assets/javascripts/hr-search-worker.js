@@ -2,7 +2,10 @@
  *
  * It speaks Material's worker protocol (SETUP -> READY, QUERY -> RESULT; see Material's
  * integrations/search/worker), so the theme's search box, result list, keyboard navigation
- * and accessibility stay as they are. The index is the CLI's: search/hr/ holds, for every
+ * and accessibility stay as they are. The message numbers, the index's folder and the key of
+ * Material's search config that names it are tools/houserules/adapter/protocol.py's
+ * (tests/test_adapter.py compares); tools/houserules/adapter/searchhandoff.py writes them into
+ * Material's index. The index is the CLI's: search/hr/ holds, for every
  * term, the score Whoosh gives each document (tools/houserules/search/shards.py), so this worker
  * only analyses the query as the CLI does (hr-search-analysis.js) and adds the scores up.
  * That is why there is no search library here: a library would rank by its own formula.

@@ -6,11 +6,12 @@ import datetime
 import os
 from collections.abc import Callable, Iterable
 
+from markupsafe import Markup
+
 from ..data.reading import vocab
 from ..data.reading.model import Entry, Game, KnowledgeBase
-from ..data.versions.history import EntryChange
 from ..data.versions.version import data_version, game_version
-from ..render.text import inline_html
+from ..render.templating import render
 from .plan import FRONT_LINK, Group, PrintOptions, anchor
 
 
@@ -25,29 +26,15 @@ class FrontMatter:
 
         ``title=False``: a continuation of the contents, without its heading.
         """
-        out = ['<nav class="toc">' + ('<h2 class="toc-title">目录 · Contents</h2>' if title else "")]
+        games = []
         for game, groups in layout:
-            first = self.kb.entries[groups[0][2][0]] if groups else None
-            start = f' data-page="{self.page_of(first)}"' if first else ""
-            out.append(
-                f'<p class="toc-game"><a href="{link}g-{game.id}"{start}>{inline_html(game.name["zh"])} '
-                f'<span class="hr-en" lang="en">{inline_html(game.name["en"])}</span></a></p>'
-            )
-            for key, heading, refs in groups:
-                out.append(
-                    f'<p class="toc-group toc-group--{inline_html(key)}">{inline_html(heading["zh"])} · '
-                    f'<span lang="en">{inline_html(heading["en"])}</span></p><ul>'
-                )
-                for ref in refs:
-                    entry = self.kb.entries[ref]
-                    out.append(
-                        f'<li><a href="{link}{anchor(entry)}" data-page="{self.page_of(entry)}">'
-                        f'<span class="entry-code">{inline_html(entry.code)}</span> {inline_html(entry.title["zh"])} '
-                        f'<span class="hr-en" lang="en">{inline_html(entry.title["en"])}</span></a></li>'
-                    )
-                out.append("</ul>")
-        out.append("</nav>")
-        return "\n".join(out)
+            first = self.page_of(self.kb.entries[groups[0][2][0]]) if groups else None
+            entries = [
+                (key, heading, [(e, self.page_of(e)) for e in (self.kb.entries[r] for r in refs)])
+                for key, heading, refs in groups
+            ]
+            games.append((game, first, entries))
+        return render("print/toc.html", games=games, link=link, title=title, anchor=anchor)
 
     def cover(self, games: list[Game], printed: list[Entry]) -> str:
         profile, since = self.options.profile, self.options.since
@@ -57,15 +44,9 @@ class FrontMatter:
             title, subtitle = "规则补充说明与房规", "Rulings, errata and house rules"
         if since is not None:
             title, subtitle = f"自 {since.version} 以来的更改", f"Changes since {since.version}"
-        names = "".join(
-            f'<li>{inline_html(g.name["zh"])} <span lang="en">{inline_html(g.name["en"])}</span></li>' for g in games
-        )
-        group = ""
+        group = None
         if profile is not None:
-            group = (
-                f'<p class="cover-group">含本组房规：{inline_html(profile.name["zh"])}'
-                f'<br><span lang="en">With the house rules of {inline_html(profile.name.get("en", profile.name["zh"]))}</span></p>'
-            )
+            group = {"zh": profile.name["zh"], "en": profile.name.get("en", profile.name["zh"])}
         layout = {"qa": ("问答版", "Questions and answers"), "full": ("完整版", "Full details")}[self.options.layout]
         questions = sum(len(e.questions) for e in printed)
         # One game's PDF prints that game's own version (a change elsewhere leaves it, and its cached layout, as it
@@ -79,7 +60,6 @@ class FrontMatter:
             ("条目 · Entries", str(len(printed))),
             ("问题 · Questions", str(questions)),
         ]
-        removed = ""
         if since is not None:
             counts = [
                 f"{vocab.CHANGE_STATUSES[status]['zh']} {n}"
@@ -92,27 +72,15 @@ class FrontMatter:
             ]
             rows.insert(1, ("更改自 · Changes since", since.version))
             rows.insert(2, ("更改 · Changes", "，".join(counts) or "—"))
-            removed = self.removed_list(since.removed)
-        meta = "".join(f"<tr><th>{k}</th><td>{inline_html(v)}</td></tr>" for k, v in rows)
-        kicker = "房规速查 · houserules FAQ" + (" · 更新插页 · update insert" if since is not None else "")
-        return (
-            f'<section class="cover"><p class="cover-kicker">{kicker}</p>'
-            f'<h1 class="cover-title">{inline_html(title)}</h1><p class="cover-en" lang="en">{inline_html(subtitle)}</p>'
-            f'<ul class="cover-games">{names}</ul>{group}<table class="cover-meta">{meta}</table>{removed}</section>'
-        )
-
-    def removed_list(self, removed: list[EntryChange]) -> str:
-        """The codes an insert withdraws: strike them out of the printed FAQ."""
-        if not removed:
-            return ""
-        items = "".join(
-            f'<li><span class="entry-code">{inline_html(c.code)}</span> {inline_html(c.title["zh"])} '
-            f'<span class="hr-en" lang="en">{inline_html(c.title["en"])}</span></li>'
-            for c in removed
-        )
-        return (
-            f'<div class="cover-removed" data-block="removed"><p class="hr-label">已删除的条目 · '
-            f'<span lang="en">Removed entries</span>（{len(removed)}）</p><ul>{items}</ul></div>'
+        return render(
+            "print/cover.html",
+            title=title,
+            subtitle=subtitle,
+            games=games,
+            group=group,
+            rows=rows,
+            insert=since is not None,
+            removed=since.removed if since is not None else [],
         )
 
     def front_html(self, parts: list[tuple[Game, list[Group]]]) -> str:
@@ -156,11 +124,7 @@ class FrontMatter:
 
 def document(title: str, body: list[str], first_page: int = 1) -> str:
     """A print document; ``first_page`` numbers its first page (a continuation of another document)."""
-    style = f"<style>@page :first {{ counter-reset: page {first_page}; }}</style>" if first_page != 1 else ""
-    return (
-        f'<!DOCTYPE html><html lang="zh"><head><meta charset="utf-8"><title>{inline_html(title)}</title>{style}'
-        f"</head><body>{''.join(body)}</body></html>"
-    )
+    return render("print/document.html", title=title, body=[Markup(part) for part in body], first_page=first_page)
 
 
 def title_of(games: list[Game]) -> str:

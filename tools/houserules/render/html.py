@@ -1,25 +1,58 @@
-"""HTML fragments of an entry's blocks shared by the site and the printed FAQ.
+"""HTML of entries: the templates' helper (``h`` in ``render/templates/``) and the entry's blocks rendered.
 
 Each output links entries its own way (a :class:`~houserules.render.text.Linker`);
-the fragments here take it from the :class:`Html` they are called on, so a fact
-table or an erratum looks the same on a page and on paper.
+an :class:`Html` holds it and gives the templates what they compute in Python (data
+Markdown as sanitized HTML, references looked up, sources as a reader sees them, the
+rows of an errata table). The macros of ``parts.html`` lay out what every output
+shares, so a fact table or an erratum looks the same on a page and on paper.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
+
+from markupsafe import Markup
 
 from ..data.reading import vocab
 from ..data.reading.model import Entry, Game, KnowledgeBase
-from .blocks import Erratum
-from .diff import diff_html
-from .text import Linker, inline_html, markdown_html
+from .blocks import Block, Erratum
+from .diff import Span, diff_spans
+from .templating import render
+from .text import Linker, markdown_html
 
 
-def bilingual_label(names: dict[str, str]) -> str:
-    """``中文 · English`` as HTML."""
-    return f'{inline_html(names["zh"])} · <span lang="en">{inline_html(names["en"])}</span>'
+@dataclass(frozen=True)
+class Source:
+    """A source as a reader sees it: the document's title (never its id, a file name such as 002_….txt),
+    the place in it, and its role when it is not the basis of the text."""
+
+    title: str
+    ref: str
+    role: str | None
+
+
+@dataclass(frozen=True)
+class ErratumRow:
+    """One row of an errata table."""
+
+    record: Erratum
+    #: The component the erratum corrects, when it is an entry (else its name is the erratum's ``component``).
+    component: Entry | None
+    #: The entry holding the erratum, when it is not the component, and its link.
+    holder: Entry | None
+    holder_href: str | None
+    printed: list[Span]
+    corrected: list[Span]
+    #: The language of the printed and corrected texts (``zh`` or ``en``).
+    lang: str
+    status: dict[str, str]
+    sources: list[Source]
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.record.data
 
 
 class Html:
@@ -29,135 +62,49 @@ class Html:
         self.kb = kb
         self.linker = linker
 
-    def md(self, text: str | None, lang: str = "zh") -> str:
-        return markdown_html(text, self.linker, lang) if text else ""
+    # -- what the templates ask ---------------------------------------------------------------
+    def md(self, text: str | None, lang: str = "zh") -> Markup:
+        """Data Markdown as sanitized HTML: the one way data text becomes markup."""
+        return Markup(markdown_html(text, self.linker, lang)) if text else Markup()
 
-    def bilingual(self, text: dict[str, str] | None, css: str = "") -> str:
-        """Chinese, then English, each marked with its language."""
-        if not text:
-            return ""
-        parts = [
-            f'<div class="hr-lang hr-lang--{lang}" lang="{lang}">{self.md(text[lang], lang)}</div>'
-            for lang in vocab.LANGS
-            if text.get(lang)
-        ]
-        return f'<div class="{css}">' + "".join(parts) + "</div>" if css else "".join(parts)
+    def entries(self, refs: Iterable[str]) -> list[Entry]:
+        """The entries of ``refs`` that exist."""
+        return [self.kb.entries[ref] for ref in refs if ref in self.kb.entries]
 
-    def entry_label(self, target: Entry) -> str:
-        return (
-            f'<span class="hr-code">{inline_html(target.code)}</span> {inline_html(target.title["zh"])} '
-            f'<span class="hr-en" lang="en">{inline_html(target.title["en"])}</span>'
+    def game(self, entry: Entry) -> Game:
+        return self.kb.games[entry.game]
+
+    def source(self, game: Game, source: dict[str, Any], role: bool = True) -> Source:
+        """A source of ``game``; ``role=False`` leaves out its role (a question's source)."""
+        kind = source.get("role", "basis") if role else "basis"
+        return Source(
+            game.source_title(source["doc"]), source["ref"], None if kind == "basis" else vocab.SOURCE_ROLES[kind]["zh"]
         )
 
-    def link(self, ref: str) -> str:
-        """A link to an entry: its code and both titles."""
-        target = self.kb.entries[ref]
-        return self.linker.link_html(target, self.entry_label(target))
-
-    def link_list(self, refs: Iterable[str], with_summary: bool = False) -> str:
-        items = []
-        for ref in refs:
-            if ref not in self.kb.entries:
-                continue
-            summary = self.md(self.kb.entries[ref].summary["zh"]) if with_summary else ""
-            items.append(
-                f"<li>{self.link(ref)}" + (f'<div class="hr-link-summary">{summary}</div>' if summary else "") + "</li>"
-            )
-        return f'<ul class="hr-links">{"".join(items)}</ul>' if items else ""
-
-    def source_label(self, game: Game, source: dict[str, Any]) -> str:
-        declared = game.source(source["doc"]) or {"title": {"zh": source["doc"], "en": source["doc"]}}
-        role = source.get("role", "basis")
-        role_text = (
-            ""
-            if role == "basis"
-            else f' <span class="hr-role">（{inline_html(vocab.SOURCE_ROLES[role]["zh"])}）</span>'
-        )
-        # A reader sees the document's title, never its id (a file name such as 002_….txt).
-        return (
-            f'<span class="hr-source-title">{inline_html(declared["title"]["zh"])}</span> '
-            f"{inline_html(source['ref'])}{role_text}"
-        )
-
-    def facts_table(self, game: Game, facts: list[dict[str, Any]]) -> str:
-        rows = []
-        for fact in facts:
-            flag = (
-                ' <span class="hr-flag">存疑 · <span lang="en">uncertain</span></span>'
-                if fact.get("confidence") == "uncertain"
-                else ""
-            )
-            cite = f'<div class="hr-cite">{self.source_label(game, fact["source"])}</div>' if "source" in fact else ""
-            rows.append(
-                f'<tr><th>{inline_html(fact["label"]["zh"])}<br><span lang="en">{inline_html(fact["label"]["en"])}</span></th>'
-                f"<td>{self.bilingual(fact['value'])}{flag}{cite}</td></tr>"
-            )
-        return f'<table class="hr-facts">{"".join(rows)}</table>'
-
-    def errata_table(self, records: list[Erratum]) -> str:
-        """Errata records: component (and the entry holding the erratum, when another), printed and
-        corrected text (diffed), English source, status."""
+    def errata_rows(self, records: list[Erratum]) -> list[ErratumRow]:
         rows = []
         for record in records:
             erratum, holder = record.data, record.holder
-            component = self.kb.entries.get(erratum["component"])
-            name = self.link(component.ref) if component else inline_html(erratum["component"])
-            via = ""
-            if holder.ref != erratum["component"]:
-                href = self.linker.href(holder)
-                code = inline_html(holder.code)
-                via = f'<div class="hr-cite">见 {f"<a href={chr(34)}{inline_html(href)}{chr(34)}>{code}</a>" if href else code}</div>'
-            printed, corrected = diff_html(erratum["printed"], erratum["corrected"], erratum["lang"])
-            lang = "en" if erratum["lang"] == "en" else "zh"
-            status = vocab.ERRATA_STATUSES[erratum["status"]]
-            edition = f" · {inline_html(erratum['edition'])}" if erratum.get("edition") else ""
+            other = holder.ref != erratum["component"]
+            printed, corrected = diff_spans(erratum["printed"], erratum["corrected"], erratum["lang"])
             game = self.kb.games[holder.game]
-            sources = "".join(f'<div class="hr-cite">{self.source_label(game, s)}</div>' for s in erratum["sources"])
-            note = self.bilingual(erratum.get("note"), "hr-cite")
-            source_en = inline_html(erratum.get("source_en", "")).replace("&#10;", "<br>")
             rows.append(
-                f'<tr class="hr-erratum hr-erratum--{inline_html(erratum["status"])}"><td>{name}{via}</td>'
-                f'<td class="hr-printed" lang="{lang}">{printed}</td>'
-                f'<td class="hr-corrected" lang="{lang}">{corrected}{note}</td>'
-                f'<td lang="en">{source_en}</td>'
-                f"<td>{inline_html(erratum['lang'])}{edition}<br>"
-                f'<span class="hr-status">{inline_html(status["zh"])} <span lang="en">{inline_html(status["en"])}</span></span>'
-                f"<br><time>{inline_html(erratum['date'])}</time>{sources}</td></tr>"
+                ErratumRow(
+                    record,
+                    self.kb.entries.get(erratum["component"]),
+                    holder if other else None,
+                    self.linker.href(holder) if other else None,
+                    printed,
+                    corrected,
+                    "en" if erratum["lang"] == "en" else "zh",
+                    vocab.ERRATA_STATUSES[erratum["status"]],
+                    [self.source(game, s) for s in erratum["sources"]],
+                )
             )
-        head = (
-            "<tr><th>配件 Component</th><th>印刷文本 Printed</th><th>更正 Corrected</th>"
-            "<th>英文原文 English</th><th>版本与状态 Edition, status</th></tr>"
-        )
-        return f'<table class="hr-errata"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+        return rows
 
-    def translator_notes(self, game: Game, notes: list[dict[str, Any]]) -> str:
-        items = []
-        for note in notes:
-            suggestion = (
-                f'<p class="hr-suggestion">建议 · Suggestion: {inline_html(note["suggestion"])}</p>'
-                if note.get("suggestion")
-                else ""
-            )
-            flag = '<p class="hr-flag">存疑 · Uncertain</p>' if note.get("confidence") == "uncertain" else ""
-            items.append(
-                f'<li>{flag}<blockquote lang="zh">{inline_html(note["quote"])}</blockquote>'
-                f"{self.bilingual(note['problem'])}{suggestion}"
-                f'<p class="hr-cite">{self.source_label(game, note["source"])}</p></li>'
-            )
-        return f'<ul class="hr-notes">{"".join(items)}</ul>'
 
-    def question_source(self, entry: Entry, question: dict[str, Any]) -> str:
-        """Where an answer comes from: the document, the section and, for a ruling, the clause."""
-        game = self.kb.games[entry.game]
-        source = question["source"]
-        return self.source_label(game, {"doc": source["doc"], "ref": source["ref"]})
-
-    def licence_box(self, game: Game) -> str:
-        licence = game.data["licence"]
-        name = inline_html(licence["name"])
-        if licence.get("url"):
-            name = f'<a href="{inline_html(licence["url"])}">{name}</a>'
-        return (
-            f'<div class="hr-licence"><p class="hr-answer-label">版权与授权 · Licence: {name}</p>'
-            f"{self.bilingual(licence['attribution'])}{self.bilingual(licence.get('changes'))}</div>"
-        )
+def entry_html(h: Html, output: str, entry: Entry, blocks: list[Block], **extra: Any) -> str:
+    """An entry's ``blocks`` laid out for ``output`` (``site``: the Markdown of its page after the front matter;
+    ``print``: its ``<article>`` in the print document); ``extra`` is what the output's own parts show."""
+    return render("entry.html", output=output, h=h, entry=entry, blocks=blocks, **extra)

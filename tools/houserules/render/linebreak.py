@@ -44,6 +44,8 @@ def _units(paragraph: str) -> list[str]:
     for piece in _PIECES.findall(paragraph):
         if units and piece != " " and (glue_next or (piece[0] in CLOSING and units[-1] != " ")):
             units[-1] += piece
+        elif len(units) > 1 and not units[-1].strip() and (piece == " " or piece[0] in CLOSING):
+            units[-1] += piece  # spaces stay together, and with the closing mark after them
         else:
             units.append(piece)
         glue_next = piece != " " and piece[-1] in OPENING
@@ -68,19 +70,35 @@ def wrap(text: str, columns: int) -> list[str]:
     ['进入魔梯就', '必须运行', 'every turn']
     >>> wrap("进入魔梯，就必须运行", 8)
     ['进入魔', '梯，就必', '须运行']
+    >>> wrap("魔魔魔 ，", 8)
+    ['魔魔', '魔 ，']
+    >>> wrap("one two ，", 8)
+    ['one', 'two ，']
+    >>> wrap("Discovering ，", 11)
+    ['Discoverin', 'g ，']
     """
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
+        last = ""  # the last word on the line: a closing mark after a space takes it down with it
         for unit in _units(paragraph):
+            closing = unit.lstrip(" ")[:1] in CLOSING
             if width(line) + width(unit) > columns and line.strip():
-                lines.append(line.rstrip(" "))
-                line = "" if unit == " " else unit
+                if closing and not (line.endswith(last) and line[: -len(last)].strip()):
+                    line += unit  # the word is the whole line: it is cut below, the mark stays with its end
+                elif closing:  # "词 ，": the mark takes its word down with it
+                    lines.append(line[: -len(last)].rstrip(" "))
+                    line = last + unit
+                else:
+                    lines.append(line.rstrip(" "))
+                    line = unit if unit.strip() else ""
             else:
                 line += unit
+            if unit.strip():
+                last = unit
             while width(line) > columns and not is_link(line.strip()):  # a word longer than the line
                 cut = _fit(line, columns)
-                while 1 < cut < len(line) and (line[cut] in CLOSING or line[cut - 1] in OPENING):
+                while 1 < cut < len(line) and (line[cut:].lstrip(" ")[:1] in CLOSING or line[cut - 1] in OPENING):
                     cut -= 1
                 lines.append(line[:cut].rstrip(" "))
                 line = line[cut:].lstrip(" ")

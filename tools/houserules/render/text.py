@@ -96,12 +96,9 @@ class Linker:
         el.text = AtomicString(label)
         return el
 
-    def link_html(self, target: Entry, label_html: str) -> str:
-        """A link to an entry in a list (applies to, see also...), around already escaped ``label_html``."""
-        href = self.href(target)
-        if href is None:
-            return f'<span class="hr-link">{label_html}</span>'
-        return f'<a class="hr-link" href="{html.escape(href)}">{label_html}</a>'
+    def printed_page(self, target: Entry) -> tuple[str, int] | None:
+        """Where the document being made prints ``target``: its anchor and page number (None: it does not)."""
+        return None
 
     def text(self, target: Entry, lang: str) -> str:
         return f"{target.title[lang]} ({target.code})"

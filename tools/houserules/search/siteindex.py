@@ -1,20 +1,23 @@
-"""The site's search index: built at site build time from the CLI's index, and written into the site.
+"""The site's search index: the CLI's index of the knowledge base, exported as the browser's sharded index.
 
-At build time (:func:`write_site_index`) the knowledge base is indexed by
-:mod:`houserules.search.indexcache`, as ``houserules search`` does, and its scores are
-exported by :mod:`houserules.search.shards` under ``site/search/hr/``. The
-glossaries' terms are indexed too (the site only). :class:`Prepared` does that
-work in another process while MkDocs renders the pages.
+:func:`build_index` indexes a knowledge base with :mod:`houserules.search.indexcache`, as
+``houserules search`` does, and exports its scores with :mod:`houserules.search.shards`. The
+glossaries' terms are indexed too (the site only). :class:`Prepared` does that work in a forked
+copy of the process, from the knowledge base already loaded, while MkDocs renders the pages.
+Where it goes in the site and how Material finds it is the adapter's
+(:mod:`houserules.adapter.searchhandoff`).
 """
 
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import shutil
-import subprocess
-import sys
+import stat
 import tempfile
-from collections import defaultdict
+import warnings
+import weakref
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -22,11 +25,8 @@ from typing import Any
 from . import analysis as searchtext
 from .documents import documents
 from .index import SearchIndex
-from .indexcache import fingerprint, index_meta, write_index
+from .indexcache import index_meta, write_index
 from .shards import export
-
-#: Where the index goes, relative to the site.
-SITE_FOLDER = "search/hr"
 
 
 def glossary_documents(kb: Any) -> Iterable[dict[str, Any]]:
@@ -59,24 +59,9 @@ def glossary_documents(kb: Any) -> Iterable[dict[str, Any]]:
             }
 
 
-def write_site_index(kb: Any, site_dir: Path, prepared: Prepared | None = None) -> dict[str, Any]:
-    """Index ``kb`` as the CLI does and write the site's search index into ``site_dir``.
-
-    Also empties Material's own index (``search/search_index.json``, keeping its
-    ``config``, which the theme still reads), so a browser loads one index, not two.
-    When ``prepared`` built it from the same, unchanged files (in another process,
-    while MkDocs rendered the pages), that result is moved into place.
-    Returns the head (sizes and version).
-    """
-    target = Path(site_dir) / SITE_FOLDER
-    head = prepared.take(target) if prepared is not None else None
-    if head is None:
-        head = _build(kb, target)
-    point_material_index(Path(site_dir), head["version"])
-    return head
-
-
-def _build(kb: Any, target: Path) -> dict[str, Any]:
+def build_index(kb: Any, target: Path) -> dict[str, Any]:
+    """Index ``kb`` as the CLI does (its entries and, for the site only, its glossaries' terms) and export
+    the scores as the site's sharded index into the folder ``target``; return the head (sizes and version)."""
     with tempfile.TemporaryDirectory(prefix="houserules-siteindex-") as tmp:
         meta = index_meta(kb, [])
         folder = write_index(Path(tmp) / "index", documents(kb), meta)
@@ -90,40 +75,52 @@ def _build(kb: Any, target: Path) -> dict[str, Any]:
                 glossary.close()
 
 
-class Prepared:
-    """The site index of a data folder, being built in another process.
+#: Whether this system can fork a copy of the process (not on Windows).
+CAN_FORK = "fork" in multiprocessing.get_all_start_methods()
 
-    Indexing 5,000 entries takes half a minute of one core; MkDocs renders the pages
-    on the other meanwhile. :meth:`take` gives the result if the data files did not
-    change in between (same fingerprint); otherwise the caller indexes itself.
+
+class Prepared:
+    """The site index of a knowledge base, being built in a forked copy of this process.
+
+    Indexing 5,000 entries takes half a minute of one core; MkDocs renders the pages on
+    the other meanwhile. The copy is forked after the data was loaded and checked: it
+    indexes the very knowledge base the pages are made from, and reads no file. Where the
+    system cannot fork, nothing runs and :meth:`take` gives None: the caller indexes itself.
     """
 
-    def __init__(self, data_dir: Path):
-        self.data_dir = Path(data_dir).resolve()
-        self.fingerprint = fingerprint(self.data_dir)
+    def __init__(self, kb: Any):
         self.staging = Path(tempfile.mkdtemp(prefix="houserules-siteindex-"))
-        self._state: str | None = None
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "houserules.search.siteindex", str(self.data_dir), str(self.staging)],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )  # a failure is redone in process, with its messages
+        self.process: multiprocessing.process.BaseProcess | None = None
+        if CAN_FORK:
+            context = multiprocessing.get_context("fork")
+            self.process = context.Process(
+                target=_index_into, args=(kb, self.staging), name="houserules-siteindex", daemon=True
+            )
+            with warnings.catch_warnings():
+                # Python 3.12 warns of forking a process with threads (a live preview has some): the copy
+                # runs only the indexing, which waits on no lock those threads hold, and ends with _exit.
+                warnings.simplefilter("ignore", DeprecationWarning)
+                self.process.start()
+        # Whatever happens to this object (a build interrupted), the copy is stopped and its folder removed,
+        # at the latest when the process exits.
+        self._cleanup = weakref.finalize(self, _stop, self.process, self.staging, os.getpid())
 
-    def finished(self) -> str:
-        """Wait for the process: ``"ready"``, ``"failed"``, or ``"changed"`` when the data changed meanwhile
-        (found once: the data folder is fingerprinted again only the first time)."""
-        if self._state is None:
-            if self.process.wait() != 0:
-                self._state = "failed"
-            else:
-                self._state = "ready" if fingerprint(self.data_dir) == self.fingerprint else "changed"
-        return self._state
+    @property
+    def forked(self) -> bool:
+        """Whether the index is being built in another process (else :meth:`take` gives None)."""
+        return self.process is not None
+
+    def finished(self) -> bool:
+        """Wait for the copy; whether it wrote the index."""
+        if self.process is None:
+            return False
+        self.process.join()
+        return self.process.exitcode == 0 and (self.staging / "head.json").is_file()
 
     def take(self, target: Path) -> dict[str, Any] | None:
         """The finished index moved to ``target`` and its head, or None when it cannot be used."""
         try:
-            if self.finished() != "ready":
+            if not self.finished():
                 return None
             head: dict[str, Any] = json.loads((self.staging / "head.json").read_text(encoding="utf-8"))
             if target.exists():
@@ -135,48 +132,46 @@ class Prepared:
             self.discard()
 
     def discard(self) -> None:
-        """Stop the process if it still runs and remove its files."""
-        if self.process.poll() is None:
-            self.process.kill()
-        self.process.wait()
-        shutil.rmtree(self.staging, ignore_errors=True)
+        """Stop the copy if it still runs and remove its files."""
+        self._cleanup()
 
 
-def _main(argv: list[str]) -> int:
-    """``python -m houserules.search.siteindex DATA_DIR STAGING``: what :class:`Prepared` runs."""
-    from ..data.reading.load import load
+def _stop(process: multiprocessing.process.BaseProcess | None, staging: Path, owner: int) -> None:
+    if os.getpid() != owner:  # a forked copy never cleans up after the process it was forked from
+        return
+    if process is not None:
+        if process.is_alive():
+            process.kill()
+        process.join()
+    shutil.rmtree(staging, ignore_errors=True)
 
-    data_dir, staging = Path(argv[0]), Path(argv[1])
-    head = _build(load(data_dir).kb, staging / "hr")
+
+def _index_into(kb: Any, staging: Path) -> None:
+    """What the forked copy runs: the index into ``staging/hr`` and its head into ``staging/head.json``.
+
+    Its output goes nowhere: a failure is redone in the building process, with its messages. Its
+    temporary files are made in ``staging`` too, so a copy stopped midway leaves nothing elsewhere.
+    """
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(quiet, 1)
+    os.dup2(quiet, 2)
+    _let_go_of_sockets(quiet)
+    tempfile.tempdir = str(staging)  # this copy's own setting: the building process's is untouched
+    head = build_index(kb, staging / "hr")
     (staging / "head.json").write_text(json.dumps(head, ensure_ascii=False), encoding="utf-8")
-    return 0
 
 
-def point_material_index(site_dir: Path, version: str) -> None:
-    """Material's index without documents, with a pointer to ours; its offline copy (``search_index.js``,
-    written by the offline plugin) says the same."""
-    path = site_dir / "search" / "search_index.json"
+def _let_go_of_sockets(quiet: int) -> None:
+    """The copy keeps no socket of the process it was forked from open: a live preview's port is free as
+    soon as the preview stops, even while a copy still indexes. Each socket's number is pointed at
+    ``quiet`` rather than closed, so nothing else can take the number of a socket object that closes it."""
     try:
-        config = json.loads(path.read_text(encoding="utf-8")).get("config", {})
-    except (OSError, ValueError):
-        config = {}
-    config["houserules"] = {"version": version, "path": SITE_FOLDER}
-    text = json.dumps({"config": config, "docs": []}, ensure_ascii=False, separators=(",", ":"))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    offline = path.with_suffix(".js")
-    if offline.exists():
-        offline.write_text(f"var __index = {text}", encoding="utf-8")
-
-
-def sizes(site_dir: Path) -> dict[str, int]:
-    """Bytes of the site index by part (for the benchmarks)."""
-    root = Path(site_dir) / SITE_FOLDER
-    parts: dict[str, int] = defaultdict(int)
-    for path in root.rglob("*.js"):
-        parts[path.parent.name if path.parent != root else path.stem] += path.stat().st_size
-    return dict(parts)
-
-
-if __name__ == "__main__":
-    sys.exit(_main(sys.argv[1:]))
+        numbers = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:  # no /proc (not Linux): the sockets stay open until the copy ends
+        return
+    for number in numbers:
+        try:
+            if stat.S_ISSOCK(os.fstat(number).st_mode):
+                os.dup2(quiet, number)
+        except OSError:
+            continue

@@ -16,9 +16,9 @@ from collections import defaultdict
 from typing import Any
 
 from ..data.reading.model import KnowledgeBase
-from ..render.text import inline_html
+from ..render.templating import render
 from ..render.urls import entry_url, game_src, go_shard, page_url
-from .markup import front_matter, html_block
+from .markup import front_matter
 
 SHARD_CALLBACK = "houserulesGoShard"
 
@@ -86,34 +86,10 @@ def go_page(kb: KnowledgeBase) -> str:
     page holds no data inside a script element.
     """
     example = next(iter(kb.entries.values()), None)
-    sample = inline_html(example.code if example else "BH-A13")
-    games = "".join(
-        f'<li data-prefix="{inline_html(prefix)}" data-shard="{inline_html(go_shard(prefix))}">'
-        f'<code class="hr-code">{inline_html(prefix)}-…</code> '
-        + " · ".join(
-            f'<a href="{inline_html(page_url(game_src(g.id)))}">{inline_html(g.name["zh"])} '
-            f'<span lang="en">{inline_html(g.name["en"])}</span></a>'
-            for g in found
-        )
-        + "</li>"
-        for prefix, found in sorted(prefixes(kb).items())
-    )
-    return (
-        front_matter("按代码打开 Open by code", search={"exclude": True})
-        + "# 按代码打开 · Open by code\n"
-        + html_block(
-            f'<div id="hr-go" class="hr-go" data-block="go" data-search="{page_url("index.md")}">'
-            '<p class="hr-go-status" aria-live="polite">输入条目代码，如 '
-            f"<code>{sample}</code>，或问题代码，如 <code>{sample}/问题</code>。"
-            f'<span lang="en">Type an entry code such as <code>{sample}</code>, or a question code.</span></p>'
-            '<form class="hr-go-form"><label>代码 · Code <input type="text" name="code" autocomplete="off" '
-            'autocapitalize="characters" spellcheck="false" placeholder="BH-A13"></label> '
-            '<button type="submit" class="md-button">打开 · Open</button></form>'
-            '<div class="hr-go-result"></div>'
-            "<noscript><p>此页需要 JavaScript；请从首页的游戏列表查找。"
-            '<span lang="en">This page needs JavaScript; find the entry from the games on the home page.</span></p>'
-            "</noscript>"
-            '<p class="hr-answer-label">代码前缀 · <span lang="en">Code prefixes</span></p>'
-            f'<ul class="hr-go-prefixes">{games}</ul></div>'
-        )
+    found = [
+        (prefix, go_shard(prefix), [(g, page_url(game_src(g.id))) for g in games])
+        for prefix, games in sorted(prefixes(kb).items())
+    ]
+    return front_matter("按代码打开 Open by code", search={"exclude": True}) + render(
+        "site/go.html", search=page_url("index.md"), sample=example.code if example else "BH-A13", prefixes=found
     )

@@ -1,8 +1,10 @@
-"""The Markdown skeleton of generated pages: front matter, headings, and links relative to a page.
+"""What generated pages need besides their templates: front matter and links relative to a page.
 
-Fixed labels and structure are written as Markdown; everything from the data
-goes in escaped (:func:`~houserules.render.text.escape_md` in Markdown lines)
-or already rendered and sanitized inside raw HTML blocks.
+The pages themselves are templates (``render/templates/site/``, the entry's in
+``render/templates/``): fixed labels and structure written as Markdown, everything
+from the data escaped (``md_text``, :func:`~houserules.render.text.escape_md`, in
+Markdown lines) or inside raw HTML blocks (the ``html_block`` filter), where the
+templates escape every value.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from ..data.reading.model import Entry, KnowledgeBase
-from ..render.text import Linker, escape_md, inline_html
+from ..render.text import Linker, inline_html
 from ..render.urls import entry_url, relative_url
 
 
@@ -24,30 +26,6 @@ def front_matter(title: str, description: str = "", **extra: Any) -> str:
         lines.append(f"description: {json.dumps(inline_html(description[:300]), ensure_ascii=False)}")
     lines += [f"{key}: {json.dumps(value, ensure_ascii=False)}" for key, value in extra.items()]
     return "\n".join(lines + ["---", ""])
-
-
-def heading(level: int, names: dict[str, str], anchor: str, block: str = "") -> str:
-    """A Markdown heading ``中文 · English`` with a fixed anchor (attribute lists see only our own ids).
-
-    ``block`` marks the heading as the start of an entry block (``data-block``).
-
-    >>> heading(2, {"zh": "说明", "en": "Details"}, "details", "body")
-    '\\n## 说明 · Details { #details data-block="body" }\\n'
-    """
-    marker = f' data-block="{block}"' if block else ""
-    return f"\n{'#' * level} {escape_md(names['zh'])} · {escape_md(names['en'])} {{ #{anchor}{marker} }}\n"
-
-
-def html_block(html: str) -> str:
-    """Raw HTML as a block of its own, on one line: Markdown leaves it alone (it starts with a block tag).
-
-    Line breaks inside (a code block of an entry's text, say) become character references,
-    which show the same: a blank line would end the block and hand the rest to Markdown.
-
-    >>> html_block("<div><pre>a\\n\\n{: onclick=x}</pre></div>")
-    '\\n<div><pre>a&#10;&#10;{: onclick=x}</pre></div>\\n'
-    """
-    return f"\n{html.replace(chr(13), '').replace(chr(10), '&#10;')}\n" if html else ""
 
 
 class SiteLinker(Linker):

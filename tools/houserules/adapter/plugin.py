@@ -1,27 +1,29 @@
-"""The MkDocs adapter: the only module that knows MkDocs and Material (with :mod:`.preview`).
+"""The houserules plugin of MkDocs: the generated pages, their navigation and the files beside them.
 
 Declared in ``mkdocs.yml`` as the ``houserules`` plugin (an entry point of the
 package). ``houserules build`` loads and checks the data once and hands the
 knowledge base to the plugin (:meth:`HouserulesPlugin.use`); run by plain
 ``mkdocs build``, the plugin loads the ``data_dir`` folder named in its config.
 Everything it adds to the site comes from :mod:`houserules.site.pages`, a pure
-function of the knowledge base, so a move to another generator touches only
-this file. A live preview also hands over a :class:`~houserules.site.preview.Preview`
-and the plugin runs MkDocs' dirty build of the pages that changed.
+function of the knowledge base. MkDocs keeps the plugin object from one build to the
+next (it has an ``on_startup`` event, as Material's search plugin does); for a live
+preview it keeps a :class:`~houserules.adapter.livepreview.LivePreview` and runs
+MkDocs' dirty build of the pages that changed (:meth:`HouserulesPlugin.live`).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import jinja2
 from mkdocs.config import config_options
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation
@@ -31,17 +33,18 @@ from mkdocs.utils.templates import TemplateContext
 from ..data.reading.model import KnowledgeBase
 from ..errors import HouserulesError
 from ..render.urls import page_url
-from ..search.siteindex import Prepared
+from ..site.context import SiteContext
+from ..site.incremental import Plan, plan
+from ..site.nav import site_nav
+from ..site.pages import home_cards, licences
+from ..site.postbuild import Outputs, SiteInfo
+from ..site.publishing import environment_urls
+from ..site.repo import RepoLinks
+from ..site.verbatim import VerbatimBlocks
 from . import csp
-from .context import SiteContext
-from .incremental import Plan, plan
-from .nav import site_nav
-from .pages import home_cards, licences
-from .postbuild import Outputs, SiteInfo
-from .preview import GeneratedPage, Preview, always_modified
-from .publishing import environment_urls
-from .repo import RepoLinks
-from .verbatim import VerbatimBlocks
+from .livepreview import GeneratedPage, LivePreview, always_modified
+from .liveserver import serve_with_policy
+from .searchhandoff import SearchWriter
 
 log = logging.getLogger("mkdocs.plugins.houserules")
 
@@ -59,28 +62,84 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
 
     def __init__(self) -> None:
         super().__init__()
+        #: What a live preview keeps between the builds of its site folder (None: no preview).
+        self.preview: LivePreview | None = None
+        #: What use() and live() asked of the coming build: the knowledge base, its data folder, whether live.
+        self._request: tuple[KnowledgeBase, Path, bool] | None = None
+        self._begin(None, None, False)
+
+    def _begin(self, kb: KnowledgeBase | None, data_dir: Path | None, live: bool) -> None:
+        """What one build knows: MkDocs keeps this object from build to build, so each starts here."""
+        self._given, self._data_dir = kb, data_dir
+        self._live = live  # whether this build is the live preview's
         self.ctx: SiteContext | None = None
         self.plan: Plan | None = None
-        self.preview: Preview | None = None
-        self._given: KnowledgeBase | None = None
-        self._data_dir: Path | None = None
+        self._search: SearchWriter | None = None
+        self._outputs: Outputs | None = None
         self._data: Path | None = None  # the data folder of the build at hand
-        #: The site's search index, built in another process while MkDocs renders the pages.
-        self._search: Prepared | None = None
-        self._files: Files | None = None
         self._titles: dict[str, str | None] = {}
         self._nav: list[Any] = []
 
-    def use(self, kb: KnowledgeBase, data_dir: Path, preview: Preview | None = None) -> None:
+    # -- before a build --------------------------------------------------------------------------------------------
+
+    def use(self, kb: KnowledgeBase, data_dir: Path) -> None:
         """Build from ``kb`` (loaded and checked from ``data_dir``) instead of loading the configured folder.
 
-        With ``preview``, a dirty build (``preview.start`` said so) updates its last build.
+        It holds for the coming build only: the one after loads the configured folder again, unless told so.
         """
-        self._given, self._data_dir, self.preview = kb, data_dir, preview
+        self._request = (kb, data_dir, False)
+
+    def live(self, config: MkDocsConfig, *, fresh: bool = False) -> bool:
+        """Make the coming build (of the knowledge base given to :meth:`use`) the live preview's; whether it may
+        be a dirty one (then pass ``dirty=True`` to MkDocs' build).
+
+        The plugin keeps a :class:`LivePreview` of the site folder: a build into another folder, or
+        ``fresh`` (the hand-written pages, the theme or ``mkdocs.yml`` changed), starts from a full one.
+        """
+        assert self._request is not None, "use() names the knowledge base of a live build"
+        kb, data_dir, _ = self._request
+        site_dir = Path(config.site_dir)
+        if self.preview is None or self.preview.site_dir != site_dir:
+            self.stop_preview()
+            self.preview = LivePreview(site_dir)
+        elif fresh:
+            self.preview.reset()
+        self._request = (kb, data_dir, True)
+        return self.preview.start(kb, config)
+
+    def stop_preview(self) -> None:
+        """Forget the live preview (its background indexing stops)."""
+        if self.preview is not None:
+            self.preview.stop()
+            self.preview = None
+
+    @property
+    def _active(self) -> LivePreview | None:
+        """The live preview this build belongs to, if any."""
+        return self.preview if self._live else None
 
     @property
     def _dirty(self) -> bool:
-        return self.preview is not None and self.preview.dirty
+        return self._active is not None and self._active.dirty
+
+    # -- MkDocs' events --------------------------------------------------------------------------------------------
+
+    def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
+        # Having this event, the plugin is kept from one build to the next (see livepreview); a new command
+        # starts without a preview.
+        self.stop_preview()
+
+    def on_shutdown(self) -> None:
+        self.stop_preview()
+
+    def on_serve(
+        self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Callable[..., Any]
+    ) -> LiveReloadServer:
+        # Plain 'mkdocs serve': the data folder is watched too, and the reload script MkDocs adds to
+        # each page it serves is allowed by the page's policy.
+        if self._data is not None:
+            server.watch(str(self._data))
+        return serve_with_policy(server)
 
     def _load(self, data: Path) -> KnowledgeBase:
         from ..check import run as run_check
@@ -93,14 +152,20 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         return report.kb
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        self._begin(*(self._request or (None, None, False)))
+        self._request = None
         data = self._data_dir or Path(config.config_file_path).parent / self.config.data_dir
         self._data = data if data.is_dir() else None
-        # A full build indexes on the other core while MkDocs renders; a live preview's dirty build
-        # starts indexing only once its pages are written (Outputs), so a save's page comes first.
-        self._search = Prepared(data) if self._data and not self._dirty else None
-        if self._dirty and self.preview:
-            self.preview.outputs.search.supersede()
         kb = self._given or self._load(data)
+        preview = self._active
+        search = self._search = preview.search if preview else SearchWriter()
+        self._outputs = preview.outputs if preview else Outputs(search)
+        # A full build indexes on the other core while MkDocs renders; a live preview's dirty build
+        # starts indexing only once its pages are written, so a save's page comes first.
+        if self._dirty:
+            search.supersede()
+        else:
+            search.prepare(kb)
         self.ctx = SiteContext(kb)
         version = self.ctx.version
         try:  # a fork publishes at its own address: the environment names it (houserules.site.publishing)
@@ -130,11 +195,13 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
     def on_build_error(self, error: Exception) -> None:
         if self._search is not None:
             self._search.discard()
-            self._search = None
+        if self._active is not None:
+            self._active.reset()  # what this build made is not known: the next one is a full one
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         assert self.ctx is not None
-        self.plan = plan(self.ctx, self.preview.state if self._dirty and self.preview else None)
+        preview = self._active
+        self.plan = plan(self.ctx, preview.state if preview and self._dirty else None)
         if self._dirty:
             # The hand-written pages show the data too (the home page's game cards): always rendered again.
             for file in files.documentation_pages():
@@ -144,36 +211,36 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
             assert isinstance(file, GeneratedPage)  # File.generated makes an instance of the class it is called on
             file.modified = path in self.plan.modified
             files.append(file)
-        self._files = files
         return files
 
     def on_nav(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
-        if self._dirty and self.preview:
+        preview = self._active
+        if preview is not None and self._dirty:
             for page in nav.pages:  # not rendered again: its title as the last build found it
                 if not page.file.is_modified() and page.title is None:
-                    page.title = self.preview.titles.get(page.file.src_uri)
+                    page.title = preview.titles.get(page.file.src_uri)
         return nav
 
     def on_env(self, env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
-        if self.preview is not None:
-            env.bytecode_cache = self.preview.bytecode
+        if self._active is not None:
+            env.bytecode_cache = self._active.bytecode
         return env
 
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         assert self.ctx is not None
+        # The site searches with its own index (houserules.adapter.searchhandoff); Material's stays empty,
+        # so a browser loads one index and the build skips a jieba pass over every page. Set here, before
+        # any plugin's page context, where Material's search reads it.
+        page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
         markers = {"<!-- houserules:games -->": home_cards, "<!-- houserules:licences -->": licences}
         for marker, render in markers.items():
             if marker in markdown:
                 markdown = markdown.replace(marker, render(self.ctx, page.file.url))
         return markdown
 
-    @event_priority(100)  # before Material's search plugin indexes the page
     def on_page_context(
         self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
     ) -> TemplateContext:
-        # The site searches with its own index (houserules.search.siteindex); Material's stays empty,
-        # so a browser loads one index and the build skips a jieba pass over every page.
-        page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
         self._titles[page.file.src_uri] = page.title
         return context
 
@@ -184,10 +251,11 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         # The theme's own pages (404.html); not the sitemap.
         return csp.add_policy(output_content) if template_name.endswith(".html") else output_content
 
-    # Last of all (Material's offline plugin writes search/search_index.js at -100): the worker lists every file.
+    # Last of all: after Material's search plugin wrote its index (at 0) and its offline plugin the index's
+    # copy (at -100), so the hand-off rewrites both and the offline app lists every file.
     @event_priority(-110)
     def on_post_build(self, config: MkDocsConfig) -> None:
-        assert self.ctx is not None and self.plan is not None
+        assert self.ctx is not None and self.plan is not None and self._outputs is not None
         site_dir = Path(config.site_dir)
         info = SiteInfo(
             config.site_name,
@@ -196,14 +264,14 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
             self.config.short_name,
             self.config.offline,
         )
-        outputs = self.preview.outputs if self.preview else Outputs()
-        outputs.write(self.ctx, site_dir, info, self.plan.changes, self._search, self._data)
-        self._search = None
-        if self.preview is None:
+        self._outputs.write(self.ctx, site_dir, info, self.plan.changes)
+        preview = self._active
+        if preview is None:
             return
         for src in self.plan.removed:
             (site_dir / page_url(src)).unlink(missing_ok=True)
-        titles = {**self.preview.titles, **self._titles} if self._dirty else dict(self._titles)
+        titles = {**preview.titles, **self._titles} if self._dirty else dict(self._titles)
         for src in self.plan.removed:
             titles.pop(src, None)
-        self.preview._pending = (self.plan.state, self._nav, titles)
+        # Kept now; a strict build that aborts after this event calls on_build_error, which resets it.
+        preview.keep(self.plan.state, self._nav, titles)

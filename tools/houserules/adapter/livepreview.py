@@ -1,12 +1,16 @@
-"""What a live preview (``houserules serve``) keeps from one build of its site folder to the next.
+"""What the plugin keeps from one build of a live preview's site folder to the next (``houserules serve``).
 
-With it the plugin runs MkDocs' dirty build: only the pages whose Markdown differs from the
-last build's are rendered again (:mod:`houserules.site.incremental`), and the post-build files
-are told what changed (:mod:`houserules.site.postbuild`).
+MkDocs keeps a plugin object from one build to the next when it has an ``on_startup`` event
+(as Material's search plugin keeps its index between the builds of ``mkdocs serve``): the
+houserules plugin keeps a :class:`LivePreview` of the folder it builds, and with it runs MkDocs'
+dirty build, which renders only the pages whose Markdown differs from the last build's
+(:mod:`houserules.site.incremental`), and tells the post-build files what changed
+(:mod:`houserules.site.postbuild`).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -14,34 +18,37 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File
 
 from ..data.reading.model import KnowledgeBase
-from .incremental import SiteState
-from .nav import site_nav
-from .postbuild import Outputs
+from ..site.incremental import SiteState
+from ..site.nav import site_nav
+from ..site.postbuild import Outputs
+from .searchhandoff import SearchWriter
 
 
-class Preview:
+class LivePreview:
     """What a live preview keeps from one build of its site folder to the next.
 
     The pages' data and Markdown, the navigation, the title of every page (a page that
     is not rendered again has none, and the navigation of the pages that are names it),
-    the search documents of every page, the post-build writers (which keep their own
-    state) and Jinja's compiled templates. Kept only once a build succeeded
-    (:meth:`commit`); :meth:`reset` makes the next build a full one.
+    the post-build writers (which keep their own state, the search index's among them)
+    and Jinja's compiled templates. The plugin keeps what a build made once it succeeded
+    (:meth:`keep`); :meth:`reset` makes the next build a full one.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, site_dir: Path) -> None:
+        self.site_dir = site_dir
         self.bytecode = _MemoryBytecode()
+        self.search = SearchWriter()
         self.reset()
 
     def reset(self) -> None:
         self.state: SiteState | None = None
         self.nav: list[Any] | None = None
         self.titles: dict[str, str | None] = {}
+        self.search.supersede()
         # The translators' downloads come with 'houserules build' only: making them again on every save
         # would cost the preview seconds per save at thousands of entries.
-        self.outputs = Outputs(downloads=False)
+        self.outputs = Outputs(self.search, downloads=False)
         self.dirty = False
-        self._pending: tuple[SiteState, list[Any], dict[str, str | None]] | None = None
 
     def start(self, kb: KnowledgeBase, config: MkDocsConfig) -> bool:
         """Whether the next build of ``kb`` may be a dirty one: there is a last build and the navigation is the same.
@@ -49,16 +56,15 @@ class Preview:
         Material renders the navigation into every page, so a new navigation rebuilds them all.
         """
         self.dirty = self.state is not None and site_nav(kb, config.nav or []) == self.nav
-        self._pending = None
         return self.dirty
 
-    def commit(self) -> None:
-        """The build succeeded: what it made is the last build."""
-        if self._pending is None:
-            self.reset()
-            return
-        self.state, self.nav, self.titles = self._pending
-        self._pending = None
+    def keep(self, state: SiteState, nav: list[Any], titles: dict[str, str | None]) -> None:
+        """What a build made (its pages, navigation and titles): the last build from now on."""
+        self.state, self.nav, self.titles = state, nav, titles
+
+    def stop(self) -> None:
+        """The preview ends: its background indexing stops."""
+        self.search.stop()
 
 
 class _MemoryBytecode(jinja2.BytecodeCache):
