@@ -7,12 +7,12 @@ import re
 
 import pytest
 
-from conftest import DATA, load_kb
+from conftest import real_check
 from sitecheck import parse, serve
 
 pytestmark = pytest.mark.slow  # every test reads the real data's built site
 
-KB = load_kb(DATA)
+KB = real_check().kb  # the real data, clean (tests/test_content.py)
 ENTRY_TARGETS = {e.code: f"{e.game}/{e.id}.html" for e in KB.entries.values()}
 QUESTION_TARGETS = {
     f"{e.code}/{q['id']}": f"{e.game}/{e.id}.html#{q['id']}" for e in KB.entries.values() for q in e.questions
