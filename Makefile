@@ -62,14 +62,17 @@ format: setup
 	$(BIN)/ruff format tools tests benchmarks
 	$(BIN)/ruff check --fix tools tests benchmarks
 
-# Two workers (pytest-xdist): each has its own session, its own cache folder and site fixtures (tests/conftest.py).
+# Two workers (pytest-xdist): each has its own session and cache folder; each runs whole modules (--dist loadfile),
+# so a module's fixtures are made once, the longest modules first (tests/conftest.py: MODULES_FIRST). The real
+# data's site and the fixture's full build are built once per run and shared by both workers.
 PYTEST_WORKERS ?= 2
+PYTEST_XDIST = -n $(PYTEST_WORKERS) --dist loadfile
 test: setup lint
-	$(BIN)/pytest -n $(PYTEST_WORKERS)
+	$(BIN)/pytest $(PYTEST_XDIST)
 
 # Everything but the tests marked browser (Chromium), slow (the real site, PDFs) and bench.
 test-fast: setup
-	$(BIN)/pytest -q -n $(PYTEST_WORKERS) -m "not browser and not slow and not bench"
+	$(BIN)/pytest -q $(PYTEST_XDIST) -m "not browser and not slow and not bench"
 
 # The benchmark's smoke run (a tiny `make bench`: two minutes), which `make test` leaves out.
 bench-smoke: setup

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import io
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -74,6 +76,15 @@ def load_kb(data: Path):
     loaded = load(data)
     assert loaded.problems == [], loaded.problems
     return loaded.kb
+
+
+@functools.cache
+def real_check():
+    """``houserules check`` of the real data, run once per worker for every module that lists its entries
+    (test_content, test_questions, test_site): read it, never change it."""
+    from houserules.check import run as run_check
+
+    return run_check(DATA)
 
 
 def run_cli(*args: str, cwd: Path = ROOT, timeout: float = 300, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -190,7 +201,48 @@ def pytest_configure(config: pytest.Config) -> None:
 FULL_BUILDS = {"built_site", "built_fixture_full"}
 
 
+#: The modules that take longest, in the order the workers start them (``make test`` gives each worker whole
+#: modules, ``--dist loadfile``, so a module's fixtures are made once), so that the short ones fill in at the
+#: end. Each worker is handed two modules at the start: the first (accessibility: it builds the real data's
+#: site, then runs axe on every page kind about a hundred times) and third (a short one) go to one, the
+#: second (publishing: the real data built as a fork publishes it) and fourth (the site's search) to the
+#: other, which takes the rest as it gets free. Neither starts by waiting for the other's build.
+MODULES_FIRST = [
+    "tests/test_a11y.py",
+    "tests/test_publishing.py",
+    "tests/test_search_parity.py",
+    "tests/test_site_search.py",
+    "tests/test_hardening.py",
+    "tests/test_browser.py",
+    "tests/test_serve.py",
+    "tests/test_serve_lifecycle.py",
+    "tests/test_offline.py",
+    "tests/test_git_history.py",
+    "tests/test_serve_cli.py",
+    "tests/test_plaintext_fields.py",
+    "tests/test_golinks.py",
+    "tests/test_pdf.py",
+    "tests/test_print_cache.py",
+    "tests/test_search.py",
+    "tests/test_site.py",
+    "tests/test_new.py",
+    "tests/test_changes.py",
+    "tests/test_translators_site.py",
+]
+#: Within its module, the longest test starts first: the real data built and published as a fork would.
+STARTS_FIRST = {
+    "tests/test_publishing.py::test_the_published_site_takes_its_addresses_from_the_environment_and_passes_the_link_check",
+}
+
+
+def _start_order(item: pytest.Item) -> tuple[int, int]:
+    module = item.nodeid.split("::", 1)[0]
+    rank = MODULES_FIRST.index(module) if module in MODULES_FIRST else len(MODULES_FIRST)
+    return rank, 0 if item.nodeid in STARTS_FIRST else 1
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=_start_order)  # stable: everything else keeps the collection's order
     unmarked = [
         f"{item.nodeid} uses {', '.join(sorted(FULL_BUILDS & set(getattr(item, 'fixturenames', ()))))}"
         for item in items
@@ -232,10 +284,52 @@ def build_once(tmp_path_factory, data: Path, name: str) -> Path:
     return out
 
 
+def run_folder(tmp_path_factory) -> Path:
+    """The temporary folder of this run: shared by its xdist workers, each of whose own folders is inside it."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def shared_once(tmp_path_factory, name: str, make) -> Path:
+    """``make(folder)`` run once for the whole run, whichever worker asks first; its result, for every worker.
+
+    A site several workers' tests read is built by the first worker that needs it while the others
+    wait on a lock, then read by all: it lives in the run's temporary folder, so no later run sees it.
+    A build that fails leaves nothing behind, and the next worker that asks builds it again.
+    """
+    shared = run_folder(tmp_path_factory) / "shared"
+    shared.mkdir(exist_ok=True)
+    done = shared / name
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not done.is_dir():
+                work = Path(tmp_path_factory.mktemp(name))
+                result = make(work)
+                (work / "result").write_text(str(Path(result).relative_to(work)), encoding="utf-8")
+                shutil.move(str(work), str(done))
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return done / (done / "result").read_text(encoding="utf-8")
+
+
+def _built(data: Path):
+    def make(folder: Path) -> Path:
+        out = folder / "site"
+        result = run_cli("build", "--data", str(data), "-o", str(out))
+        assert result.returncode == 0, result.stdout + result.stderr
+        return out
+
+    return make
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
-    """The real data built once into a temporary site folder (check + MkDocs + post steps + PDFs): slow."""
-    return build_once(tmp_path_factory, DATA, "site")
+    """The real data built once per run into a temporary site folder (check + MkDocs + post steps + PDFs): slow.
+
+    Read-only: a test that changes a built site copies it first.
+    """
+    return shared_once(tmp_path_factory, "real-site", _built(DATA))
 
 
 @pytest.fixture(scope="session")
@@ -248,8 +342,31 @@ def built_fixture_site(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def built_fixture_full(tmp_path_factory) -> Path:
-    """The small known-good fixture built whole, as ``houserules build`` does (with its PDFs): slow."""
-    return build_once(tmp_path_factory, GOOD, "fixture-full")
+    """The small known-good fixture built whole once per run, as ``houserules build`` does (with its PDFs): slow."""
+    return shared_once(tmp_path_factory, "fixture-full", _built(GOOD))
+
+
+# -- one Chromium per worker -----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def playwright():
+    """Playwright, started once per worker (a second ``sync_playwright()`` cannot run beside it)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as instance:
+        yield instance
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    """Debian's headless Chromium, launched once per worker by the first browser test; each test opens its own
+    contexts or pages and closes them."""
+    from sitecheck import CHROMIUM, CHROMIUM_ARGS
+
+    instance = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield instance
+    instance.close()
 
 
 def git(repo: Path, *args: str) -> str:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import functools
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from houserules.search.evaluate import CHROMIUM, CHROMIUM_ARGS, serve_static
+from houserules.search.evaluate import CHROMIUM, CHROMIUM_ARGS, serve_static  # noqa: F401 (the browser fixtures launch with these)
 
 #: Serve a built site on 127.0.0.1 at a free port while the block runs (yields its base URL).
 serve = serve_static
@@ -73,16 +72,3 @@ def external_resources(site: Path) -> list[str]:
             if loads and (urlsplit(url).scheme or url.startswith("//")):
                 found.append(f"{page.relative_to(site)}: {tag} {url}")
     return found
-
-
-@contextlib.contextmanager
-def chromium():
-    """Debian's Chromium, headless, with the flags every browser test and ``search-eval --site`` use."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()

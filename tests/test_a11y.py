@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from axecheck import axe_version, describe, violations
-from sitecheck import chromium, serve
+from sitecheck import serve
 
 pytestmark = pytest.mark.browser
 
@@ -43,12 +43,6 @@ VIEWPORTS = {"phone": PHONE, "desktop": DESKTOP}
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with chromium() as instance:
-        yield instance
-
-
-@pytest.fixture(scope="module")
 def base_url(built_site):
     with serve(built_site) as url:
         yield url
@@ -66,12 +60,30 @@ def tab(request, browser):
     context.close()
 
 
+#: Resolves once no transition or animation of the page is running (results fading in, header shadows):
+#: two frames for Material to start them, then each to its end; never later than the fixed 600 ms
+#: Material's transitions take at most.
+ANIMATIONS_DONE = """async () => {
+    const frame = () => new Promise(resolve => requestAnimationFrame(() => resolve()));
+    const deadline = performance.now() + 600;
+    const running = () => document.getAnimations().filter(a => a.playState === "running"
+        && a.effect && a.effect.getComputedTiming().iterations !== Infinity);
+    await frame();
+    await frame();
+    while (running().length && performance.now() < deadline) {
+        const left = new Promise(resolve => setTimeout(resolve, deadline - performance.now()));
+        await Promise.race([Promise.all(running().map(a => a.finished.catch(() => null))), left]);
+        await frame();
+    }
+}"""
+
+
 def settle(page, results: bool = False) -> None:
     """Wait for the page (and the search results) to finish loading and animating."""
     page.wait_for_load_state("load")
     if results:
         page.wait_for_selector(".md-search-result__item", timeout=15000)
-    page.wait_for_timeout(600)  # Material's transitions (results fade in, header shadows)
+    page.evaluate(ANIMATIONS_DONE)
 
 
 @pytest.mark.parametrize("search", [False, True], ids=["closed", "search-open"])

@@ -6,7 +6,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 
-from sitecheck import chromium, serve
+from sitecheck import serve
 
 pytestmark = pytest.mark.browser
 
@@ -31,12 +31,6 @@ SEARCHES = [
     ("BH-A13", "BH-A13"),
     ("bh-r20", "BH-R20"),
 ]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as instance:
-        yield instance
 
 
 @pytest.fixture(scope="module", params=["http", "file"])

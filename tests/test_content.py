@@ -6,12 +6,11 @@ import re
 
 import pytest
 
-from conftest import DATA, run_cli
-from houserules.check import run as run_check
+from conftest import real_check, run_cli
 from houserules.data.reading.model import text_fields
 from houserules.data.reading.seeds import sections
 
-KB = run_check(DATA).kb
+KB = real_check().kb
 SEED_SOURCES = [
     (game.id, source) for game in KB.games.values() for source in game.data["sources"] if source["kind"] == "seed"
 ]

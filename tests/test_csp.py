@@ -6,11 +6,12 @@ the policy is the second wall: if markup ever slipped through, the browser would
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 import pytest
 
-from sitecheck import CHROMIUM, CHROMIUM_ARGS, serve
+from sitecheck import serve
 
 CSP = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
 
@@ -32,13 +33,10 @@ def test_every_page_carries_one_policy_first_in_its_head(built_fixture_site):
 
 @pytest.mark.browser
 @pytest.mark.parametrize("scheme", ["file", "http"])
-def test_the_policy_allows_the_site_and_blocks_injected_script(built_fixture_site, scheme):
-    from playwright.sync_api import sync_playwright
-
-    with serve(built_fixture_site) as url, sync_playwright() as playwright:
+def test_the_policy_allows_the_site_and_blocks_injected_script(browser, built_fixture_site, scheme):
+    with serve(built_fixture_site) as url, contextlib.closing(browser.new_context()) as context:
         base = (built_fixture_site.as_uri() if scheme == "file" else url.rstrip("/")) + "/"
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        tab = browser.new_context().new_page()
+        tab = context.new_page()
         violations: list[str] = []
         tab.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
         for page in ("index.html", "demo/tower-crossing.html", "demo/faq.html", "print/index.html"):
@@ -57,4 +55,3 @@ def test_the_policy_allows_the_site_and_blocks_injected_script(built_fixture_sit
         tab.wait_for_timeout(300)
         assert tab.evaluate("typeof window.__pwned") == "undefined"
         assert len(violations) == 2
-        browser.close()

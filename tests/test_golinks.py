@@ -7,12 +7,12 @@ import re
 
 import pytest
 
-from conftest import DATA, load_kb
-from sitecheck import chromium, parse, serve
+from conftest import real_check
+from sitecheck import parse, serve
 
 pytestmark = pytest.mark.slow  # every test reads the real data's built site
 
-KB = load_kb(DATA)
+KB = real_check().kb  # the real data, clean (tests/test_content.py)
 ENTRY_TARGETS = {e.code: f"{e.game}/{e.id}.html" for e in KB.entries.values()}
 QUESTION_TARGETS = {
     f"{e.code}/{q.id}": f"{e.game}/{e.id}.html#{q.id}" for e in KB.entries.values() for q in e.questions
@@ -47,12 +47,6 @@ def test_no_page_but_the_go_page_carries_the_prefixes_and_none_carries_the_codes
         assert "houserulesGoShard(" not in html
     go = (built_site / "go.html").read_text(encoding="utf-8")
     assert len(go) < 40_000  # the list of prefixes only, whatever the number of entries
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as instance:
-        yield instance
 
 
 @pytest.fixture(scope="module", params=["file", "http"])

@@ -176,11 +176,9 @@ def test_page_titles_and_descriptions_are_escaped(hostile_site):
 
 @pytest.mark.browser
 @pytest.mark.parametrize("scheme", ["file", "http"])
-def test_no_script_from_data_runs_in_chromium(hostile_site, scheme):
+def test_no_script_from_data_runs_in_chromium(browser, hostile_site, scheme):
     """Every page and a few searches, from disk and from a local server: no script, no dialog, no request out."""
-    from playwright.sync_api import sync_playwright
-
-    from sitecheck import CHROMIUM, CHROMIUM_ARGS, serve
+    from sitecheck import serve
 
     dialogs: list[str] = []
     messages: list[str] = []
@@ -188,10 +186,9 @@ def test_no_script_from_data_runs_in_chromium(hostile_site, scheme):
     pages = sorted(str(p.relative_to(hostile_site)) for p in hostile_site.rglob("*.html"))
     visits = [(page, "") for page in pages] + [("index.html", f"?q={q}") for q in ("script", "pwned", "img", "终端")]
     pwned = []
-    with contextlib.ExitStack() as stack, sync_playwright() as playwright:
+    with contextlib.ExitStack() as stack:
         base = hostile_site.as_uri() if scheme == "file" else stack.enter_context(serve(hostile_site)).rstrip("/")
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        context = browser.new_context()
+        context = stack.enter_context(contextlib.closing(browser.new_context()))
         context.on("request", lambda request: requests.append(request.url))
         tab = context.new_page()
         tab.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
@@ -208,7 +205,6 @@ def test_no_script_from_data_runs_in_chromium(hostile_site, scheme):
             if tab.evaluate("typeof window.__pwned !== 'undefined'"):
                 pwned.append(page + query)
         results = tab.locator(".md-search-result__item").count()
-        browser.close()
     assert len(visits) > 20 and results > 0  # the pages and the search results were really rendered
     assert pwned == [] and dialogs == []
     assert [m for m in messages if MARK.search(m)] == []

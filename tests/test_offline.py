@@ -14,7 +14,6 @@ import urllib.request
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from conftest import DATA, GOOD, HOUSERULES, ROOT, run_cli
 from houserules.data.versions.version import tree_hash
@@ -26,19 +25,6 @@ pytestmark = pytest.mark.browser
 CONTROLLED = """() => new Promise(resolve => navigator.serviceWorker.controller ? resolve(true)
     : navigator.serviceWorker.addEventListener('controllerchange', () => resolve(true)))"""
 CACHES = "() => caches.keys()"
-
-
-@pytest.fixture(scope="module")
-def playwright():
-    with sync_playwright() as instance:
-        yield instance
-
-
-@pytest.fixture(scope="module")
-def browser(playwright):
-    instance = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    yield instance
-    instance.close()
 
 
 def watched(context, origin: str) -> list[str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from conftest import DATA, GOOD, run_cli
+from conftest import DATA, GOOD, real_check, run_cli
 from houserules.check import run as run_check
 from houserules.print.document import PrintDocument, PrintLinker
 from houserules.print.plan import PrintOptions, print_groups
@@ -80,7 +80,7 @@ def _printed(site: Path, kb, name: str) -> tuple[Path, list]:
 
 @pytest.fixture(scope="module")
 def real_kb():
-    return run_check(DATA).kb
+    return real_check().kb
 
 
 @pytest.fixture(scope="module")

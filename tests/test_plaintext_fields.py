@@ -161,7 +161,13 @@ def shape(html: str) -> Counter:
 def page_shape(page: str) -> Counter:
     """The shape of a generated page once MkDocs' Markdown has made it HTML."""
     body, _ = get_data(page)
-    return shape(markdown.Markdown(extensions=MKDOCS_EXTENSIONS).convert(body))
+    return shape(_mkdocs_markdown().reset().convert(body))
+
+
+@functools.cache
+def _mkdocs_markdown() -> markdown.Markdown:
+    """One converter with MkDocs' extensions, reset before each page (as MkDocs' own is between pages)."""
+    return markdown.Markdown(extensions=MKDOCS_EXTENSIONS)
 
 
 def print_shape(kb: KnowledgeBase, layout: str) -> Counter:
@@ -169,6 +175,33 @@ def print_shape(kb: KnowledgeBase, layout: str) -> Counter:
     groups = print_groups(kb, game, None)
     linker = PrintLinker(kb, {r for _, _, refs in groups for r in refs})
     return shape(PrintDocument(kb, linker, PrintOptions(layout=layout)).game_html(game, groups))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _history_read_once():
+    """Every example renders the changes page, which reads the fixture's git history: a history that does not
+    change while these tests run. Each git command is run, and each file version parsed, once (a copy each time)."""
+    from houserules.data.versions import git, history
+
+    run_git, read_blob = git._git, history.read_blob
+    answers: dict = {}
+    parsed: dict = {}
+
+    def git_once(cwd, *args, stdin=None):
+        key = (str(cwd), args, stdin)
+        if key not in answers:
+            answers[key] = run_git(cwd, *args, stdin=stdin)
+        return answers[key]
+
+    def read_blob_once(blob):
+        if blob not in parsed:
+            parsed[blob] = read_blob(blob)
+        return copy.deepcopy(parsed[blob])
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(git, "_git", git_once)
+        patch.setattr(history, "read_blob", read_blob_once)
+        yield
 
 
 @functools.cache

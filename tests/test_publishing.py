@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, run_cli
-from sitecheck import chromium, serve
+from sitecheck import serve
 from test_changes import make_repo
 
 #: What the workflows run to build and check the site (through make publish-check), and what the tests run.
@@ -249,10 +249,10 @@ def test_the_home_page_links_the_printed_faq_and_what_changed(published):
 
 
 @pytest.mark.browser
-def test_a_group_downloads_its_insert_and_finds_the_links_at_every_width(published):
+def test_a_group_downloads_its_insert_and_finds_the_links_at_every_width(browser, published):
     _, trees, out = published
     name = f"changes-since-{trees[0][:8]}.pdf"
-    with chromium() as browser, serve(out) as url:
+    with serve(out) as url:
         for width, height in ((1280, 800), (375, 740)):
             tab = browser.new_page(viewport={"width": width, "height": height})
             tab.goto(f"{url}/index.html")
@@ -266,12 +266,13 @@ def test_a_group_downloads_its_insert_and_finds_the_links_at_every_width(publish
         download = info.value
         assert download.suggested_filename == name
         assert Path(download.path()).read_bytes() == (out / "print" / name).read_bytes()
+        tab.close()
 
 
 @pytest.mark.browser
-def test_offline_a_pdf_never_opened_says_so_instead_of_404(published):
+def test_offline_a_pdf_never_opened_says_so_instead_of_404(browser, published):
     _, _, out = published
-    with chromium() as browser, serve(out) as url:
+    with serve(out) as url:
         context = browser.new_context()
         tab = context.new_page()
         tab.goto(f"{url}/index.html")

@@ -14,11 +14,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import DATA
-from houserules.check import run as run_check
+from conftest import real_check
 
 CLAUSES = yaml.safe_load(Path(__file__).with_name("seed_clauses.yaml").read_text(encoding="utf-8"))
-KB = run_check(DATA).kb
+KB = real_check().kb
 RULINGS = list(CLAUSES["rulings"])
 #: Text between two clauses may only join them: a letter of a list (a）), or 原文 before a quotation.
 JOINERS = re.compile(r"[a-d]|原文")
@@ -149,5 +148,5 @@ def test_the_exceptions_the_seed_states_elsewhere_qualify_the_clause(ruling, sta
 
 def test_every_answer_citing_a_clause_states_its_exceptions():
     """The checker's rule holds on the data: no problem about an exception."""
-    problems = [p for p in run_check(DATA).problems if "exception" in p.problem]
+    problems = [p for p in real_check().problems if "exception" in p.problem]
     assert problems == []

@@ -606,7 +606,8 @@ def test_clean(text, cleaned):
 
 
 @pytest.fixture(scope="module")
-def judged(cache) -> dict:
+def judged() -> dict:
+    """The judged queries on the real data, with the index in the session's cache (``real_index`` opens the same)."""
     result = run_cli(
         "search-eval",
         "--json",
@@ -614,7 +615,6 @@ def judged(cache) -> dict:
         str(DATA),
         "--judgements",
         str(ROOT / "tests" / "search_judgements.yaml"),
-        env={"HOUSERULES_CACHE": str(cache)},
     )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)

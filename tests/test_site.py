@@ -6,14 +6,13 @@ import json
 
 import pytest
 
-from conftest import DATA, GOOD, run_cli, run_process
-from houserules.check import run as run_check
+from conftest import GOOD, real_check, run_cli, run_process
 from houserules.render.urls import entry_url
 from sitecheck import broken_links, external_resources
 
 pytestmark = pytest.mark.slow  # the real data's built site, and full builds
 
-KB = run_check(DATA).kb
+KB = real_check().kb
 
 
 def test_every_entry_has_a_page(built_site):

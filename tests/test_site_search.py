@@ -25,7 +25,7 @@ from houserules.data.reading.load import load
 from houserules.search import analysis as searchtext
 from houserules.search import index as search
 from houserules.search import shards, siteindex
-from sitecheck import chromium, serve
+from sitecheck import serve
 
 pytestmark = pytest.mark.browser
 
@@ -55,12 +55,6 @@ def monkeypatch_module():
 def question_site(tmp_path_factory) -> Path:
     """The search fixture (two games, questions) built as a site."""
     return build_once(tmp_path_factory, SEARCH_DATA, "question-site")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as instance:
-        yield instance
 
 
 def eval_site(site: Path, judgements: Path, cache: Path) -> dict:

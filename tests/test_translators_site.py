@@ -135,10 +135,10 @@ def test_without_a_repository_an_entry_says_how_to_report_a_mistake():
 
 
 @pytest.mark.browser
-def test_clicking_each_download_link_downloads_the_file(site):
-    from sitecheck import chromium, serve
+def test_clicking_each_download_link_downloads_the_file(browser, site):
+    from sitecheck import serve
 
-    with serve(site) as url, chromium() as browser:
+    with serve(site) as url:
         context = browser.new_context(accept_downloads=True)
         tab = context.new_page()
         for page in PAGES:
