@@ -38,6 +38,7 @@ from pathlib import Path
 
 from ..data.reading.model import KnowledgeBase
 from ..render.blocks import EntryBlocks
+from ..render.text import MarkdownRenderer
 from ..search.indexcache import cache_root
 from .document import PrintDocument, PrintLinker
 from .pdf import FONT_FAMILY, PrintedGame, render, stylesheet
@@ -93,13 +94,25 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-#: What forked workers lay out: set by the parent just before it starts them (fork shares it).
-_WORK: dict[str, tuple[PrintedGame, str, PdfCache]] = {}
+class _Worker:
+    """What one forked layout process holds: every game to lay out, handed over when the process starts.
 
+    :meth:`start` runs once in each new process (the pool's initializer, its argument inherited
+    through fork, never pickled), so each task sends only a game's id. Its class attribute is the
+    worker process's own: the parent never sets it.
+    """
 
-def _lay_out(game: str) -> None:
-    part, game_key, cache = _WORK[game]
-    cache.lay_out(part, game_key)
+    work: dict[str, tuple[PrintedGame, str, PdfCache]] | None = None
+
+    @classmethod
+    def start(cls, work: dict[str, tuple[PrintedGame, str, PdfCache]]) -> None:
+        cls.work = work
+
+    @classmethod
+    def lay_out(cls, game: str) -> None:
+        assert cls.work is not None, "a layout worker runs only after its initializer"
+        part, game_key, cache = cls.work[game]
+        cache.lay_out(part, game_key)
 
 
 class PdfCache:
@@ -151,24 +164,24 @@ class PdfCache:
 
     def games(self, kb: KnowledgeBase, games: list[str], options: PrintOptions, paper: str) -> list[LaidOut]:
         """The PDF of each of ``games``, laying out (in parallel) those not in the cache."""
-        blocks = EntryBlocks(kb)
-        parts = {g: PrintedGame(kb, kb.games[g], options, paper, blocks) for g in games}
+        blocks, markdown = EntryBlocks(kb), MarkdownRenderer()  # one of each for every game of the call
+        parts = {g: PrintedGame(kb, kb.games[g], options, paper, blocks, markdown) for g in games}
         keys = {g: key(part.html(), paper) for g, part in parts.items()}
         self.laid_out = [g for g in games if self._load(g, keys[g]) is None]
         if len(self.laid_out) == 1 or (self.laid_out and self.jobs == 1):
             for game in self.laid_out:
                 self.lay_out(parts[game], keys[game])
         elif self.laid_out:
-            _WORK.update({g: (parts[g], keys[g], self) for g in self.laid_out})
-            try:
-                # fork: the workers share the loaded data instead of each loading it again.
-                with ProcessPoolExecutor(
-                    min(self.jobs, len(self.laid_out)), multiprocessing.get_context("fork")
-                ) as pool:
-                    for done in pool.map(_lay_out, self.laid_out):
-                        del done
-            finally:
-                _WORK.clear()
+            work = {g: (parts[g], keys[g], self) for g in self.laid_out}
+            # fork: the workers share the loaded data instead of each loading it again.
+            with ProcessPoolExecutor(
+                min(self.jobs, len(self.laid_out)),
+                multiprocessing.get_context("fork"),
+                initializer=_Worker.start,
+                initargs=(work,),
+            ) as pool:
+                for done in pool.map(_Worker.lay_out, self.laid_out):
+                    del done
         found = [self._load(g, keys[g]) for g in games]
         assert all(found), "a laid-out game is missing from the cache"
         return found  # type: ignore[return-value]

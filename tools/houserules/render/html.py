@@ -14,7 +14,7 @@ from ..data.reading import vocab
 from ..data.reading.model import Entry, Game, KnowledgeBase
 from .blocks import Erratum
 from .diff import diff_html
-from .text import Linker, inline_html, markdown_html
+from .text import Linker, MarkdownRenderer, inline_html
 
 
 def bilingual_label(names: dict[str, str]) -> str:
@@ -25,12 +25,14 @@ def bilingual_label(names: dict[str, str]) -> str:
 class Html:
     """HTML of entry parts for one output (its linker decides where references go)."""
 
-    def __init__(self, kb: KnowledgeBase, linker: Linker):
+    def __init__(self, kb: KnowledgeBase, linker: Linker, markdown: MarkdownRenderer | None = None):
         self.kb = kb
         self.linker = linker
+        #: The build's Markdown parser and cache (a new one, made when first needed, without).
+        self.markdown = markdown or MarkdownRenderer()
 
     def md(self, text: str | None, lang: str = "zh") -> str:
-        return markdown_html(text, self.linker, lang) if text else ""
+        return self.markdown.html(text, self.linker, lang) if text else ""
 
     def bilingual(self, text: dict[str, str] | None, css: str = "") -> str:
         """Chinese, then English, each marked with its language."""

@@ -33,7 +33,7 @@ from .markup import SiteLinker, front_matter, html_block
 
 def _page(ctx: SiteContext, src: str) -> tuple[SiteLinker, Html]:
     linker = SiteLinker(ctx.kb, page_url(src))
-    return linker, Html(ctx.kb, linker)
+    return linker, Html(ctx.kb, linker, ctx.markdown)
 
 
 def entry_table(ctx: SiteContext, refs: list[str], src: str) -> str:
@@ -142,7 +142,7 @@ def home_cards(ctx: SiteContext, page: str = "index.html") -> str:
 
 
 def licences(ctx: SiteContext, page: str) -> str:
-    h = Html(ctx.kb, SiteLinker(ctx.kb, page))
+    h = Html(ctx.kb, SiteLinker(ctx.kb, page), ctx.markdown)
     return "".join(
         f"\n### {escape_md(g.name['zh'])} · {escape_md(g.name['en'])}\n" + html_block(h.licence_box(g))
         for g in ctx.kb.games.values()

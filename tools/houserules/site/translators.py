@@ -75,7 +75,7 @@ _NONE = '<p class="hr-cite">暂无勘误。<span lang="en">No errata yet.</span>
 def errata_page(ctx: SiteContext, game: Game | None = None) -> str:
     """The errata page of one game, or of all games (one section per game)."""
     src = errata_src(game.id if game else None)
-    h = Html(ctx.kb, SiteLinker(ctx.kb, page_url(src)))
+    h = Html(ctx.kb, SiteLinker(ctx.kb, page_url(src)), ctx.markdown)
     if game is not None:
         records = _errata(ctx, game.id)
         return "\n".join(
@@ -103,7 +103,7 @@ def errata_page(ctx: SiteContext, game: Game | None = None) -> str:
 def glossary_page(ctx: SiteContext, game: Game) -> str:
     """A table of every term of a game, sorted by English name, for translators to scan and search."""
     linker = SiteLinker(ctx.kb, page_url(glossary_src(game.id)))
-    h = Html(ctx.kb, linker)
+    h = Html(ctx.kb, linker, ctx.markdown)
     out = [
         front_matter(f"术语表 Glossary · {game.name['zh']}", f"{game.name['zh']} 中英术语对照"),
         f"# 术语表 · Glossary：{escape_md(game.name['zh'])}\n",
@@ -146,7 +146,7 @@ def glossary_page(ctx: SiteContext, game: Game) -> str:
 def notes_page(ctx: SiteContext, game: Game) -> str:
     """One section per entry holding translator notes, each note as on the entry's own page."""
     linker = SiteLinker(ctx.kb, page_url(notes_src(game.id)))
-    h = Html(ctx.kb, linker)
+    h = Html(ctx.kb, linker, ctx.markdown)
     holders = [e for e in ctx.game_entries(game.id) if e.data.get("translator_notes")]
     count = sum(len(e.data["translator_notes"]) for e in holders)
     out = [
