@@ -3,23 +3,34 @@
 The site is built into a temporary folder beside the target; only when every
 step succeeded does it replace the previous ``site/``. A failed or killed
 build leaves the previous site as it was, and a lock keeps two builds apart.
+
+The printed FAQ is laid out in a forked process while MkDocs renders the site
+(each uses a core), from the same checked knowledge base. A build into a folder
+that holds an earlier build renders only the pages that changed and takes the
+others from that build (:mod:`houserules.site.reuse`); the PDFs come from their
+cache (:mod:`houserules.print.pdfcache`) the same way. The result is the same,
+byte for byte, as a build into an empty folder.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import logging
+import multiprocessing
 import os
 import shutil
 import stat
 import sys
 import tempfile
+import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from .data.reading.model import KnowledgeBase
 from .errors import HouserulesError
+from .site.reuse import PageReuse
 
 ROOT = Path(__file__).resolve().parents[2]
 MKDOCS_YML = ROOT / "mkdocs.yml"
@@ -154,11 +165,18 @@ def quiet_jieba() -> None:
 
 
 def mkdocs_config(
-    kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML, preview=None, **options: Any
+    kb: KnowledgeBase,
+    data_dir: Path,
+    site_dir: Path,
+    config_file: Path = MKDOCS_YML,
+    preview=None,
+    reuse: PageReuse | None = None,
+    **options: Any,
 ):
     """MkDocs' configuration of the site, with the houserules plugin given the checked knowledge base.
 
-    ``preview`` (a :class:`houserules.site.preview.Preview`) is what a live preview keeps between builds.
+    ``preview`` (a :class:`houserules.site.preview.Preview`) is what a live preview keeps between builds;
+    ``reuse``, the previous build of the folder a build is for.
     """
     from mkdocs.config import load_config
 
@@ -167,12 +185,25 @@ def mkdocs_config(
 
     plugin = config.plugins["houserules"]
     assert isinstance(plugin, HouserulesPlugin), "mkdocs.yml lists the houserules plugin"
-    plugin.use(kb, data_dir, preview)
+    plugin.use(kb, data_dir, preview, reuse)
     return config
 
 
-def mkdocs_build(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML) -> None:
-    """Run MkDocs (strict) on ``kb``, checked from ``data_dir``, into ``site_dir``."""
+def not_the_dirty_warning(record: logging.LogRecord) -> bool:
+    """MkDocs warns that a dirty build may leave the navigation stale: a dirty build of houserules renders
+    every page again when the navigation changes, and in strict mode the warning would abort the build."""
+    return not record.getMessage().startswith("A 'dirty' build is being performed")
+
+
+def mkdocs_build(
+    kb: KnowledgeBase,
+    data_dir: Path,
+    site_dir: Path,
+    config_file: Path = MKDOCS_YML,
+    reuse: PageReuse | None = None,
+) -> None:
+    """Run MkDocs (strict) on ``kb``, checked from ``data_dir``, into ``site_dir`` (taking what it can from
+    ``reuse``, the previous build of the target: MkDocs' dirty build renders only the other pages)."""
     from mkdocs.commands.build import build
     from mkdocs.exceptions import MkDocsException
 
@@ -180,12 +211,16 @@ def mkdocs_build(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file:
 
     environment_urls()  # a wrong address in the environment is one clear message, before MkDocs runs
     quiet_jieba()
+    logger = logging.getLogger("mkdocs.commands.build")
+    logger.addFilter(not_the_dirty_warning)
     try:
-        build(mkdocs_config(kb, data_dir, site_dir, config_file))
+        build(mkdocs_config(kb, data_dir, site_dir, config_file, reuse=reuse), dirty=reuse is not None)
     except MkDocsException as exc:
         raise HouserulesError(f"the site build failed: {exc}") from None
     except SystemExit as exc:  # mkdocs aborts strict builds this way
         raise HouserulesError(f"the site build failed (MkDocs exit {exc.code}); see the warnings above") from None
+    finally:
+        logger.removeFilter(not_the_dirty_warning)
 
 
 def configured_site_url(config_file: Path = MKDOCS_YML) -> str | None:
@@ -204,9 +239,9 @@ def configured_site_url(config_file: Path = MKDOCS_YML) -> str | None:
 Step = Callable[[KnowledgeBase, Path, Path], None]
 
 
-def site_step(kb: KnowledgeBase, data_dir: Path, site_dir: Path) -> None:
+def site_step(kb: KnowledgeBase, data_dir: Path, site_dir: Path, reuse: PageReuse | None = None) -> None:
     """the site (MkDocs, strict)"""
-    mkdocs_build(kb, data_dir, site_dir)
+    mkdocs_build(kb, data_dir, site_dir, reuse=reuse)
 
 
 def pdf_step(kb: KnowledgeBase, data_dir: Path, site_dir: Path) -> None:
@@ -232,17 +267,80 @@ def build_site(kb: KnowledgeBase, data_dir: Path, target: Path, steps: list[Step
         site = work / "site"
         site.mkdir(mode=0o755)  # not mkdtemp's 0700, which would hide the site from a web server's user
         site.chmod(0o755)
+        reuse = None
         try:
-            for step in STEPS if steps is None else steps:
-                _progress((step.__doc__ or step.__name__).strip().splitlines()[0])
-                step(kb, data_dir, site)
+            if steps is None:
+                from .search.indexcache import cache_root
+
+                reuse = PageReuse(target, cache_root())
+                _site_and_pdfs(kb, data_dir, site, reuse)
+            else:
+                for step in steps:
+                    _progress(_title(step))
+                    step(kb, data_dir, site)
             (site / MARKER).write_text(
                 "built by houserules build; replaced whole by the next build\n", encoding="utf-8"
             )
             swap_in(site, target)
+            if reuse is not None:
+                reuse.commit()
         finally:
             shutil.rmtree(work, ignore_errors=True)
     return target
+
+
+def _title(step: Callable[..., None]) -> str:
+    return (step.__doc__ or step.__name__).strip().splitlines()[0]
+
+
+def _site_and_pdfs(kb: KnowledgeBase, data_dir: Path, site: Path, reuse: PageReuse) -> None:
+    """:data:`STEPS` at once: the PDFs in a forked process (into a folder of their own, moved in at the end,
+    so the site's file lists never see one half-written), the site here."""
+    pdfs = site.parent / "pdf-step"
+    pdfs.mkdir()
+    _progress(f"{_title(pdf_step)}, beside {_title(site_step)}")
+    reader, writer = multiprocessing.get_context("fork").Pipe(duplex=False)
+    worker = multiprocessing.get_context("fork").Process(
+        target=_in_worker, args=(writer, pdf_step, kb, data_dir, pdfs), name="houserules-pdf-step"
+    )
+    worker.start()
+    writer.close()
+    try:
+        site_step(kb, data_dir, site, reuse)
+    except BaseException:
+        worker.kill()
+        worker.join()
+        reader.close()
+        raise
+    try:
+        outcome = reader.recv()
+    except EOFError:  # it ended without a word: killed, or out of memory
+        outcome = ("crash", "")
+    finally:
+        reader.close()
+        worker.join()
+    if outcome[0] == "error":
+        raise HouserulesError(outcome[1])
+    if outcome[0] != "ok" or worker.exitcode != 0:
+        raise RuntimeError(f"laying out the printed FAQ failed (exit code {worker.exitcode})\n{outcome[1]}")
+    for folder, _, names in os.walk(pdfs):
+        for name in names:
+            source = Path(folder, name)
+            (site / source.relative_to(pdfs)).parent.mkdir(parents=True, exist_ok=True)
+            source.rename(site / source.relative_to(pdfs))
+
+
+def _in_worker(writer: Any, step: Step, kb: KnowledgeBase, data_dir: Path, site: Path) -> None:
+    """Run ``step`` in a forked process and send the parent how it ended (a data error's message, a traceback)."""
+    try:
+        step(kb, data_dir, site)
+        writer.send(("ok", ""))
+    except HouserulesError as exc:
+        writer.send(("error", str(exc)))
+    except BaseException:
+        writer.send(("crash", traceback.format_exc()))
+    finally:
+        writer.close()
 
 
 def _progress(what: str, ongoing: bool = True) -> None:

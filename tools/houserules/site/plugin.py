@@ -7,7 +7,9 @@ knowledge base to the plugin (:meth:`HouserulesPlugin.use`); run by plain
 Everything it adds to the site comes from :mod:`houserules.site.pages`, a pure
 function of the knowledge base, so a move to another generator touches only
 this file. A live preview also hands over a :class:`~houserules.site.preview.Preview`
-and the plugin runs MkDocs' dirty build of the pages that changed.
+and the plugin runs MkDocs' dirty build of the pages that changed; ``houserules build`` hands
+over the previous build of its folder (:class:`~houserules.site.reuse.PageReuse`) and MkDocs
+renders only the pages whose Markdown or salt changed, the others taken from that build.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from .postbuild import Outputs, SiteInfo
 from .preview import GeneratedPage, Preview, always_modified
 from .publishing import environment_urls
 from .repo import RepoLinks
+from .reuse import PageReuse, site_salt
 from .verbatim import VerbatimBlocks
 
 log = logging.getLogger("mkdocs.plugins.houserules")
@@ -62,6 +65,7 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         self.ctx: SiteContext | None = None
         self.plan: Plan | None = None
         self.preview: Preview | None = None
+        self.reuse: PageReuse | None = None
         self._given: KnowledgeBase | None = None
         self._data_dir: Path | None = None
         self._data: Path | None = None  # the data folder of the build at hand
@@ -71,12 +75,16 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         self._titles: dict[str, str | None] = {}
         self._nav: list[Any] = []
 
-    def use(self, kb: KnowledgeBase, data_dir: Path, preview: Preview | None = None) -> None:
+    def use(
+        self, kb: KnowledgeBase, data_dir: Path, preview: Preview | None = None, reuse: PageReuse | None = None
+    ) -> None:
         """Build from ``kb`` (loaded and checked from ``data_dir``) instead of loading the configured folder.
 
-        With ``preview``, a dirty build (``preview.start`` said so) updates its last build.
+        With ``preview``, a dirty build (``preview.start`` said so) updates its last build. With ``reuse``
+        (a dirty build into a fresh folder), the pages the previous build of the folder made as they are
+        now are taken from it.
         """
-        self._given, self._data_dir, self.preview = kb, data_dir, preview
+        self._given, self._data_dir, self.preview, self.reuse = kb, data_dir, preview, reuse
 
     @property
     def _dirty(self) -> bool:
@@ -135,6 +143,9 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         assert self.ctx is not None
         self.plan = plan(self.ctx, self.preview.state if self._dirty and self.preview else None)
+        render = self.plan.modified
+        if self.reuse is not None:
+            render = self.reuse.plan(self._salt(config), self.plan.pages)
         if self._dirty:
             # The hand-written pages show the data too (the home page's game cards): always rendered again.
             for file in files.documentation_pages():
@@ -142,16 +153,37 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         for path, markdown in self.plan.pages.items():
             file = GeneratedPage.generated(config, path, content=markdown)
             assert isinstance(file, GeneratedPage)  # File.generated makes an instance of the class it is called on
-            file.modified = path in self.plan.modified
+            file.modified = path in self.plan.modified and path in render
             files.append(file)
         self._files = files
         return files
+
+    def _salt(self, config: MkDocsConfig) -> str:
+        """What every page is rendered from besides its Markdown (:func:`~houserules.site.reuse.site_salt`)."""
+        import houserules
+
+        assert self.ctx is not None
+        settings = {
+            "site_url": config.site_url,
+            "repo_url": config.repo_url,
+            "edit_uri": config.edit_uri,
+            "offline": self.config.offline,
+            "short_name": self.config.short_name,
+        }
+        sources = [Path(houserules.__file__).parent, Path(config.docs_dir)]
+        if config.theme.custom_dir:
+            sources.append(Path(config.theme.custom_dir))
+        return site_salt(self._nav, Path(config.config_file_path), settings, sources)
 
     def on_nav(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
         if self._dirty and self.preview:
             for page in nav.pages:  # not rendered again: its title as the last build found it
                 if not page.file.is_modified() and page.title is None:
                     page.title = self.preview.titles.get(page.file.src_uri)
+        if self.reuse is not None:
+            for page in nav.pages:  # taken from the previous build: its title as that build found it
+                if not page.file.is_modified() and page.title is None:
+                    page.title = self.reuse.title(page.file.src_uri)
         return nav
 
     def on_env(self, env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
@@ -196,6 +228,13 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
             self.config.short_name,
             self.config.offline,
         )
+        if self.reuse is not None and self._files is not None:
+            rendered = {
+                file.src_uri: (file.dest_uri, self._titles.get(file.src_uri))
+                for file in self._files
+                if isinstance(file, GeneratedPage) and file.modified
+            }
+            self.reuse.place(site_dir, rendered)  # before the offline list, which names every file
         outputs = self.preview.outputs if self.preview else Outputs()
         outputs.write(self.ctx, site_dir, info, self.plan.changes, self._search, self._data)
         self._search = None
