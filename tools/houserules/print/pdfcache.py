@@ -13,7 +13,8 @@ the search index's (``$HOUSERULES_CACHE`` or the XDG cache), in ``pdf/``::
 
 Games to lay out are laid out in parallel, one process per core, each holding one
 game's layout at a time. The all-games PDF is a cover and contents laid out on their
-own (a chunk of games at a time past :data:`FRONT_ENTRIES` lines) and cached too,
+own (the cover alone, then a chunk of games at a time past :data:`FRONT_ENTRIES` lines),
+each cached too,
 followed by the pages of the games' cached PDFs (:mod:`pypdf`), so no process ever
 holds every game's layout.
 
@@ -45,7 +46,7 @@ from .pdf import FONT_FAMILY, PrintedGame, render, stylesheet
 from .plan import FRONT_LINK, PrintOptions, printed_groups
 
 #: Bump when the layout changes in a way the HTML does not show: caches are laid out again.
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 #: Lines of contents laid out in one document for the all-games PDF (WeasyPrint holds about
 #: 0.25 MB per line while laying them out; past this, chunks of games start on a new page).
 FRONT_ENTRIES = 500
@@ -214,16 +215,27 @@ class PdfCache:
         return path
 
     def _front(self, doc: PrintDocument, groups: list, front_key: str, paper: str) -> LaidOut:
-        """Lay out the cover and contents, a chunk of games at a time (numbered on), and keep them."""
+        """Lay out the cover and contents, a chunk of games at a time (numbered on), and keep them.
+
+        Each chunk is kept too, under the key of its own HTML: a change that moves no page number
+        lays out the cover alone (it names the data version), the contents come from the cache.
+        """
         from pypdf import PdfReader, PdfWriter
 
         writer = PdfWriter()
         count = 0
         for make in doc.front_chunks(groups, FRONT_ENTRIES):
-            chunk = render(make(count + 1), paper)
-            writer.append(PdfReader(io.BytesIO(chunk.write_pdf())))
-            count += len(chunk.pages)
-            del chunk
+            html = make(count + 1)
+            chunk_key = key(html, paper)
+            chunk = self._load("", chunk_key)
+            if chunk is None:
+                laid = render(html, paper)
+                self._store(chunk_key, laid.write_pdf(), {"game": None, "pages": {}, "count": len(laid.pages)})
+                del laid
+                chunk = self._load("", chunk_key)
+                assert chunk is not None, "a laid-out chunk of the contents is missing from the cache"
+            writer.append(PdfReader(chunk.path))
+            count += chunk.count
         out = io.BytesIO()
         writer.write(out)
         self._store(front_key, out.getvalue(), {"game": None, "pages": {}, "count": count})
