@@ -4,8 +4,13 @@ A game's print HTML says everything its PDF shows: its printed entries and their
 blocks, the titles and codes of the entries its references point into (in this
 game or another), its cover (the data version, the print date, the layout and the
 options). So the key of a game's PDF is a hash of that HTML (as the first layout
-pass sees it) with what turns it into pages: the print stylesheet and the paper,
-the font file, the versions of houserules and WeasyPrint. The cache lives beside
+pass sees it) with what turns it into pages, the cache's own salt: the print
+stylesheet and the paper, the font file, the versions of houserules and WeasyPrint.
+The data's part of it is the data's fingerprint (:mod:`houserules.data.versions.fingerprint`)
+as far as the game prints it: its cover names its folder's tree hash, and its pages
+show its entries and the titles and codes of those they point to. A key of the
+fingerprint alone would lay out every game after any change, or miss a title
+another game's entry took. The cache lives beside
 the search index's (``$HOUSERULES_CACHE`` or the XDG cache), in ``pdf/``::
 
     <key>.pdf     the game's own PDF (cover = page 1)

@@ -160,7 +160,3 @@ class PageReuse:
             Path(tmp).unlink(missing_ok=True)
             raise
         self._pending = None
-
-    def forget(self) -> None:
-        """No record: the next build renders every page (a build that failed after writing into the cache)."""
-        self.record.unlink(missing_ok=True)
