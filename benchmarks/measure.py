@@ -118,3 +118,17 @@ def tree_bytes(folder: Path) -> int:
 
 def gzip_bytes(path: Path) -> int:
     return len(gzip.compress(path.read_bytes(), compresslevel=6))
+
+
+def change_one_entry(data: Path, n: int) -> str:
+    """Edit the one-line answer of an entry of the middle game (a different entry each time); return the game."""
+    games = sorted(p for p in data.iterdir() if p.is_dir())
+    entries = sorted((games[len(games) // 2] / "entries").glob("*.yaml"))
+    path = entries[n % len(entries)]
+    text = path.read_text(encoding="utf-8")
+    changed = text.replace("summary:\n  zh: ", f"summary:\n  zh: 改{n}", 1)
+    if changed == text:
+        changed = text.replace("summary: {zh: ", f"summary: {{zh: 改{n}", 1)
+    assert changed != text, path
+    path.write_text(changed, encoding="utf-8")
+    return games[len(games) // 2].name

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import plain, synth
-from benchmarks.measure import Sample, gzip_bytes, percentile, run, tree_bytes
+from benchmarks.measure import Sample, change_one_entry, gzip_bytes, percentile, run, tree_bytes
 from benchmarks.search_bench import QUERIES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -135,20 +135,6 @@ def bench_search(data: Path, work: Path, results: Results, rounds: int) -> None:
                 times.append(time.perf_counter() - start)
     results["warm_p50_ms"] = percentile(times, 0.5) * 1000
     results["warm_p95_ms"] = percentile(times, 0.95) * 1000
-
-
-def change_one_entry(data: Path, n: int) -> str:
-    """Edit the one-line answer of an entry of the middle game (a different entry each time); return the game."""
-    games = sorted(p for p in data.iterdir() if p.is_dir())
-    entries = sorted((games[len(games) // 2] / "entries").glob("*.yaml"))
-    path = entries[n % len(entries)]
-    text = path.read_text(encoding="utf-8")
-    changed = text.replace("summary:\n  zh: ", f"summary:\n  zh: 改{n}", 1)
-    if changed == text:
-        changed = text.replace("summary: {zh: ", f"summary: {{zh: 改{n}", 1)
-    assert changed != text, path
-    path.write_text(changed, encoding="utf-8")
-    return games[len(games) // 2].name
 
 
 def laid_out(cache: Path, before: set[str]) -> int:

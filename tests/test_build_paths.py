@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import GOOD
+from houserules import build as build_module
 from houserules.build import MARKER, TEMP_MARKER, build_lock, build_site
 from houserules.data.reading.model import KnowledgeBase
 from houserules.errors import HouserulesError
@@ -110,3 +111,35 @@ def test_a_fifo_at_the_lock_is_refused_without_blocking(tmp_path):
     with pytest.raises(HouserulesError, match="cannot open the build lock|is not a regular file"):
         with build_lock(tmp_path / "X"):
             pass
+
+
+def test_the_pdfs_laid_out_beside_the_site_end_up_in_it(tmp_path, monkeypatch):
+    def pages(kb, data, site, reuse=None):
+        (site / "index.html").write_text("pages", encoding="utf-8")
+
+    def pdfs(kb, data, site):
+        (site / "print").mkdir()
+        (site / "print" / "faq.pdf").write_text(f"laid out by {os.getpid()}", encoding="utf-8")
+
+    monkeypatch.setattr(build_module, "site_step", pages)
+    monkeypatch.setattr(build_module, "pdf_step", pdfs)
+    target = build_site(KnowledgeBase(), GOOD, tmp_path / "site")
+    assert (target / "index.html").read_text(encoding="utf-8") == "pages"
+    assert (target / "print" / "faq.pdf").read_text(encoding="utf-8") != f"laid out by {os.getpid()}"  # forked
+
+
+def test_a_failing_pdf_step_fails_the_build_with_its_message_and_keeps_the_previous_site(tmp_path, monkeypatch):
+    target = build(tmp_path / "site")
+
+    def pages(kb, data, site, reuse=None):
+        (site / "index.html").write_text("new", encoding="utf-8")
+
+    def no_font(kb, data, site):
+        raise HouserulesError("the CJK font is not installed")
+
+    monkeypatch.setattr(build_module, "site_step", pages)
+    monkeypatch.setattr(build_module, "pdf_step", no_font)
+    with pytest.raises(HouserulesError, match="the CJK font is not installed"):
+        build_site(KnowledgeBase(), GOOD, target)
+    assert (target / "index.html").read_text(encoding="utf-8") == "built"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site-")] == []

@@ -174,6 +174,7 @@ class _Linker(Linker):
 
 
 LINKER = _Linker(load_kb(GOOD))
+RENDERER = textrender.MarkdownRenderer()
 
 
 @given(fuzz_text)
@@ -189,10 +190,8 @@ def test_any_text_renders_without_live_markup(text):
 def test_plain_text_shortcut_renders_like_markdown(text):
     """One-line answers skip Markdown when they hold no syntax; the HTML is the same."""
     if textrender._PLAIN.fullmatch(text):
-        textrender._EXT.linker = LINKER
-        textrender._MD.reset()
         full = textrender.INVISIBLE.sub("", text)  # what the renderer hands Markdown (a lone U+202E: nothing)
-        assert markdown_html(text, LINKER) == textrender.clean(textrender._MD.convert(full))
+        assert RENDERER.html(text, LINKER) == textrender.clean(RENDERER.convert(full, LINKER))
 
 
 @given(fuzz_text)

@@ -3,23 +3,33 @@
 The site is built into a temporary folder beside the target; only when every
 step succeeded does it replace the previous ``site/``. A failed or killed
 build leaves the previous site as it was, and a lock keeps two builds apart.
+
+The printed FAQ is laid out in a forked process while MkDocs renders the site
+(each uses a core), from the same checked knowledge base. A build into a folder
+that holds an earlier build renders only the pages that changed and takes the
+others from that build (:mod:`houserules.site.reuse`); the PDFs come from their
+cache (:mod:`houserules.print.pdfcache`) the same way. The result is the same,
+byte for byte, as a build into an empty folder.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import multiprocessing
 import os
 import shutil
 import stat
 import sys
 import tempfile
+import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from .data.reading.model import KnowledgeBase
 from .errors import HouserulesError
+from .site.reuse import PageReuse
 
 ROOT = Path(__file__).resolve().parents[2]
 MKDOCS_YML = ROOT / "mkdocs.yml"
@@ -150,11 +160,18 @@ def mkdocs_config(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file
     return adapter.mkdocs_config(kb, data_dir, site_dir, config_file, **options)
 
 
-def mkdocs_build(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML) -> None:
-    """Run MkDocs (strict) on ``kb``, checked from ``data_dir``, into ``site_dir``."""
+def mkdocs_build(
+    kb: KnowledgeBase,
+    data_dir: Path,
+    site_dir: Path,
+    config_file: Path = MKDOCS_YML,
+    reuse: PageReuse | None = None,
+) -> None:
+    """Run MkDocs (strict) on ``kb``, checked from ``data_dir``, into ``site_dir`` (taking what it can from
+    ``reuse``, the previous build of the target: MkDocs' dirty build renders only the other pages)."""
     from .adapter import runner as adapter
 
-    adapter.mkdocs_build(kb, data_dir, site_dir, config_file)
+    adapter.mkdocs_build(kb, data_dir, site_dir, config_file, reuse)
 
 
 def configured_site_url(config_file: Path = MKDOCS_YML) -> str | None:
@@ -168,9 +185,9 @@ def configured_site_url(config_file: Path = MKDOCS_YML) -> str | None:
 Step = Callable[[KnowledgeBase, Path, Path], None]
 
 
-def site_step(kb: KnowledgeBase, data_dir: Path, site_dir: Path) -> None:
+def site_step(kb: KnowledgeBase, data_dir: Path, site_dir: Path, reuse: PageReuse | None = None) -> None:
     """the site (MkDocs, strict)"""
-    mkdocs_build(kb, data_dir, site_dir)
+    mkdocs_build(kb, data_dir, site_dir, reuse=reuse)
 
 
 def pdf_step(kb: KnowledgeBase, data_dir: Path, site_dir: Path) -> None:
@@ -196,17 +213,80 @@ def build_site(kb: KnowledgeBase, data_dir: Path, target: Path, steps: list[Step
         site = work / "site"
         site.mkdir(mode=0o755)  # not mkdtemp's 0700, which would hide the site from a web server's user
         site.chmod(0o755)
+        reuse = None
         try:
-            for step in STEPS if steps is None else steps:
-                _progress((step.__doc__ or step.__name__).strip().splitlines()[0])
-                step(kb, data_dir, site)
+            if steps is None:
+                from .search.indexcache import cache_root
+
+                reuse = PageReuse(target, cache_root())
+                _site_and_pdfs(kb, data_dir, site, reuse)
+            else:
+                for step in steps:
+                    _progress(_title(step))
+                    step(kb, data_dir, site)
             (site / MARKER).write_text(
                 "built by houserules build; replaced whole by the next build\n", encoding="utf-8"
             )
             swap_in(site, target)
+            if reuse is not None:
+                reuse.commit()
         finally:
             shutil.rmtree(work, ignore_errors=True)
     return target
+
+
+def _title(step: Callable[..., None]) -> str:
+    return (step.__doc__ or step.__name__).strip().splitlines()[0]
+
+
+def _site_and_pdfs(kb: KnowledgeBase, data_dir: Path, site: Path, reuse: PageReuse) -> None:
+    """:data:`STEPS` at once: the PDFs in a forked process (into a folder of their own, moved in at the end,
+    so the site's file lists never see one half-written), the site here."""
+    pdfs = site.parent / "pdf-step"
+    pdfs.mkdir()
+    _progress(f"{_title(pdf_step)}, beside {_title(site_step)}")
+    reader, writer = multiprocessing.get_context("fork").Pipe(duplex=False)
+    worker = multiprocessing.get_context("fork").Process(
+        target=_in_worker, args=(writer, pdf_step, kb, data_dir, pdfs), name="houserules-pdf-step"
+    )
+    worker.start()
+    writer.close()
+    try:
+        site_step(kb, data_dir, site, reuse)
+    except BaseException:
+        worker.kill()
+        worker.join()
+        reader.close()
+        raise
+    try:
+        outcome = reader.recv()
+    except EOFError:  # it ended without a word: killed, or out of memory
+        outcome = ("crash", "")
+    finally:
+        reader.close()
+        worker.join()
+    if outcome[0] == "error":
+        raise HouserulesError(outcome[1])
+    if outcome[0] != "ok" or worker.exitcode != 0:
+        raise RuntimeError(f"laying out the printed FAQ failed (exit code {worker.exitcode})\n{outcome[1]}")
+    for folder, _, names in os.walk(pdfs):
+        for name in names:
+            source = Path(folder, name)
+            (site / source.relative_to(pdfs)).parent.mkdir(parents=True, exist_ok=True)
+            source.rename(site / source.relative_to(pdfs))
+
+
+def _in_worker(writer: Any, step: Step, kb: KnowledgeBase, data_dir: Path, site: Path) -> None:
+    """Run ``step`` in a forked process and send the parent how it ended (a data error's message, a traceback)."""
+    try:
+        step(kb, data_dir, site)
+        writer.send(("ok", ""))
+    except HouserulesError as exc:
+        writer.send(("error", str(exc)))
+    except BaseException:
+        writer.send(("crash", traceback.format_exc()))
+    finally:
+        writer.close()
 
 
 def _progress(what: str, ongoing: bool = True) -> None:

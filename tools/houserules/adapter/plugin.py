@@ -9,6 +9,9 @@ function of the knowledge base. MkDocs keeps the plugin object from one build to
 next (it has an ``on_startup`` event, as Material's search plugin does); for a live
 preview it keeps a :class:`~houserules.adapter.livepreview.LivePreview` and runs
 MkDocs' dirty build of the pages that changed (:meth:`HouserulesPlugin.live`).
+``houserules build`` hands over the previous build of its folder
+(:class:`~houserules.site.reuse.PageReuse`): MkDocs renders only the pages whose Markdown or salt changed, the
+others are taken from that build.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from ..site.pages import home_cards, licences
 from ..site.postbuild import Outputs, SiteInfo
 from ..site.publishing import environment_urls
 from ..site.repo import RepoLinks
+from ..site.reuse import PageReuse, site_salt
 from ..site.verbatim import VerbatimBlocks
 from . import csp
 from .livepreview import GeneratedPage, LivePreview, always_modified
@@ -64,6 +68,8 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         super().__init__()
         #: What a live preview keeps between the builds of its site folder (None: no preview).
         self.preview: LivePreview | None = None
+        #: The previous build of the coming build's folder, to take unchanged pages from (``houserules build``).
+        self.reuse: PageReuse | None = None
         #: What use() and live() asked of the coming build: the knowledge base, its data folder, whether live.
         self._request: tuple[KnowledgeBase, Path, bool] | None = None
         self._begin(None, None, False)
@@ -76,18 +82,22 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         self.plan: Plan | None = None
         self._search: SearchWriter | None = None
         self._outputs: Outputs | None = None
+        self._files: list[GeneratedPage] = []
         self._data: Path | None = None  # the data folder of the build at hand
         self._titles: dict[str, str | None] = {}
         self._nav: list[Any] = []
 
     # -- before a build --------------------------------------------------------------------------------------------
 
-    def use(self, kb: KnowledgeBase, data_dir: Path) -> None:
+    def use(self, kb: KnowledgeBase, data_dir: Path, reuse: PageReuse | None = None) -> None:
         """Build from ``kb`` (loaded and checked from ``data_dir``) instead of loading the configured folder.
 
         It holds for the coming build only: the one after loads the configured folder again, unless told so.
+        With ``reuse`` (a dirty build into a fresh folder), the pages the previous build of the folder made
+        as they are now are taken from it.
         """
         self._request = (kb, data_dir, False)
+        self.reuse = reuse
 
     def live(self, config: MkDocsConfig, *, fresh: bool = False) -> bool:
         """Make the coming build (of the knowledge base given to :meth:`use`) the live preview's; whether it may
@@ -193,6 +203,7 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         return config
 
     def on_build_error(self, error: Exception) -> None:
+        self.reuse = None
         if self._search is not None:
             self._search.discard()
         if self._active is not None:
@@ -202,6 +213,9 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         assert self.ctx is not None
         preview = self._active
         self.plan = plan(self.ctx, preview.state if preview and self._dirty else None)
+        render = self.plan.modified
+        if self.reuse is not None and not self._live:
+            render = self.reuse.plan(self._salt(config), self.plan.pages)
         if self._dirty:
             # The hand-written pages show the data too (the home page's game cards): always rendered again.
             for file in files.documentation_pages():
@@ -209,9 +223,27 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         for path, markdown in self.plan.pages.items():
             file = GeneratedPage.generated(config, path, content=markdown)
             assert isinstance(file, GeneratedPage)  # File.generated makes an instance of the class it is called on
-            file.modified = path in self.plan.modified
+            file.modified = path in self.plan.modified and path in render
             files.append(file)
+            self._files.append(file)
         return files
+
+    def _salt(self, config: MkDocsConfig) -> str:
+        """What every page is rendered from besides its Markdown (:func:`~houserules.site.reuse.site_salt`)."""
+        import houserules
+
+        assert self.ctx is not None
+        settings = {
+            "site_url": config.site_url,
+            "repo_url": config.repo_url,
+            "edit_uri": config.edit_uri,
+            "offline": self.config.offline,
+            "short_name": self.config.short_name,
+        }
+        sources = [Path(houserules.__file__).parent, Path(config.docs_dir)]
+        if config.theme.custom_dir:
+            sources.append(Path(config.theme.custom_dir))
+        return site_salt(self._nav, Path(config.config_file_path), settings, sources)
 
     def on_nav(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
         preview = self._active
@@ -219,6 +251,10 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
             for page in nav.pages:  # not rendered again: its title as the last build found it
                 if not page.file.is_modified() and page.title is None:
                     page.title = preview.titles.get(page.file.src_uri)
+        if self.reuse is not None and not self._live:
+            for page in nav.pages:  # taken from the previous build: its title as that build found it
+                if not page.file.is_modified() and page.title is None:
+                    page.title = self.reuse.title(page.file.src_uri)
         return nav
 
     def on_env(self, env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
@@ -264,6 +300,12 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
             self.config.short_name,
             self.config.offline,
         )
+        if self.reuse is not None and not self._live:
+            rendered = {
+                file.src_uri: (file.dest_uri, self._titles.get(file.src_uri)) for file in self._files if file.modified
+            }
+            self.reuse.place(site_dir, rendered)  # before the offline list, which names every file
+            self.reuse = None
         self._outputs.write(self.ctx, site_dir, info, self.plan.changes)
         preview = self._active
         if preview is None:

@@ -15,6 +15,7 @@ from ..site.publishing import environment_urls
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
 
+    from ..site.reuse import PageReuse
     from .plugin import HouserulesPlugin
 
 
@@ -43,19 +44,29 @@ def mkdocs_config(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file
     return config
 
 
-def mkdocs_build(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path) -> None:
-    """Run MkDocs (strict) on ``kb``, checked from ``data_dir``, into ``site_dir``."""
+def mkdocs_build(
+    kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path, reuse: PageReuse | None = None
+) -> None:
+    """Run MkDocs (strict) on ``kb``, checked from ``data_dir``, into ``site_dir``; with ``reuse`` (the previous
+    build of the target), MkDocs' dirty build renders only the pages that changed, the others taken from it."""
     from mkdocs.commands.build import build
+    from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
     environment_urls()  # a wrong address in the environment is one clear message, before MkDocs runs
     quiet_jieba()
+    config = load_config(str(config_file), site_dir=str(site_dir), strict=True)
+    plugin_of(config).use(kb, data_dir, reuse)
+    logger = logging.getLogger("mkdocs.commands.build")
+    logger.addFilter(not_the_dirty_warning)
     try:
-        build(mkdocs_config(kb, data_dir, site_dir, config_file))
+        build(config, dirty=reuse is not None)
     except MkDocsException as exc:
         raise HouserulesError(f"the site build failed: {exc}") from None
     except SystemExit as exc:  # mkdocs aborts strict builds this way
         raise HouserulesError(f"the site build failed (MkDocs exit {exc.code}); see the warnings above") from None
+    finally:
+        logger.removeFilter(not_the_dirty_warning)
 
 
 def configured_site_url(config_file: Path) -> str | None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ..data.reading.model import KnowledgeBase
 from ..render.urls import download_url
+from .l10n import Unit, units
 from .l10n_write import export_l10n
 from .tables import export
 
@@ -101,13 +102,34 @@ DOWNLOADS = (
 )
 
 
-def download_files(kb: KnowledgeBase, game: str | None = None, version: str = "") -> dict[str, bytes]:
-    """Site path → bytes of every download of one game (or of all games)."""
+class GameUnits:
+    """The translation units of each game in each source language, made once for every download of a build:
+    all games' are each game's in turn (:func:`houserules.export.l10n.units`)."""
+
+    def __init__(self, kb: KnowledgeBase):
+        self.kb = kb
+        self._made: dict[tuple[str, str], list[Unit]] = {}
+
+    def __call__(self, src: str, game: str | None) -> list[Unit]:
+        if game is None:
+            return [unit for each in self.kb.games for unit in self(src, each)]
+        if (src, game) not in self._made:
+            self._made[src, game] = units(self.kb, src, game)
+        return self._made[src, game]
+
+
+def download_files(
+    kb: KnowledgeBase, game: str | None = None, version: str = "", made: GameUnits | None = None
+) -> dict[str, bytes]:
+    """Site path → bytes of every download of one game (or of all games); ``made``: the units of the build."""
+    made = made or GameUnits(kb)
     files: dict[str, bytes] = {}
     for what in ("glossary", "faq", "errata"):  # each is what its command writes (the command shown beside it)
         files[download_url(game, f"{what}.csv")] = export(kb, what, "csv", game)
     files[download_url(game, "glossary.tbx")] = export(kb, "glossary", "tbx", game, version)
     for src, tgt in (("en", "zh"), ("zh", "en")):
         for fmt, ext in (("xliff", "xlf"), ("po", "po")):
-            files[download_url(game, f"{src}-{tgt}.{ext}")] = export_l10n(kb, fmt, src, game, version=version)
+            files[download_url(game, f"{src}-{tgt}.{ext}")] = export_l10n(
+                kb, fmt, src, game, version=version, items=made(src, game)
+            )
     return files

@@ -150,13 +150,15 @@ def export_l10n(
     game: str | None = None,
     site_url: str = "",
     version: str | None = None,
+    items: list[Unit] | None = None,
 ) -> bytes:
-    """The bytes of ``houserules l10n export`` (``version``: the data version, found when not given)."""
+    """The bytes of ``houserules l10n export`` (``version``: the data version, found when not given;
+    ``items``: the units of ``game`` in ``src``, when the caller has made them)."""
     from ..data.versions.version import data_version
 
     if fmt not in L10N_FORMATS:
         raise HouserulesError(f"unknown format '{fmt}' — use one of: {', '.join(L10N_FORMATS)}")
-    items = units(kb, src, game, site_url)
+    items = units(kb, src, game, site_url) if items is None else items
     if version is None:
         version = str(data_version(kb)) if kb.root else ""
     return to_xliff(items, src, version) if fmt == "xliff" else to_po(items, src, version)

@@ -90,12 +90,13 @@ class FrontMatter:
         return document(title_of(games), [self.cover(games, printed), self.toc(parts, FRONT_LINK)])
 
     def front_chunks(self, parts: list[tuple[Game, list[Group]]], entries: int) -> list[Callable[[int], str]]:
-        """The cover and contents of several games as documents of about ``entries`` contents lines each.
+        """The cover, then the contents of several games as documents of about ``entries`` contents lines each.
 
         WeasyPrint holds a whole document's layout, about 0.25 MB per line of contents: thousands
-        of entries are laid out a chunk of games at a time. Each chunk starts a new page; its
-        HTML is made with the page number it starts on (a function of it), which the chunks
-        before it decide. With one chunk, this is :meth:`front_html`.
+        of entries are laid out a chunk of games at a time. The cover is a document of its own (it
+        names the data version, which every change moves: the contents after it stay in the cache
+        while their page numbers stay). Each document starts a new page; its HTML is made with the
+        page number it starts on (a function of it), which the documents before it decide.
         """
         chunks: list[list[tuple[Game, list[Group]]]] = [[]]
         size = 0
@@ -106,15 +107,15 @@ class FrontMatter:
                 size = 0
             chunks[-1].append(part)
             size += count
-        if len(chunks) == 1:
-            return [lambda first_page: self.front_html(parts)]
         printed = [self.kb.entries[r] for _, groups in parts for _, _, refs in groups for r in refs]
         games = [game for game, _ in parts]
+        title = title_of(games)
         made: list[Callable[[int], str]] = [
-            lambda first_page: document(title_of(games), [self.cover(games, printed), self.toc(chunks[0], FRONT_LINK)])
+            lambda first_page: document(title, [self.cover(games, printed)]),
+            lambda first_page: document(title, [self.toc(chunks[0], FRONT_LINK)], first_page),
         ]
         for chunk in chunks[1:]:
-            made.append(self._contents_continued(title_of(games), chunk))
+            made.append(self._contents_continued(title, chunk))
         return made
 
     def _contents_continued(self, title: str, chunk: list[tuple[Game, list[Group]]]) -> Callable[[int], str]:

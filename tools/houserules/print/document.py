@@ -10,7 +10,6 @@ follow it on paper. The options and which entries print are in
 
 from __future__ import annotations
 
-import itertools
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
 
@@ -23,7 +22,7 @@ from ..data.versions.history import aspect_names
 from ..render import blocks as B
 from ..render.html import Html, entry_html
 from ..render.templating import render
-from ..render.text import Linker
+from ..render.text import Linker, MarkdownRenderer
 from ..render.urls import entry_url, go_url, question_code
 from .cover import FrontMatter, document, title_of
 from .plan import Group, PrintOptions, anchor
@@ -35,7 +34,6 @@ PRINT_BLOCKS: dict[str, tuple[str, ...]] = {
     "qa": _QA,
     "full": (*_QA, "body", "completion", "facts", "errata", "applies-to", "rulings", "see-also", "sources"),
 }
-_TOKENS = itertools.count()
 
 
 class PrintLinker(Linker):
@@ -58,13 +56,13 @@ class PrintLinker(Linker):
         #: to come lays the text out as they will, and the second pass confirms it.
         self.placeholder = placeholder
         self.site_url = site_url.rstrip("/") + "/" if site_url else None
-        self._token = next(_TOKENS)
 
     @property
     def key(self):
-        # The rendered text depends on the page numbers: never share it across passes (a token,
-        # not id(self): a freed linker's id is soon reused by the next pass's).
-        return ("print", self._token)
+        # The rendered text depends on the page numbers: never share it across passes. The linker
+        # itself (hashed by identity), not id(self): the render cache's key keeps it alive, so its
+        # identity is never reused by the next pass's linker while the cached text exists.
+        return ("print", self)
 
     def page_of(self, entry: Entry) -> int:
         return self.pages.get(anchor(entry), self.placeholder)  # the placeholder only in the first layout pass
@@ -102,10 +100,15 @@ class PrintDocument:
     """Print HTML for a set of printed entries, with one linker (and so one set of page numbers)."""
 
     def __init__(
-        self, kb: KnowledgeBase, linker: PrintLinker, options: PrintOptions, blocks: B.EntryBlocks | None = None
+        self,
+        kb: KnowledgeBase,
+        linker: PrintLinker,
+        options: PrintOptions,
+        blocks: B.EntryBlocks | None = None,
+        markdown: MarkdownRenderer | None = None,
     ):
         self.kb, self.linker, self.options = kb, linker, options
-        self.h = Html(kb, linker)
+        self.h = Html(kb, linker, markdown)
         self.blocks = blocks or B.EntryBlocks(kb)
         self.front = FrontMatter(kb, options, linker.page_of)
 

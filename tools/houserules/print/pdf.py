@@ -18,6 +18,7 @@ from pathlib import Path
 from ..data.reading.model import Entry, Game, KnowledgeBase
 from ..errors import HouserulesError
 from ..render.blocks import EntryBlocks
+from ..render.text import MarkdownRenderer
 from .document import PrintDocument, PrintLinker
 from .plan import PrintOptions, anchor, printed_groups
 
@@ -85,12 +86,19 @@ class PrintedGame:
     MAX_PASSES = 4
 
     def __init__(
-        self, kb: KnowledgeBase, game: Game, options: PrintOptions, paper: str, blocks: EntryBlocks | None = None
+        self,
+        kb: KnowledgeBase,
+        game: Game,
+        options: PrintOptions,
+        paper: str,
+        blocks: EntryBlocks | None = None,
+        markdown: MarkdownRenderer | None = None,
     ):
         self.game = game
         self.groups = printed_groups(kb, game, options)
         self.entries: list[Entry] = [kb.entries[r] for _, _, refs in self.groups for r in refs]
         self.blocks = blocks or EntryBlocks(kb)
+        self.markdown = markdown or MarkdownRenderer()
         self.passes = 0
         self._kb, self._options, self._paper = kb, options, paper
 
@@ -98,7 +106,9 @@ class PrintedGame:
         """The game's print HTML with the page numbers ``pages`` (None: the first pass, with placeholders)."""
         printed = {e.ref for e in self.entries}
         linker = PrintLinker(self._kb, printed, self._options.site_url, pages or {}, placeholder(len(self.entries)))
-        return PrintDocument(self._kb, linker, self._options, self.blocks).game_html(self.game, self.groups)
+        return PrintDocument(self._kb, linker, self._options, self.blocks, self.markdown).game_html(
+            self.game, self.groups
+        )
 
     def lay_out(self):
         """The laid-out document; :attr:`pages` then holds where each anchor starts."""

@@ -4,8 +4,13 @@ A game's print HTML says everything its PDF shows: its printed entries and their
 blocks, the titles and codes of the entries its references point into (in this
 game or another), its cover (the data version, the print date, the layout and the
 options). So the key of a game's PDF is a hash of that HTML (as the first layout
-pass sees it) with what turns it into pages: the print stylesheet and the paper,
-the font file, the versions of houserules and WeasyPrint. The cache lives beside
+pass sees it) with what turns it into pages, the cache's own salt: the print
+stylesheet and the paper, the font file, the versions of houserules and WeasyPrint.
+The data's part of it is the data's fingerprint (:mod:`houserules.data.versions.fingerprint`)
+as far as the game prints it: its cover names its folder's tree hash, and its pages
+show its entries and the titles and codes of those they point to. A key of the
+fingerprint alone would lay out every game after any change, or miss a title
+another game's entry took. The cache lives beside
 the search index's (``$HOUSERULES_CACHE`` or the XDG cache), in ``pdf/``::
 
     <key>.pdf     the game's own PDF (cover = page 1)
@@ -13,7 +18,8 @@ the search index's (``$HOUSERULES_CACHE`` or the XDG cache), in ``pdf/``::
 
 Games to lay out are laid out in parallel, one process per core, each holding one
 game's layout at a time. The all-games PDF is a cover and contents laid out on their
-own (a chunk of games at a time past :data:`FRONT_ENTRIES` lines) and cached too,
+own (the cover alone, then a chunk of games at a time past :data:`FRONT_ENTRIES` lines),
+each cached too,
 followed by the pages of the games' cached PDFs (:mod:`pypdf`), so no process ever
 holds every game's layout.
 
@@ -38,13 +44,14 @@ from pathlib import Path
 
 from ..data.reading.model import KnowledgeBase
 from ..render.blocks import EntryBlocks
+from ..render.text import MarkdownRenderer
 from ..search.indexcache import cache_root
 from .document import PrintDocument, PrintLinker
 from .pdf import FONT_FAMILY, PrintedGame, render, stylesheet
 from .plan import FRONT_LINK, PrintOptions, printed_groups
 
 #: Bump when the layout changes in a way the HTML does not show: caches are laid out again.
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 #: Lines of contents laid out in one document for the all-games PDF (WeasyPrint holds about
 #: 0.25 MB per line while laying them out; past this, chunks of games start on a new page).
 FRONT_ENTRIES = 500
@@ -93,13 +100,25 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-#: What forked workers lay out: set by the parent just before it starts them (fork shares it).
-_WORK: dict[str, tuple[PrintedGame, str, PdfCache]] = {}
+class _Worker:
+    """What one forked layout process holds: every game to lay out, handed over when the process starts.
 
+    :meth:`start` runs once in each new process (the pool's initializer, its argument inherited
+    through fork, never pickled), so each task sends only a game's id. Its class attribute is the
+    worker process's own: the parent never sets it.
+    """
 
-def _lay_out(game: str) -> None:
-    part, game_key, cache = _WORK[game]
-    cache.lay_out(part, game_key)
+    work: dict[str, tuple[PrintedGame, str, PdfCache]] | None = None
+
+    @classmethod
+    def start(cls, work: dict[str, tuple[PrintedGame, str, PdfCache]]) -> None:
+        cls.work = work
+
+    @classmethod
+    def lay_out(cls, game: str) -> None:
+        assert cls.work is not None, "a layout worker runs only after its initializer"
+        part, game_key, cache = cls.work[game]
+        cache.lay_out(part, game_key)
 
 
 class PdfCache:
@@ -151,24 +170,24 @@ class PdfCache:
 
     def games(self, kb: KnowledgeBase, games: list[str], options: PrintOptions, paper: str) -> list[LaidOut]:
         """The PDF of each of ``games``, laying out (in parallel) those not in the cache."""
-        blocks = EntryBlocks(kb)
-        parts = {g: PrintedGame(kb, kb.games[g], options, paper, blocks) for g in games}
+        blocks, markdown = EntryBlocks(kb), MarkdownRenderer()  # one of each for every game of the call
+        parts = {g: PrintedGame(kb, kb.games[g], options, paper, blocks, markdown) for g in games}
         keys = {g: key(part.html(), paper) for g, part in parts.items()}
         self.laid_out = [g for g in games if self._load(g, keys[g]) is None]
         if len(self.laid_out) == 1 or (self.laid_out and self.jobs == 1):
             for game in self.laid_out:
                 self.lay_out(parts[game], keys[game])
         elif self.laid_out:
-            _WORK.update({g: (parts[g], keys[g], self) for g in self.laid_out})
-            try:
-                # fork: the workers share the loaded data instead of each loading it again.
-                with ProcessPoolExecutor(
-                    min(self.jobs, len(self.laid_out)), multiprocessing.get_context("fork")
-                ) as pool:
-                    for done in pool.map(_lay_out, self.laid_out):
-                        del done
-            finally:
-                _WORK.clear()
+            work = {g: (parts[g], keys[g], self) for g in self.laid_out}
+            # fork: the workers share the loaded data instead of each loading it again.
+            with ProcessPoolExecutor(
+                min(self.jobs, len(self.laid_out)),
+                multiprocessing.get_context("fork"),
+                initializer=_Worker.start,
+                initargs=(work,),
+            ) as pool:
+                for done in pool.map(_Worker.lay_out, self.laid_out):
+                    del done
         found = [self._load(g, keys[g]) for g in games]
         assert all(found), "a laid-out game is missing from the cache"
         return found  # type: ignore[return-value]
@@ -201,16 +220,27 @@ class PdfCache:
         return path
 
     def _front(self, doc: PrintDocument, groups: list, front_key: str, paper: str) -> LaidOut:
-        """Lay out the cover and contents, a chunk of games at a time (numbered on), and keep them."""
+        """Lay out the cover and contents, a chunk of games at a time (numbered on), and keep them.
+
+        Each chunk is kept too, under the key of its own HTML: a change that moves no page number
+        lays out the cover alone (it names the data version), the contents come from the cache.
+        """
         from pypdf import PdfReader, PdfWriter
 
         writer = PdfWriter()
         count = 0
         for make in doc.front_chunks(groups, FRONT_ENTRIES):
-            chunk = render(make(count + 1), paper)
-            writer.append(PdfReader(io.BytesIO(chunk.write_pdf())))
-            count += len(chunk.pages)
-            del chunk
+            html = make(count + 1)
+            chunk_key = key(html, paper)
+            chunk = self._load("", chunk_key)
+            if chunk is None:
+                laid = render(html, paper)
+                self._store(chunk_key, laid.write_pdf(), {"game": None, "pages": {}, "count": len(laid.pages)})
+                del laid
+                chunk = self._load("", chunk_key)
+                assert chunk is not None, "a laid-out chunk of the contents is missing from the cache"
+            writer.append(PdfReader(chunk.path))
+            count += chunk.count
         out = io.BytesIO()
         writer.write(out)
         self._store(front_key, out.getvalue(), {"game": None, "pages": {}, "count": count})

@@ -20,7 +20,7 @@ from ..data.reading.model import Entry, Game, KnowledgeBase
 from .blocks import Block, Erratum
 from .diff import Span, diff_spans
 from .templating import render
-from .text import Linker, markdown_html
+from .text import Linker, MarkdownRenderer
 
 
 @dataclass(frozen=True)
@@ -58,14 +58,16 @@ class ErratumRow:
 class Html:
     """HTML of entry parts for one output (its linker decides where references go)."""
 
-    def __init__(self, kb: KnowledgeBase, linker: Linker):
+    def __init__(self, kb: KnowledgeBase, linker: Linker, markdown: MarkdownRenderer | None = None):
         self.kb = kb
         self.linker = linker
+        #: The build's Markdown parser and cache (a new one, made when first needed, without).
+        self.markdown = markdown or MarkdownRenderer()
 
     # -- what the templates ask ---------------------------------------------------------------
     def md(self, text: str | None, lang: str = "zh") -> Markup:
         """Data Markdown as sanitized HTML: the one way data text becomes markup."""
-        return Markup(markdown_html(text, self.linker, lang)) if text else Markup()
+        return Markup(self.markdown.html(text, self.linker, lang)) if text else Markup()
 
     def entries(self, refs: Iterable[str]) -> list[Entry]:
         """The entries of ``refs`` that exist."""

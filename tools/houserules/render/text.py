@@ -167,9 +167,49 @@ def _markdown() -> tuple[markdown.Markdown, RefExtension]:
     return md, ext
 
 
-_MD, _EXT = _markdown()
-_CACHE: dict[tuple[str, Hashable, str, tuple[Any, ...]], str] = {}
-_CACHE_LIMIT = 200_000
+class MarkdownRenderer:
+    """One output's Markdown parser and the HTML it made: one per build (the site's context, the printed
+    FAQ's games), handed to every :class:`~houserules.render.html.Html` of that build.
+
+    The parser is made on the first text that needs it (most one-line answers never do), and a text
+    rendered again with the same linker key, language and reference targets comes from the cache.
+    """
+
+    #: Past this many texts the cache starts again (a 5,000-entry site renders some 60,000).
+    LIMIT = 200_000
+
+    def __init__(self) -> None:
+        self._parser: tuple[markdown.Markdown, RefExtension] | None = None
+        self._cache: dict[tuple[str, Hashable, str, tuple[Any, ...]], str] = {}
+
+    def html(self, text: str, linker: Linker, lang: str = "zh") -> str:
+        """Data Markdown as sanitized HTML: see :func:`markdown_html`."""
+        text = INVISIBLE.sub("", text)
+        if _PLAIN.fullmatch(text):
+            # Most one-line answers: the same result as the full path, without it (a large site
+            # renders tens of thousands of them; tests/test_textrender.py compares the two).
+            return f"<p>{html.escape(text, quote=False)}</p>"
+        if markdown_shape_problem(text) is not None:
+            # Text the check refuses (too deep, too many brackets) is never given to Markdown, whose
+            # cost would grow with it squared or exhaust the stack: it is shown as plain paragraphs.
+            return "".join(f"<p>{inline_html(part)}</p>" for part in text.split("\n\n") if part.strip())
+        key = (text, linker.key, lang, _targets(text, linker, lang))
+        cached = self._cache.get(key)
+        if cached is None:
+            cached = clean(self.convert(text, linker, lang))
+            if len(self._cache) >= self.LIMIT:
+                self._cache.clear()
+            self._cache[key] = cached
+        return cached
+
+    def convert(self, text: str, linker: Linker | None, lang: str = "zh") -> str:
+        """Markdown's own HTML of ``text``, before the sanitizer and without the shortcuts of :meth:`html`."""
+        if self._parser is None:
+            self._parser = _markdown()
+        md, ext = self._parser
+        ext.linker, ext.lang = linker, lang
+        md.reset()
+        return md.convert(text)
 
 
 def escape_md(text: str) -> str:
@@ -193,32 +233,17 @@ def clean(html_text: str) -> str:
 _PLAIN = re.compile(r"(?=.)(?![-+*>#=]|\d+[.)]|\s)[^\x00-\x1f\x7f-\x9f\u2028\u2029*_`\[\]<>#|\\!&~=:]*(?<!\s)")
 
 
-def markdown_html(text: str, linker: Linker, lang: str = "zh") -> str:
+def markdown_html(text: str, linker: Linker, lang: str = "zh", renderer: MarkdownRenderer | None = None) -> str:
     """Data Markdown as sanitized HTML, ``[[game:id]]`` linked by ``linker`` with titles in ``lang``.
+
+    ``renderer`` is the build's parser and cache; without one, a parser is made for this text alone
+    (a build passes its own, through :class:`~houserules.render.html.Html`).
 
     >>> from houserules.data.reading.model import KnowledgeBase
     >>> markdown_html("**见** <b>", Linker(KnowledgeBase()))
     '<p><strong>见</strong> &lt;b&gt;</p>'
     """
-    text = INVISIBLE.sub("", text)
-    if _PLAIN.fullmatch(text):
-        # Most one-line answers: the same result as the full path, without it (a large site
-        # renders tens of thousands of them; tests/test_textrender.py compares the two).
-        return f"<p>{html.escape(text, quote=False)}</p>"
-    if markdown_shape_problem(text) is not None:
-        # Text the check refuses (too deep, too many brackets) is never given to Markdown, whose
-        # cost would grow with it squared or exhaust the stack: it is shown as plain paragraphs.
-        return "".join(f"<p>{inline_html(part)}</p>" for part in text.split("\n\n") if part.strip())
-    key = (text, linker.key, lang, _targets(text, linker, lang))
-    cached = _CACHE.get(key)
-    if cached is None:
-        _EXT.linker, _EXT.lang = linker, lang
-        _MD.reset()
-        cached = clean(_MD.convert(text))
-        if len(_CACHE) >= _CACHE_LIMIT:
-            _CACHE.clear()
-        _CACHE[key] = cached
-    return cached
+    return (renderer or MarkdownRenderer()).html(text, linker, lang)
 
 
 def _targets(text: str, linker: Linker, lang: str) -> tuple[tuple[str, str, str] | str, ...]:

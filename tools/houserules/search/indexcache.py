@@ -3,8 +3,8 @@
 The index is a cache, never part of the data: it lives in
 ``$HOUSERULES_CACHE`` (default ``$XDG_CACHE_HOME/houserules`` or
 ``~/.cache/houserules``), one folder per data folder, with one sub-folder per
-*fingerprint* of the data (the names, sizes, modification times and inodes of
-the files the index is made of). A search whose fingerprint has no folder yet
+*fingerprint* of the files the index is made of (their git ids, kept in a memo
+and read again only when a file's size, time or inode changed). A search whose fingerprint has no folder yet
 rebuilds the index into a temporary folder and renames it into place, so a
 reader never sees a half-written index and two concurrent rebuilds cannot
 clash. A damaged index (a file missing, truncated or unreadable) is rebuilt.
@@ -16,7 +16,6 @@ import hashlib
 import json
 import os
 import shutil
-import stat
 import tempfile
 import time
 from collections.abc import Iterable
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from whoosh import index as whoosh_index
 
+from ..data.versions.fingerprint import fingerprint as data_fingerprint
 from ..errors import HouserulesError
 from . import analysis as searchtext
 from . import homophones
@@ -59,6 +59,11 @@ def index_home(data_dir: Path) -> Path:
     return cache_root() / f"index-{digest}"
 
 
+def memo_file(data_dir: Path) -> Path:
+    """The indexed files' ids, kept beside the data folder's indexes (:func:`fingerprint`)."""
+    return cache_root() / f"fingerprint-{index_home(data_dir).name.removeprefix('index-')}.json"
+
+
 def indexed_files(data_dir: Path) -> list[Path]:
     """The files the index is built from: each game's ``game.yaml``, ``glossary.yaml`` and
     ``entries/*.yaml`` (hidden names skipped, as the loader does). Nothing is opened."""
@@ -80,19 +85,17 @@ def _scan(folder: Path) -> list[os.DirEntry[str]]:
 
 
 def fingerprint(data_dir: Path) -> str:
-    """A hash of the indexed files' names, sizes, modification times and inodes, and of the index format.
+    """The key of the index of ``data_dir``: the data's fingerprint (:mod:`houserules.data.versions.fingerprint`)
+    of the indexed files, with the index format as the salt.
 
-    Only what the index is made of counts (other files in the data folder are never
-    read), and only ``stat`` is asked, never the contents: a FIFO or a huge stray file
-    costs nothing. A copy or a checkout that keeps modification times still gets new
-    inodes, so it rebuilds too.
+    Only what the index is made of counts (other files in the data folder are never read:
+    a FIFO or a huge stray file costs nothing). The files' ids are kept in a memo beside the
+    indexes, so a search reads again only the files whose size, time or inode changed; a copy
+    or a checkout of the same files has the same key.
     """
-    digest = hashlib.blake2b(f"v{INDEX_VERSION}".encode(), digest_size=16)
-    for path in indexed_files(data_dir):
-        info = os.lstat(path)
-        digest.update(path.relative_to(data_dir).as_posix().encode() + b"\0")
-        digest.update(f"{stat.S_IFMT(info.st_mode)}:{info.st_size}:{info.st_mtime_ns}:{info.st_ino}\n".encode())
-    return digest.hexdigest()
+    files = indexed_files(data_dir)
+    found = data_fingerprint(data_dir, only=files, memo=memo_file(data_dir))
+    return found.digest(f"index v{INDEX_VERSION}", [path.relative_to(data_dir).as_posix() for path in files])
 
 
 # -- building -------------------------------------------------------------------

@@ -10,6 +10,7 @@ from ..data.reading.model import Bilingual, Entry, Game, KnowledgeBase, game_sec
 from ..data.versions.history import History, load_history, print_warnings
 from ..data.versions.version import DataVersion, data_version
 from ..render.blocks import EntryBlocks, Erratum, errata_data
+from ..render.text import MarkdownRenderer
 from .repo import RepoLinks
 
 
@@ -30,6 +31,8 @@ class SiteContext:
     def __init__(self, kb: KnowledgeBase, repo: RepoLinks | None = None):
         self.kb = kb
         self.blocks = EntryBlocks(kb)
+        #: The Markdown parser and rendered texts every page of this build shares.
+        self.markdown = MarkdownRenderer()
         #: Links to the entries' files and to a new issue, when the site names its repository.
         self.repo = repo
         #: Where readers report a wrong text when there is no repository (``extra.report`` in mkdocs.yml).

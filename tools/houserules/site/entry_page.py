@@ -25,7 +25,7 @@ class EntryPage:
         self.ctx, self.entry = ctx, entry
         self.page = entry_url(entry)
         self.linker = SiteLinker(ctx.kb, self.page)
-        self.h = Html(ctx.kb, self.linker)
+        self.h = Html(ctx.kb, self.linker, ctx.markdown)
 
     def markdown(self) -> str:
         entry = self.entry

@@ -33,7 +33,7 @@ from .markup import SiteLinker, front_matter
 
 def _page(ctx: SiteContext, src: str) -> tuple[SiteLinker, Html]:
     linker = SiteLinker(ctx.kb, page_url(src))
-    return linker, Html(ctx.kb, linker)
+    return linker, Html(ctx.kb, linker, ctx.markdown)
 
 
 def game_page(ctx: SiteContext, game: Game) -> str:
@@ -98,7 +98,7 @@ def home_cards(ctx: SiteContext, page: str = "index.html") -> str:
 
 
 def licences(ctx: SiteContext, page: str) -> str:
-    h = Html(ctx.kb, SiteLinker(ctx.kb, page))
+    h = Html(ctx.kb, SiteLinker(ctx.kb, page), ctx.markdown)
     return render("site/licences.html", h=h, games=[(g, g.data["licence"]) for g in ctx.kb.games.values()])
 
 

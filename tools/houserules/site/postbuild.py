@@ -43,11 +43,12 @@ class SearchFiles(Protocol):
 
 def write_downloads(ctx: SiteContext, site_dir: Path) -> None:
     """The translators' downloads (``translate/downloads/``), for all games and for each game."""
-    from ..export.downloads import download_files
+    from ..export.downloads import GameUnits, download_files
 
     version = str(ctx.version or "")
+    made = GameUnits(ctx.kb)
     for game in (None, *ctx.kb.games):
-        for path, data in download_files(ctx.kb, game, version).items():
+        for path, data in download_files(ctx.kb, game, version, made).items():
             target = site_dir / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)

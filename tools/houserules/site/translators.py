@@ -62,7 +62,7 @@ def _statuses(records: list[Erratum]) -> str:
 def errata_page(ctx: SiteContext, game: Game | None = None) -> str:
     """The errata page of one game, or of all games (one section per game)."""
     src = errata_src(game.id if game else None)
-    h = Html(ctx.kb, SiteLinker(ctx.kb, page_url(src)))
+    h = Html(ctx.kb, SiteLinker(ctx.kb, page_url(src)), ctx.markdown)
     if game is not None:
         records = _errata(ctx, game.id)
         return (
@@ -86,7 +86,7 @@ def glossary_page(ctx: SiteContext, game: Game) -> str:
         + "\n"
         + render(
             "site/glossary.html",
-            h=Html(ctx.kb, linker),
+            h=Html(ctx.kb, linker, ctx.markdown),
             game=game,
             terms=terms,
             downloads_href=linker.url(page_url(translators_src(game.id))),
@@ -102,7 +102,7 @@ def notes_page(ctx: SiteContext, game: Game) -> str:
     return (
         front_matter(f"译注 Translator notes · {game.name['zh']}")
         + "\n"
-        + render("site/notes.html", h=Html(ctx.kb, linker), game=game, holders=holders, count=count)
+        + render("site/notes.html", h=Html(ctx.kb, linker, ctx.markdown), game=game, holders=holders, count=count)
     )
 
 

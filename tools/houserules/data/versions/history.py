@@ -32,8 +32,9 @@ from typing import Any
 from ...errors import HouserulesError, display_path, visible
 from ..reading.model import KnowledgeBase
 from .entrychanges import EntryChange, aspect_names, entry_change, entry_changes, needs_reading, read_blob
+from .fingerprint import fingerprint
 from .git import NoGit, committed_blobs, git_checkout, git_log, git_objects, git_tree_ids, subject
-from .version import SHORT, DataVersion, blob_hash, newest_date, tree_hash
+from .version import SHORT, DataVersion, newest_date, tree_hash
 
 _HEX = re.compile(r"[0-9a-f]{6,40}")
 
@@ -112,15 +113,8 @@ def _data_dir(kb: KnowledgeBase) -> Path:
 
 
 def _file_blobs(folder: Path) -> dict[str, str]:
-    """Git's blob hash of every file under ``folder`` (relative paths with '/'), ``.git`` left out."""
-    found = {}
-    for root, dirs, names in os.walk(folder):
-        dirs[:] = [d for d in dirs if d != ".git"]
-        for name in names:
-            path = Path(root) / name
-            if path.is_file() and not path.is_symlink():
-                found[path.relative_to(folder).as_posix()] = blob_hash(path.read_bytes())
-    return found
+    """Git's blob hash of every file under ``folder`` (relative paths with '/'), ``.git`` left out: its fingerprint's files."""
+    return {path: oid for path, (mode, oid) in fingerprint(folder).files.items() if mode != "120000"}
 
 
 def changes_between(kb: KnowledgeBase, top: Path, tree: str) -> tuple[list[EntryChange], list[tuple[str, str]]]:
