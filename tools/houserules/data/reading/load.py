@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from ...errors import Problem, display_path
 from . import schemaparts as patterns
@@ -30,6 +31,8 @@ from .readfile import ReadCache, read_document
 from .records import build
 from .safefile import folder_children, unreadable
 from .yamlload import Document
+
+_Optional = TypeVar("_Optional", Glossary, Synonyms)
 
 _SLUG = re.compile(patterns.SLUG)
 GAME_FILE = "game.yaml"
@@ -186,19 +189,8 @@ def _load_game(folder: Path, result: LoadResult) -> None:
             )
         )
         return
-    glossary = synonyms = None
-    glossary_file = folder / GLOSSARY_FILE
-    if GLOSSARY_FILE in modes:
-        gdoc, problems = result.read(glossary_file, "glossary", game_id)
-        result.problems.extend(problems)
-        if gdoc is not None:
-            glossary = build(Glossary, gdoc.data, path=glossary_file, doc=gdoc, game=game_id)
-    synonyms_file = folder / SYNONYMS_FILE
-    if SYNONYMS_FILE in modes:
-        sdoc, problems = result.read(synonyms_file, "synonyms", game_id)
-        result.problems.extend(problems)
-        if sdoc is not None:
-            synonyms = build(Synonyms, sdoc.data, path=synonyms_file, doc=sdoc, game=game_id)
+    glossary = _game_file(result, folder / GLOSSARY_FILE, "glossary", Glossary, game_id, GLOSSARY_FILE in modes)
+    synonyms = _game_file(result, folder / SYNONYMS_FILE, "synonyms", Synonyms, game_id, SYNONYMS_FILE in modes)
     result.kb.games[game_id] = build(Game, doc.data, path=game_file, doc=doc, glossary=glossary, synonyms=synonyms)
     for child, _ in children:
         if child.name not in {GAME_FILE, GLOSSARY_FILE, SYNONYMS_FILE, ENTRIES_DIR}:
@@ -308,3 +300,14 @@ def _entry_files(folder: Path, result: LoadResult) -> Iterator[Path]:
                     "rename it to <id>.yaml or move it out",
                 )
             )
+
+
+def _game_file(
+    result: LoadResult, path: Path, kind: str, cls: type[_Optional], game_id: str, present: bool
+) -> _Optional | None:
+    """A game's optional file (its glossary or its synonym table) read, validated and built, or None."""
+    if not present:
+        return None
+    doc, problems = result.read(path, kind, game_id)
+    result.problems.extend(problems)
+    return None if doc is None else build(cls, doc.data, path=path, doc=doc, game=game_id)
