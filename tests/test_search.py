@@ -179,10 +179,14 @@ def test_irregular_past_forms_meet_their_verb():
         ("she stabbed it, I'm stabbing it", ["attack"]),
         ("I took a shot", ["ranged attack"]),  # an irregular form in a phrase
         ("take the shot", []),  # a phrase's words in a row
+        ("nobody patched her up", ["heal"]),  # ... but a phrasal verb's object may stand inside
+        ("patch it up", ["heal"]),
+        ("patch the rat up", []),  # only a pronoun
     ],
 )
 def test_synonyms_said(text, said):
     pairs = [["扣血", "伤害"], ["lift", "mystic elevator"], ["stab", "attack"], ["take a shot", "ranged attack"]]
+    pairs += [["patch up", "heal"]]
     assert searchtext.synonyms_said(text, pairs) == said
 
 
@@ -751,6 +755,8 @@ def test_a_correct_chinese_query_is_never_changed(real_index):
     texts += ["魔梯坠毁后怎么办", "叛徒能坐魔梯吗", "兽栏里的怪物能出来吗", "豁免检定失败"]
     # everyday words the index lacks, homophones of words it holds (大家, 一对, 有)
     texts += ["打架的时候谁先动", "我们带回来一堆宝物", "又被砍了一刀怎么办", "一回合能先走再搜吗"]
+    # a demonstrative and the word after it ("this chapter", not 着障)
+    texts += ["这章输了怎么办", "那层楼没门了", "这张卡哪来的"]
     chinese = [t for t in texts if any("\u4e00" <= c <= "\u9fff" for c in t)]
     assert len(chinese) > 100
     for text in chinese:
@@ -776,6 +782,8 @@ def test_homophone_keys_use_each_characters_first_reading():
     # both characters may change; a character of an indexed bigram of the query never does
     assert homophones.correct("模题坠毁", known, lambda k: ["魔梯"]) == "魔梯坠毁"
     assert homophones.correct("魔梯题", known, lambda k: ["魔梯"]) == "魔梯题"
+    # a demonstrative's bigram stays as typed
+    assert homophones.correct("这章", known, lambda k: ["着障"]) == "这章"
 
 
 # -- real English words, and what a game's texts say everywhere ------------------------------
@@ -793,6 +801,29 @@ def test_homophone_keys_use_each_characters_first_reading():
 def test_a_real_english_word_is_never_corrected(real_index, typed, searched):
     assert real_index.correct(typed) == searched
     assert real_index.searched_for(typed) == (None if typed == searched else searched)
+
+
+@pytest.mark.parametrize(
+    ("typed", "searched"),
+    [
+        ("shareing items", "sharing items"),  # one edit away, not the more frequent "starting" (two)
+        ("in the midle space", "in the middle space"),  # a letter left out, not "mile"
+        ("swrod", "sword"),  # two letters swapped are one edit
+    ],
+)
+def test_a_typo_becomes_the_closest_word(real_index, typed, searched):
+    assert real_index.correct(typed) == searched
+
+
+def test_story_fillers_name_nothing():
+    """ "like" of a list and "the rest of" a move carry no topic (not resting)."""
+    assert searchtext.query_terms("free actions like sharing, lol, then the rest of my movement") == [
+        "free",
+        "action",
+        "share",
+        "movement",
+    ]
+    assert "rest" in searchtext.query_terms("a short rest")
 
 
 def test_the_command_line_says_what_it_searched_for(cache):

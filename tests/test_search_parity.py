@@ -149,6 +149,11 @@ def test_everyday_words_are_analysed_and_ranked_alike(site, index):
         "we hauled the treasure back to town",
         "小鼠被捕火了怎么办",
         "遭遇咖",
+        "free actions like shareing and equiping in the midle of a fight",
+        "swrod",
+        "nobody patches her up, how long till she dies",
+        "这章输了咋整",
+        "can I move again with the rest of my movement",
     ]
     found = worker(site, rank=queries)["rank"]
     assert found[0]["corrected"] == "shaft" and found[4]["corrected"] == "elevator crash"

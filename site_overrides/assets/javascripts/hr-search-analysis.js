@@ -78,20 +78,25 @@ var hrAnalysis = (function () {
     return w;
   }
 
-  /* Levenshtein distance of a and b, or limit + 1 when it is larger. */
-  function distance(a, b, limit) {
+  /* Levenshtein distance of a and b, or limit + 1 when it is larger; with ``swaps``, a swap of two
+   * neighbours is one edit (whoosh.support.levenshtein.damerau_levenshtein). */
+  function distance(a, b, limit, swaps) {
     if (Math.abs(a.length - b.length) > limit) return limit + 1;
-    var prev = [], cur, i, j;
+    var twoago = null, prev = [], cur, i, j;
     for (j = 0; j <= b.length; j++) prev.push(j);
     for (i = 1; i <= a.length; i++) {
       cur = [i];
       var best = i;
       for (j = 1; j <= b.length; j++) {
         var v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (swaps && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1] && a[i - 1] !== b[j - 1]) {
+          v = Math.min(v, twoago[j - 2] + 1);
+        }
         cur.push(v);
         if (v < best) best = v;
       }
       if (best > limit) return limit + 1;
+      twoago = prev;
       prev = cur;
     }
     return prev[b.length];
@@ -228,6 +233,8 @@ var hrAnalysis = (function () {
     }
 
     /* homophones.correct: ``known(bigram)``, ``candidates(key)`` (best first), ``reading`` a Map char -> syllable. */
+    /* homophones.DEMONSTRATIVES: a bigram with one stays as typed. */
+    var DEMONSTRATIVES = new Set(["这", "那", "哪"]);
     function correctHomophones(folded, known, candidates, reading) {
       var mask = masked(folded), chars = Array.from(folded), pairs = [], covered = [], i;
       for (i = 0; i + 1 < chars.length; i++) if (isCjk(mask[i]) && isCjk(mask[i + 1])) pairs.push(i);
@@ -236,6 +243,7 @@ var hrAnalysis = (function () {
         var bigram = chars[i] + chars[i + 1];
         var a = reading.get(chars[i]), b = reading.get(chars[i + 1]);
         if (!a || !b || (covered[i] && covered[i + 1]) || known(bigram)) return;
+        if (DEMONSTRATIVES.has(chars[i]) || DEMONSTRATIVES.has(chars[i + 1])) return;  // 这章 is not 着障
         var options = candidates(a + " " + b);
         if (options.indexOf("!" + bigram) >= 0) return;  // a real word, meant as typed (一刀, not 一道)
         // A character of an indexed bigram stays: only the other one was mistyped (行动股 -> 行动骰).
@@ -263,14 +271,23 @@ var hrAnalysis = (function () {
       if (!sayForms.has(say)) sayForms.set(say, (say.match(WORD) || []).map(wordForm).join(" "));
       return sayForms.get(say);
     }
+    /* data.words.synonyms.OBJECTS: the object inside a phrasal verb ("patch her up"). */
+    var OBJECTS = new Set(["it", "him", "her", "them", "me", "us", "you"]);
+    function notObject(w) { return !OBJECTS.has(w); }
     function synonymsSaid(text) {
-      var folded = fold(text), found = [], forms = null;
+      var folded = fold(text), found = [], forms = null, loose = null;
       (head.synonyms || []).forEach(function (pair) {
         var say = pair[0], hit;
         if (/^[\x00-\x7f]*$/.test(say)) {
-          if (forms === null) forms = " " + (folded.match(WORD) || []).map(wordForm).join(" ") + " ";
+          if (forms === null) {
+            var words = folded.match(WORD) || [];
+            forms = " " + words.map(wordForm).join(" ") + " ";
+            loose = " " + words.filter(notObject).map(wordForm).join(" ") + " ";
+          }
           var form = sayForm(say);
-          hit = (form !== "" && forms.indexOf(" " + form + " ") >= 0) || said(folded, say);
+          var split = form.indexOf(" ") >= 0 && (say.match(WORD) || []).every(notObject);
+          hit = (form !== "" && forms.indexOf(" " + form + " ") >= 0) || (split && loose.indexOf(" " + form + " ") >= 0)
+            || said(folded, say);
         } else hit = folded.indexOf(say) >= 0;
         if (hit && found.indexOf(pair[1]) < 0) found.push(pair[1]);
       });

@@ -148,14 +148,20 @@
           return found.slice(0, head.completions);
         },
         suggest: function (maxdist) {
-          // Whoosh's corrector: within maxdist edits after the first letter; the most
-          // frequent wins, then the alphabetically last (its heap keeps the largest tuple).
-          var best = null, bestFreq = -1, rest = word.slice(1);
+          // search.index.SearchIndex.suggest: within maxdist edits after the first letter (a swap
+          // of two letters one edit, and at most maxdist + 1 without swaps); the fewest edits win,
+          // then a word the typo left a letter out of, then the most frequent, then the
+          // alphabetically last.
+          var best = null, bestKey = null, rest = word.slice(1);
           for (var i = 0; i < half; i++) {
             var candidate = flat[i];
-            if (candidate === word || analysis.distance(candidate.slice(1), rest, maxdist) > maxdist) continue;
-            var freq = map.get(candidate);
-            if (freq > bestFreq || (freq === bestFreq && candidate > best)) { best = candidate; bestFreq = freq; }
+            if (candidate === word || analysis.distance(candidate.slice(1), rest, maxdist + 1) > maxdist + 1) continue;
+            var edits = analysis.distance(candidate.slice(1), rest, maxdist, true);
+            if (edits > maxdist) continue;
+            var key = [-edits, candidate.length > word.length ? 1 : 0, map.get(candidate) || 1];
+            var order = 0;
+            for (var k = 0; bestKey !== null && order === 0 && k < key.length; k++) order = key[k] - bestKey[k];
+            if (best === null || order > 0 || (order === 0 && candidate > best)) { best = candidate; bestKey = key; }
           }
           // A real English word the index lacks stays as typed (index.SearchIndex.correct).
           if (best !== null) {

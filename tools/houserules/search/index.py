@@ -22,6 +22,7 @@ from typing import Any
 from whoosh import index as whoosh_index
 from whoosh.query import And, Or, Query, Term
 from whoosh.scoring import BM25FScorer, bm25
+from whoosh.support.levenshtein import damerau_levenshtein
 
 from . import analysis as searchtext
 from . import homophones
@@ -77,7 +78,6 @@ class SearchIndex:
         self._ix = whoosh_index.open_dir(str(folder))
         self._searcher = self._ix.searcher()
         self._reader = self._searcher.reader()
-        self._corrector = self._searcher.corrector("words")
         self._count = max(1, self._reader.doc_count())
         # The index's own analyzer, so an index built for comparison is queried its way.
         self._analyzer = self._ix.schema["body"].analyzer
@@ -164,12 +164,34 @@ class SearchIndex:
                     return " ".join(completions)
             if len(word) < MIN_CORRECTED:
                 return word
-            maxdist = 1 if len(word) < 7 else 2
-            found = self._corrector.suggest(word, limit=1, maxdist=maxdist, prefix=1)
+            found = self.suggest(word, 1 if len(word) < 7 else 2)
             # A real English word the index lacks stays as typed: "shaft" is not a misspelt "shift".
-            return found[0] if found and not searchtext.is_common(word) else word
+            return found if found is not None and not searchtext.is_common(word) else word
 
         return self.homophones(_ASCII_WORD.sub(fix, folded))
+
+    def suggest(self, word: str, maxdist: int) -> str | None:
+        """The indexed word closest to ``word`` (within ``maxdist`` edits after its first letter), or None.
+
+        Two swapped letters are one edit ("swrod": "sword"; Whoosh's reader counts two, so its
+        words within ``maxdist + 1`` are read). The fewest edits first (Whoosh's corrector ranks by
+        frequency alone within ``maxdist``: "shareing" became the more frequent "starting", two
+        edits away, not "sharing", one); then a word the typo left a letter out of ("midle":
+        "middle", not "mile"), the commonest slip; then the most frequent, then the
+        alphabetically last (as Whoosh's heap keeps them).
+        """
+        reader = self._reader
+        best: tuple[int, int, int, str] | None = None
+        for candidate in reader.terms_within("words", word, maxdist + 1, prefix=1):
+            if candidate == word:
+                continue
+            edits = damerau_levenshtein(candidate, word)
+            if edits > maxdist:
+                continue
+            key = (-edits, int(len(candidate) > len(word)), int(reader.frequency("words", candidate) or 1), candidate)
+            if best is None or key > best:
+                best = key
+        return None if best is None else best[3]
 
     def searched_for(self, text: str) -> str | None:
         """What a query was searched as when :meth:`correct` changed a word of it (its spaces

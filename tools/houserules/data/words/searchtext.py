@@ -39,8 +39,8 @@ QUESTION = re.compile(
 #: any point" keeps friend/pass/roll/point), nor do the words that ask for a comparison ("the
 #: difference between a trick and an item" is about tricks and items) or how a thing works ("how do
 #: saves work" asks about saves), nor do the fillers of a story told ("so then my mouse just
-#: got scared" is about being scared), nor does a letter left of a
-#: contraction (I'm, can't).
+#: got scared" is about being scared; "free actions like sharing" is about sharing, "the rest of my
+#: movement" about moving, not resting), nor does a letter left of a contraction (I'm, can't).
 #: Queries only: the index keeps every word.
 QUESTION_WORDS = re.compile(
     r"\b(?:what|whats|how|why|where|which|who|whom|whose|do|does|did|done|doing|i|im|ive|id|ill|me|my|mine"
@@ -49,6 +49,7 @@ QUESTION_WORDS = re.compile(
     r"|difference|differences|different|between|work|works|working"
     r"|some|any|anything|something|someone|somebody|anyone|anybody|everyone|everybody"
     r"|happen|happens|happened|happening|then|just|really|actually|also|even|so|okay|ok|well|please|anyway|maybe|already|very|too|quite"
+    r"|like|lol|basically|literally|kinda|sorta|um|uh|rest\s+of"
     r"|dont|doesnt|didnt|cant|cannot|isnt|arent|wasnt|werent|wont|wouldnt|shouldnt|couldnt|hasnt|havent"
     r"|[b-z])\b"
 )

@@ -14,6 +14,9 @@ from typing import TYPE_CHECKING
 from .searchtext import fold, word_form
 
 _WORD = re.compile(r"[a-z0-9]+")
+#: The object a player puts inside a phrasal verb ("patch her up", "pick it up", "turn it over"):
+#: a synonym of two or more words without one of these is said with one of them inside too.
+OBJECTS = frozenset({"it", "him", "her", "them", "me", "us", "you"})
 
 if TYPE_CHECKING:  # the search starts without loading the data model
     from ..reading.model import KnowledgeBase
@@ -42,22 +45,28 @@ def synonym_pairs(kb: KnowledgeBase) -> list[list[str]]:
 def synonyms_said(text: str, pairs: list[list[str]]) -> list[str]:
     """What the synonyms a query uses mean, in the pairs' order without repeats: a Chinese word
     anywhere in the query, English words as whole words, in any of their forms ("stabbing",
-    "stabbed" say "stab"; "took a shot" says "take a shot": the words' :func:`word_form`).
+    "stabbed" say "stab"; "took a shot" says "take a shot": the words' :func:`word_form`), a
+    phrasal verb also with its object inside ("patched him up" says "patch up": :data:`OBJECTS`).
 
     >>> synonyms_said("我扣血了", [["扣血", "伤害"]]), synonyms_said("fellow", [["fell", "fall"]])
     (['伤害'], [])
     >>> synonyms_said("I'm shooting at it", [["shoot", "ranged attack"]])
     ['ranged attack']
+    >>> synonyms_said("nobody patches her up", [["patch up", "heal"]])
+    ['heal']
     """
     folded = fold(text)
-    forms = ""
+    forms = loose = ""
     found: dict[str, None] = {}
     for say, means in pairs:
         if say.isascii():
             if not forms:
-                forms = f" {' '.join(word_form(w) for w in _WORD.findall(folded))} "
+                words = _WORD.findall(folded)
+                forms = f" {' '.join(word_form(w) for w in words)} "
+                loose = f" {' '.join(word_form(w) for w in words if w not in OBJECTS)} "
             form = say_form(say)
-            if (form and f" {form} " in forms) or _said(folded, say):
+            split = " " in form and not OBJECTS.intersection(_WORD.findall(say))
+            if (form and f" {form} " in forms) or (split and f" {form} " in loose) or _said(folded, say):
                 found.setdefault(means, None)
         elif say in folded:
             found.setdefault(means, None)
