@@ -14,8 +14,11 @@ export NO_MKDOCS_2_WARNING := 1
 
 NODE_STAMP := node_modules/.installed
 
+# Byte-compile the package as an installer would, so a command does not compile it at each start
+# (where PYTHONDONTWRITEBYTECODE is set, Python never writes these files itself).
 setup: $(STAMP) $(NODE_STAMP)
 	@tools/setup-debian.sh
+	@$(BIN)/python -m compileall -q tools > /dev/null
 
 # axe-core for the accessibility tests (tests/test_a11y.py), at the version package-lock.json pins.
 $(NODE_STAMP): package.json package-lock.json

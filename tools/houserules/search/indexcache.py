@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from whoosh import index as whoosh_index
 
 from ..data.versions.fingerprint import fingerprint as data_fingerprint
+from ..data.versions.fingerprint import relative
 from ..errors import HouserulesError
 from . import analysis as searchtext
 from . import homophones
@@ -95,7 +96,7 @@ def fingerprint(data_dir: Path) -> str:
     """
     files = indexed_files(data_dir)
     found = data_fingerprint(data_dir, only=files, memo=memo_file(data_dir))
-    return found.digest(f"index v{INDEX_VERSION}", [path.relative_to(data_dir).as_posix() for path in files])
+    return found.digest(f"index v{INDEX_VERSION}", [relative(path, data_dir) for path in files])
 
 
 # -- building -------------------------------------------------------------------

@@ -102,6 +102,14 @@ def _tree(nested: dict[str, Any]) -> str | None:
     return hashlib.sha1(b"tree %d\0" % len(body) + body).hexdigest()
 
 
+def relative(path: Path, folder: Path) -> str:
+    """``path`` relative to ``folder``, with ``/``; a string cut when ``path`` was made under ``folder``
+    (as the walk and the index's list make them), which a search start pays once per file."""
+    name, prefix = os.fspath(path), os.path.join(os.fspath(folder), "")
+    rel = name[len(prefix) :] if name.startswith(prefix) else Path(path).relative_to(folder).as_posix()
+    return rel.replace(os.sep, "/") if os.sep != "/" else rel
+
+
 def _walk(folder: Path) -> Iterable[Path]:
     """Every path under ``folder`` but ``.git`` folders, without following links."""
     try:
@@ -131,7 +139,7 @@ def fingerprint(folder: Path, only: Iterable[Path] | None = None, memo: Path | N
     seen: dict[str, list[Any]] = {}
     now = time.time_ns()
     for path in _walk(folder) if only is None else only:
-        rel = Path(path).relative_to(folder).as_posix()
+        rel = relative(path, folder)
         try:
             info = os.lstat(path)
             signature = [info.st_mode, info.st_size, info.st_mtime_ns, info.st_ino]
