@@ -9,6 +9,9 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PORT   ?= 8000
 export NO_MKDOCS_2_WARNING := 1
+# Python's bytecode caches (gitignored) are written as by default even where the environment turns them
+# off: otherwise every command, test worker and test module is compiled again at each start.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: setup serve build check data-test publish-check lint format test test-fast fuzz bench bench-smoke clean
 

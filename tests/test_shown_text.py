@@ -8,9 +8,16 @@ source as its document's title, never a file name such as ``002_….txt``.
 from __future__ import annotations
 
 import json
+import re
 
 from conftest import run_cli
 from houserules.data.reading.model import INLINE_REF
+
+
+def unwrapped(out: str) -> str:
+    """The terminal text with its wrapped lines joined again (Chinese with nothing between, English with a space)."""
+    out = re.sub(r"(?<=[^ -~])\n +(?=[^ -~])", "", out)
+    return re.sub(r"\n +(?=\S)", " ", out)
 
 
 def test_show_names_references_and_sources(tmp_path):
@@ -33,4 +40,6 @@ def test_search_names_references_in_answers(tmp_path):
     result = run_cli(*query, env=env)
     assert result.returncode == 0, result.stderr
     assert "[[" not in result.stdout
-    assert "楼层封闭 (BH-T06)" in result.stdout and "Sealed floor (BH-T06)" in result.stdout
+    shown_text = unwrapped(result.stdout)
+    assert "楼层封闭 (BH-T06)" in shown_text and "Sealed floor (BH-T06)" in shown_text
+    assert not re.search(r"\n +\([A-Z]+-[A-Z0-9]+\)", result.stdout), "a code never starts a line"

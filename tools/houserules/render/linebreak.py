@@ -34,6 +34,8 @@ CLOSING = frozenset("、。，．：；！？）］｝〕〉》」』】〗〙�
 OPENING = frozenset("（［｛〔〈《「『【〖〘〚‘“‹«([{")
 _PIECES = re.compile(r"[!-~]+| |[^ -~]")
 _LINK = re.compile(r"://|\.html\b|^\(?[a-z0-9][a-z0-9-]*:[a-z0-9][a-z0-9-]*\)?$")
+#: An entry's code in brackets, as a reference is shown ("楼层封闭 (BH-T06)"): it stays with the word before it.
+_CODE = re.compile(r"\([A-Z][A-Z0-9]*-[A-Z0-9]+\)")
 
 
 def _units(paragraph: str) -> list[str]:
@@ -49,7 +51,14 @@ def _units(paragraph: str) -> list[str]:
         else:
             units.append(piece)
         glue_next = piece != " " and piece[-1] in OPENING
-    return units
+    glued: list[str] = []
+    for unit in units:  # "楼层封闭 (BH-T06)": a reference's title and code stay on one line
+        if len(glued) > 1 and glued[-1] == " " and _CODE.match(unit):
+            space = glued.pop()
+            glued[-1] += space + unit
+        else:
+            glued.append(unit)
+    return glued
 
 
 def is_link(text: str) -> bool:
@@ -76,6 +85,8 @@ def wrap(text: str, columns: int) -> list[str]:
     ['one', 'two ，']
     >>> wrap("Discovering ，", 11)
     ['Discoverin', 'g ，']
+    >>> wrap("见楼层封闭 (BH-T06)。", 14)
+    ['见楼层封', '闭 (BH-T06)。']
     """
     lines: list[str] = []
     for paragraph in text.split("\n"):
