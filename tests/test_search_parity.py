@@ -59,7 +59,7 @@ def worker(site: tuple[Path, dict], stem: list[str] = (), rank: list[str] = ()) 
         input=json.dumps(job),
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=900,  # a guard against a hang only: a loaded machine may be slow
     )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
