@@ -28,7 +28,7 @@ def synonym_pairs(kb: KnowledgeBase) -> list[list[str]]:
     without repeats: the general table's (game ``""``: every game's queries), then each game's table
     and glossary (a term's variants and deprecated forms mean the term, a Chinese one its Chinese
     name, an English one its English name; one Chinese character names too little), by game, each
-    sorted. What a game's pair means is looked up in that game's documents only
+    sorted by meaning (what compresses best in the site's head). What a game's pair means is looked up in that game's documents only
     (:func:`said_scopes`); a pair the general table has is not repeated for a game.
     """
     pairs = {
@@ -45,7 +45,7 @@ def synonym_pairs(kb: KnowledgeBase) -> list[list[str]]:
                     pairs.add((folded, fold(term.en if folded.isascii() else term.zh).strip(), game.id))
     general = {(say, means) for say, means, game in pairs if not game}
     kept = {p for p in pairs if p[0] and p[0] != p[1] and (not p[2] or p[:2] not in general)}
-    return [list(p) for p in sorted(kept, key=lambda p: (p[2], p[0], p[1]))]
+    return [list(p) for p in sorted(kept, key=lambda p: (p[2], p[1], p[0]))]
 
 
 def synonyms_said(text: str, pairs: list[list[str]]) -> list[str]:
