@@ -163,6 +163,38 @@ def test_synonyms_say_what_players_say(tmp_path, cache):
     assert hits("lookout", cache=cache, data=data)[0]["id"] == "demo:tower"
 
 
+def test_a_games_synonyms_lift_only_its_own_entries(tmp_path, cache):
+    """What one game's synonym table or glossary variant adds to a query is looked up in that game's
+    documents only: "瞭望台" and "lookout" mean Other Game's tower, never Demo's Tower room (named
+    塔楼/tower too); the general table's synonym means a tower in every game."""
+    data = tmp_path / "data"
+    shutil.copytree(SEARCH_DATA, data)
+    (data / "other" / "synonyms.yaml").write_text("synonyms:\n  - {say: [lookout], means: tower}\n", encoding="utf-8")
+    (data / "other" / "glossary.yaml").write_text(
+        "terms:\n  - {id: tower, en: Tower, zh: 塔楼, variants: [瞭望台], entry: other:tower-rule}\n", encoding="utf-8"
+    )
+    for query in ("lookout", "瞭望台", "how high is the lookout?"):
+        assert [hit["id"] for hit in hits(query, cache=cache, data=data)] == ["other:tower-rule"], query
+    # The query's own words still find every game's: Demo's tower comes first, by its name.
+    found = [hit["id"] for hit in hits("tower lookout", cache=cache, data=data)]
+    assert found[0] == "demo:tower" and "other:tower-rule" in found
+    (data / "synonyms.yaml").write_text("synonyms:\n  - {say: [lookout], means: tower}\n", encoding="utf-8")
+    assert {"demo:tower", "other:tower-rule"} <= {hit["id"] for hit in hits("lookout", cache=cache, data=data)}
+
+
+def test_the_synonym_pairs_say_whose_they_are():
+    kb = load_kb(DATA)
+    pairs = searchtext.synonym_pairs(kb)
+    games = [pair[2] for pair in pairs]
+    assert games == sorted(games) and games[0] == "" and set(games) == {"", *kb.games}  # the general table's first
+    general = {(say, means) for say, means, game in pairs if not game}
+    assert not any((say, means) in general for say, means, game in pairs if game)  # never repeated for a game
+    assert ["monster", "minion", "mice-and-mystics"] in pairs  # a game's table
+    assert ["turn", "exploration turn", "mausritter"] in pairs  # a glossary's variant
+    scopes = searchtext.said_scopes("the monster took its turn", pairs)
+    assert scopes["minion"] == {"mice-and-mystics"} and scopes["exploration turn"] == {"mausritter"}
+
+
 def test_irregular_past_forms_meet_their_verb():
     assert searchtext.query_terms("fell, took, caught") == searchtext.query_terms("fall take catch")
     assert searchtext.query_terms("left saw") == ["left", "saw"]  # words of their own stay

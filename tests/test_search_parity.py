@@ -91,14 +91,41 @@ def test_queries_are_analysed_alike(site, index, kb):
 def test_the_site_ranks_like_the_cli(site, index):
     queries = [judgement.query for judgement in read_judgements(JUDGEMENTS)]
     for query, found in zip(queries, worker(site, rank=queries)["rank"]):
-        hits = found["hits"]
-        cli = index.search(query, limit=len(hits) + 1)
-        # Scores in hundredths of a point: documents within 0.05 of each other may come in either order.
-        for site_hit, cli_hit in zip(hits, cli):
-            near = {h.record["id"]: h.record["url"] for h in cli if abs(h.score - cli_hit.score) < 0.05}
-            assert site_hit["id"] in near and site_hit["url"] == near[site_hit["id"]], query
-            assert site_hit["score"] == pytest.approx(cli_hit.score, abs=0.05), query
-        assert len(hits) == min(10, len(cli)), query
+        _ranked_alike(index, query, found["hits"])
+
+
+def _ranked_alike(index, query: str, hits: list[dict]) -> None:
+    cli = index.search(query, limit=len(hits) + 1)
+    # Scores in hundredths of a point: documents within 0.05 of each other may come in either order.
+    for site_hit, cli_hit in zip(hits, cli):
+        near = {h.record["id"]: h.record["url"] for h in cli if abs(h.score - cli_hit.score) < 0.05}
+        assert site_hit["id"] in near and site_hit["url"] == near[site_hit["id"]], query
+        assert site_hit["score"] == pytest.approx(cli_hit.score, abs=0.05), query
+    assert len(hits) == min(10, len(cli)), query
+
+
+def test_a_games_synonyms_score_its_documents_alike(site, index):
+    """What one game's synonym table or glossary variant adds to a query scores that game's documents
+    only, and a name it says names that game's entries, on both sides: the head says how many pairs
+    are the general table's and each game's."""
+    queries = [
+        "the monster got to move on the exploration turn",  # minion: Mice and Mystics'
+        "小怪被打死了会掉奶酪吗",  # 怪物: Mice and Mystics'
+        "怪兽进了健身房要停下吗",  # 怪物: Betrayal's
+        "my mouse stabbed the beetle during a watch",  # creature: Mausritter's
+        "the big boss took a hit from the lift",  # mystic elevator: Betrayal's
+        "老大的回合什么时候",  # 首领: Mice and Mystics'
+    ]
+    games = [{index.games[g] for found in index.expanded(q)[2].values() for g in found} for q in queries]
+    assert games == [{"mice-and-mystics"}, {"mice-and-mystics"}, {"betrayal"}, {"mausritter"}, {"betrayal"}] + [
+        {"mice-and-mystics"}
+    ]
+    found = worker(site, rank=queries)["rank"]
+    for query, got in zip(queries, found):
+        key = index.exact_key(query)
+        expected = index.analysed(query)[0] + ([shards.EXACT + key, shards.EXACT_ALIAS + key] if key else [])
+        assert got["terms"] == expected, query
+        _ranked_alike(index, query, got["hits"])
 
 
 def test_glossary_terms_come_after_the_entries(site):

@@ -14,6 +14,7 @@ import json
 import math
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
@@ -107,40 +108,52 @@ def test_result_texts_name_their_references(built_site):
         assert json.dumps(f"{sealed.title[lang]} ({sealed.code})", ensure_ascii=False)[1:-1] in chunks
 
 
-def _exported_named(sequence: list[str], lists: dict[str, dict[str, list[int]]]) -> set[int]:
-    """The documents of the exported names that are runs of the query's terms, not inside a longer one."""
+def _exported_named(
+    sequence: list[str], lists: dict[str, dict[str, list[int]]], in_scope: Callable[[str, int], bool]
+) -> set[int]:
+    """The documents of the exported names that are runs of the query's terms, not inside a longer one
+    (``in_scope(name, doc)``: whether the games of the name's terms of games' synonyms hold ``doc``)."""
     spans = {}
     for start, first in enumerate(sequence):
         for name, deltas in lists.get(first, {}).items():
             length = len(name.split(" "))
             if length <= searchtext.MAX_NAME_TERMS and " ".join(sequence[start : start + length]) == name:
-                spans[(start, start + length, name)] = deltas
-    docs: set[int] = set()
+                docs = [doc for doc in itertools.accumulate(deltas) if in_scope(name, doc)]
+                if docs:
+                    spans[(start, start + length, name)] = docs
+    named: set[int] = set()
     for span in searchtext.longest_spans(list(spans)):
-        docs.update(itertools.accumulate(spans[span]))
-    return docs
+        named.update(spans[span])
+    return named
 
 
 def _exported_name_terms(
-    sequence: list[str], lists: dict[str, dict[str, list[int]]], games: set[str], common: set[str]
+    sequence: list[str],
+    lists: dict[str, dict[str, list[int]]],
+    games: set[str],
+    common: set[str],
+    in_scope: Callable[[str, int], bool],
+    scoped: dict[str, frozenset[int]],
 ) -> set[str]:
-    """The query's terms in runs that are exported names or games' names; none when every term is in
-    one or is one of the exported common terms (the long texts' everyday words)."""
-    found: set[str] = {
-        t for start, end, _ in searchtext.named_spans(sequence, games.__contains__) for t in sequence[start:end]
-    }
+    """The query's terms in runs that are exported names (of a document in scope) or games' names, a
+    run with terms of games' synonyms only those; none when every term is in one or is one of the
+    exported common terms (the long texts' everyday words)."""
+    runs = [sequence[start:end] for start, end, _ in searchtext.named_spans(sequence, games.__contains__)]
     for start, first in enumerate(sequence):
-        for name in lists.get(first, {}):
+        for name, deltas in lists.get(first, {}).items():
             length = len(name.split(" "))
             if length <= searchtext.MAX_NAME_TERMS and " ".join(sequence[start : start + length]) == name:
-                found.update(sequence[start : start + length])
+                if any(in_scope(name, doc) for doc in itertools.accumulate(deltas)):
+                    runs.append(sequence[start : start + length])
+    found = {t for run in runs for t in run if t in scoped or not scoped.keys() & set(run)}
     return found if set(sequence) - found - common else set()
 
 
 def test_exported_scores_add_up_to_the_cli_scores(index):
     """Summing the exported per-term scores, times the rarity-weighted share of the query's terms a
     document has (the terms of a name the query says at their share), plus the boosts of the exported
-    names, of the query's game and of a question, gives the CLI's ranking and scores."""
+    names, of the query's game and of a question, gives the CLI's ranking and scores. A term of one
+    game's synonyms counts in that game's documents only, and votes for no game."""
     exported = shards.postings(index)
     names = {field: shards.name_lists(index, field) for field in ("names", "about")}
     common = set(shards.common_terms(index))
@@ -150,20 +163,28 @@ def test_exported_scores_add_up_to_the_cli_scores(index):
 
     for judgement in read_judgements(JUDGEMENTS):
         text = judgement.query
-        terms, sequence = index.analysed(text)
+        terms, sequence, scoped = index.expanded(text)
         key = index.exact_key(text)
         totals: dict[int, float] = {}
         weights: dict[int, float] = {}
         total, specific = 0.0, collections.Counter()
-        spanned = _exported_name_terms(sequence, names["names"], set(index.meta["game_names"]), common)
+
+        def in_scope(name: str, doc: int, scoped=scoped) -> bool:
+            game = index.games.index(records[doc]["game"])
+            return all(game in scoped[t] for t in name.split(" ") if t in scoped)
+
+        spanned = _exported_name_terms(
+            sequence, names["names"], set(index.meta["game_names"]), common, in_scope, scoped
+        )
         for term in terms:
-            found = exported.get(term, {})
+            everywhere = exported.get(term, {})
+            found = {doc: value for doc, value in everywhere.items() if in_scope(term, doc)}
             if not found:
                 continue
-            weight = math.log(1 + count / len(found))
+            weight = math.log(1 + count / len(everywhere))
             total += weight
             games = {records[doc]["game"] for doc in found}
-            if len(games) == 1:
+            if len(games) == 1 and term not in scoped:
                 specific[games.pop()] += 1
             share = search.NAME_TERMS_SHARE if term in spanned else 1.0
             for doc, value in found.items():
@@ -176,7 +197,7 @@ def test_exported_scores_add_up_to_the_cli_scores(index):
             totals = {doc: value * weights.get(doc, 0.0) / total for doc, value in totals.items()}
         ranked = specific.most_common(2)
         game = ranked[0][0] if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) else None
-        named, about = (_exported_named(sequence, names[field]) for field in ("names", "about"))
+        named, about = (_exported_named(sequence, names[field], in_scope) for field in ("names", "about"))
         for doc in totals:
             record = records[doc]
             totals[doc] += search.NAME_BOOST if doc in named else search.ABOUT_BOOST if doc in about else 0.0

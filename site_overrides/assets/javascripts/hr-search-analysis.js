@@ -274,9 +274,17 @@ var hrAnalysis = (function () {
     /* data.words.synonyms.OBJECTS: the object inside a phrasal verb ("patch her up"). */
     var OBJECTS = new Set(["it", "him", "her", "them", "me", "us", "you"]);
     function notObject(w) { return !OBJECTS.has(w); }
-    function synonymsSaid(text) {
-      var folded = fold(text), found = [], forms = null, loose = null;
-      (head.synonyms || []).forEach(function (pair) {
+    /* The game of each pair (search.shards.synonym_tables): head.synonymGames counts the general
+     * table's pairs (-1: every game's), then each game's, in the order of head.gameOf's numbers. */
+    var pairGame = [];
+    (head.synonymGames || [(head.synonyms || []).length]).forEach(function (count, block) {
+      for (var k = 0; k < count; k++) pairGame.push(block - 1);
+    });
+    /* synonyms.said_scopes: what the synonyms a query uses mean, each with the games whose tables
+     * say it ([means, null] for the general table's: every game's; [means, [game, ...]]). */
+    function saidScopes(text) {
+      var folded = fold(text), found = [], at = new Map(), forms = null, loose = null;
+      (head.synonyms || []).forEach(function (pair, index) {
         var say = pair[0], hit;
         if (/^[\x00-\x7f]*$/.test(say)) {
           if (forms === null) {
@@ -289,9 +297,19 @@ var hrAnalysis = (function () {
           hit = (form !== "" && forms.indexOf(" " + form + " ") >= 0) || (split && loose.indexOf(" " + form + " ") >= 0)
             || said(folded, say);
         } else hit = folded.indexOf(say) >= 0;
-        if (hit && found.indexOf(pair[1]) < 0) found.push(pair[1]);
+        if (!hit) return;
+        var game = pairGame[index], scope = game < 0 ? null : [game];
+        if (!at.has(pair[1])) { at.set(pair[1], found.length); found.push([pair[1], scope]); return; }
+        var prior = found[at.get(pair[1])];
+        if (prior[1] === null || scope === null) prior[1] = null;
+        else if (prior[1].indexOf(game) < 0) prior[1].push(game);
       });
       return found;
+    }
+
+    /* synonyms.synonyms_said: what they mean, without the games. */
+    function synonymsSaid(text) {
+      return saidScopes(text).map(function (said) { return said[0]; });
     }
 
     function said(folded, say) {
@@ -308,6 +326,7 @@ var hrAnalysis = (function () {
     return {
       bounded: bounded,
       synonymsSaid: synonymsSaid,
+      saidScopes: saidScopes,
       termOf: termOf,
       fold: fold, queryTerms: queryTerms, querySequence: querySequence, exactKey: exactKey, isQuestion: isQuestion,
       words: words, correct: correct, stem: stem, wordForm: wordForm, distance: distance,

@@ -247,7 +247,9 @@
   /* The ranked hits of a query, its English words corrected, its homophones not yet (``fix``). */
   function scoreCorrected(text, corrected, fix) {
     if (fix) corrected = fix(corrected);
-    var sequence = analysis.querySequence([corrected].concat(analysis.synonymsSaid(text)).join(" "));
+    var said = analysis.saidScopes(text);
+    var sequence = analysis.querySequence([corrected].concat(said.map(function (s) { return s[0]; })).join(" "));
+    var scoped = scopedTerms(corrected, said);
     var terms = Array.from(new Set(sequence));
     var key = analysis.exactKey(fix ? fix(analysis.fold(text)) : text);
     if (key) terms = terms.concat([head.exact + key, head.exactAlias + key]);
@@ -255,11 +257,29 @@
     return Promise.all(shards.map(function (n) { return load("t/" + n); })).then(function (parts) {
       var byShard = new Map();
       shards.forEach(function (n, i) { byShard.set(n, parts[i]); });
-      return score(text, terms, byShard, corrected, sequence);
+      return score(text, terms, byShard, corrected, sequence, scoped);
     });
   }
 
-  function score(text, terms, byShard, corrected, sequence) {
+  /* index.SearchIndex.expanded: the terms the query gains only through games' synonyms (a Map
+   * term -> Set of games), looked up in those games' documents only. */
+  function scopedTerms(corrected, said) {
+    var everywhere = new Set(analysis.querySequence(corrected)), scoped = new Map();
+    said.forEach(function (s) {
+      analysis.querySequence(s[0]).forEach(function (term) {
+        if (s[1] === null) { everywhere.add(term); return; }
+        if (!scoped.has(term)) scoped.set(term, new Set());
+        s[1].forEach(function (game) { scoped.get(term).add(game); });
+      });
+    });
+    everywhere.forEach(function (term) { scoped.delete(term); });
+    return scoped;
+  }
+
+  /* The game of a document (an index into the index's games). */
+  function gameOfDoc(doc) { return head.gameOf[entryOf[doc]]; }
+
+  function score(text, terms, byShard, corrected, sequence, scoped) {
     var scores = new Map(), matched = [], terms2 = new Map();
     terms.forEach(function (term) {
       var within = byShard.get(shardOf(term)), key = head.glossary + term;
@@ -269,31 +289,40 @@
     // (rarity) of the query's terms it has over those of all the terms found anywhere.
     var weights = new Map(), total = 0, specific = new Map();
     // The terms of a name the query says weigh head.nameTermsShare (index.NAME_TERMS_SHARE).
-    var spanned = nameTerms(sequence, byShard);
+    var spanned = nameTerms(sequence, byShard, scoped);
     terms.forEach(function (term) {
       var exact = term[0] === head.exact || term[0] === head.exactAlias;
       var shard = byShard.get(shardOf(term));
       if (!Object.prototype.hasOwnProperty.call(shard, term)) return;
       var list = shard[term];
-      if (!exact) matched.push(term);
-      var half = list.length / 2, doc = 0, weight = Math.log(1 + head.docs / half), games = new Set();
-      var share = spanned.has(term) ? head.nameTermsShare : 1;
-      if (!exact) total += weight;
+      // A term of games' synonyms scores their documents only; its weight is its rarity everywhere.
+      var only = exact ? undefined : scoped.get(term), doc = 0, found = [];
+      var half = list.length / 2, weight = Math.log(1 + head.docs / half), games = new Set();
       for (var i = 0; i < half; i++) {
         doc += list[i];
-        scores.set(doc, (scores.get(doc) || 0) + list[half + i] * share);
+        if (only === undefined || only.has(gameOfDoc(doc))) found.push(i, doc);
+      }
+      if (!found.length) return;
+      if (!exact) matched.push(term);
+      var share = spanned.has(term) ? head.nameTermsShare : 1;
+      if (!exact) total += weight;
+      for (var k = 0; k < found.length; k += 2) {
+        doc = found[k + 1];
+        scores.set(doc, (scores.get(doc) || 0) + list[half + found[k]] * share);
         if (!exact) {
           weights.set(doc, (weights.get(doc) || 0) + weight);
-          games.add(head.gameOf[entryOf[doc]]);
+          games.add(gameOfDoc(doc));
         }
       }
-      if (!exact && games.size === 1) {
+      // A game's synonym says nothing about which game the query is about.
+      if (!exact && only === undefined && games.size === 1) {
         var only = games.values().next().value;
         specific.set(only, (specific.get(only) || 0) + 1);
       }
     });
     var game = favouredGame(specific);
-    var named = namedDocs(sequence, byShard, head.names), about = namedDocs(sequence, byShard, head.about);
+    var named = namedDocs(sequence, byShard, head.names, scoped);
+    var about = namedDocs(sequence, byShard, head.about, scoped);
     var asks = analysis.isQuestion(text);
     var ranked = [];
     scores.forEach(function (value, doc) {
@@ -342,13 +371,18 @@
   /* index.SearchIndex.name_terms: the terms of the runs of the query that are names, an entry's or
    * a game's (none when every term is one: the query then asks nothing besides the names). */
   var gameNames = null, commonTerms = null;
-  function nameTerms(sequence, byShard) {
+  function nameTerms(sequence, byShard, scoped) {
     var found = new Set();
     if (!gameNames) gameNames = new Set(head.gameNames || []);
+    // A run with terms of games' synonyms makes only those name terms (querynames.name_terms).
+    function mark(start, end) {
+      var run = sequence.slice(start, end);
+      var some = run.some(function (t) { return scoped.has(t); });
+      run.forEach(function (t) { if (!some || scoped.has(t)) found.add(t); });
+    }
     sequence.forEach(function (first, start) {
       for (var end = start + 1; end <= Math.min(sequence.length, start + head.maxNameTerms); end++) {
-        if (!gameNames.has(sequence.slice(start, end).join(" "))) continue;
-        for (var k = start; k < end; k++) found.add(sequence[k]);
+        if (gameNames.has(sequence.slice(start, end).join(" "))) mark(start, end);
       }
     });
     sequence.forEach(function (first, start) {
@@ -358,7 +392,7 @@
         var length = name.split(" ").length;
         if (length > head.maxNameTerms || start + length > sequence.length) return;
         if (sequence.slice(start, start + length).join(" ") !== name) return;
-        for (var k = start; k < start + length; k++) found.add(sequence[k]);
+        if (scopedDocs(name, shard[key][name], scoped).length) mark(start, start + length);
       });
     });
     // ... nor when the others are all words the long texts use everywhere (head.commonTerms: "mouse").
@@ -369,7 +403,7 @@
   /* index.SearchIndex.named: the documents of the entries whose title or alias is a run of the
    * query's terms, not inside a longer one (the names that begin with a term are stored with the term, under ^term), or
    * with prefix head.about, of the entries that refer to them (@term). */
-  function namedDocs(sequence, byShard, prefix) {
+  function namedDocs(sequence, byShard, prefix, scoped) {
     var spans = [];
     sequence.forEach(function (first, start) {
       var shard = byShard.get(shardOf(first)), key = prefix + first;
@@ -379,7 +413,8 @@
         var length = name.split(" ").length;
         if (length > head.maxNameTerms || start + length > sequence.length) return;
         if (sequence.slice(start, start + length).join(" ") !== name) return;
-        spans.push({ start: start, end: start + length, list: names[name] });
+        var docs = scopedDocs(name, names[name], scoped);
+        if (docs.length) spans.push({ start: start, end: start + length, docs: docs });
       });
     });
     // searchtext.longest_spans: a name inside a longer one the query says names nothing.
@@ -390,8 +425,24 @@
           (other.end - other.start) > (span.end - span.start);
       });
       if (inside) return;
-      for (var i = 0, doc = 0; i < span.list.length; i++) { doc += span.list[i]; docs.add(doc); }
+      span.docs.forEach(function (doc) { docs.add(doc); });
     });
+    return docs;
+  }
+
+  /* index.SearchIndex._scoped_names: the documents of a name (its delta-coded list) of the games
+   * all its terms of games' synonyms belong to (every game's when it has none). */
+  function scopedDocs(name, list, scoped) {
+    var games = null, docs = [];
+    name.split(" ").forEach(function (term) {
+      if (!scoped.has(term)) return;
+      var own = scoped.get(term);
+      games = games === null ? new Set(own) : new Set(Array.from(games).filter(function (g) { return own.has(g); }));
+    });
+    for (var i = 0, doc = 0; i < list.length; i++) {
+      doc += list[i];
+      if (games === null || games.has(gameOfDoc(doc))) docs.push(doc);
+    }
     return docs;
   }
 

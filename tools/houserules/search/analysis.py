@@ -31,7 +31,7 @@ from ..data.words.searchtext import (
     query_terms,
     word_form,
 )
-from ..data.words.synonyms import said_word, synonym_pairs, synonyms_said
+from ..data.words.synonyms import said_scopes, said_word, synonym_pairs, synonyms_said
 
 # Re-exported for the search and the site's tables (the patterns and tables in capitals are what
 # search/shards.py writes out for the browser's query analysis).
@@ -65,6 +65,7 @@ __all__ = [
     "longest_spans",
     "name_terms",
     "synonyms_said",
+    "said_scopes",
     "common_words",
     "is_common",
 ]

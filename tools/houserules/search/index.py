@@ -96,11 +96,10 @@ class SearchIndex:
         self.coordinate: Callable[[int], float] = lambda docnum: 1.0
         #: English words of the synonym tables: known words, never corrected into others.
         self._game_names = set(self.meta.get("game_names", []))
-        self._said = {say for say, _ in self.meta.get("synonyms", []) if say.isascii() and " " not in say}
+        synonyms = self.meta.get("synonyms", [])
+        self._said = {pair[0] for pair in synonyms if pair[0].isascii() and " " not in pair[0]}
         #: ... in any of their forms ("stabbing" is "stab" said, not a misspelt "starting").
-        self._said_stems = {
-            searchtext.word_form(say) for say, _ in self.meta.get("synonyms", []) if searchtext.said_word(say)
-        }
+        self._said_stems = {searchtext.word_form(pair[0]) for pair in synonyms if searchtext.said_word(pair[0])}
 
     def __enter__(self) -> SearchIndex:
         return self
@@ -228,7 +227,7 @@ class SearchIndex:
         is corrected into."""
         names = [raw.decode("utf-8") if isinstance(raw, bytes) else raw for raw in self._reader.lexicon("names")]
         # The words of the synonym tables too: what players say (坏人) and the rules' word for it (奸徒).
-        names += [searchtext.name_key(word) for pair in self.meta.get("synonyms", []) for word in pair]
+        names += [searchtext.name_key(word) for pair in self.meta.get("synonyms", []) for word in pair[:2]]
         found: dict[str, tuple[bool, int]] = {}
         for name in names:
             for term in name.split(" "):
@@ -261,9 +260,32 @@ class SearchIndex:
 
     def analysed(self, text: str) -> tuple[list[str], list[str]]:
         """The query's distinct terms and their sequence (for names), after correction."""
-        said = searchtext.synonyms_said(text, self.meta.get("synonyms", []))
-        sequence = searchtext.query_sequence(" ".join([self.correct(text), *said]), self._analyzer)
-        return list(dict.fromkeys(sequence)), sequence
+        terms, sequence, _ = self.expanded(text)
+        return terms, sequence
+
+    def expanded(self, text: str) -> tuple[list[str], list[str], dict[str, frozenset[int]]]:
+        """The query's distinct terms and their sequence, after correction and with what its synonyms
+        mean, and the terms it gains only through games' synonym tables and glossaries, each with
+        those games (indices into :attr:`games`): such a term is looked up in their documents only
+        ("monster" means Mice and Mystics' "minion" there, not in Betrayal). The query's own
+        terms and the general table's are looked up everywhere."""
+        said = searchtext.said_scopes(text, self.meta.get("synonyms", []))
+        corrected = self.correct(text)
+        sequence = searchtext.query_sequence(" ".join([corrected, *said]), self._analyzer)
+        everywhere = set(searchtext.query_sequence(corrected, self._analyzer))
+        scoped: dict[str, set[int]] = {}
+        games = self.games
+        for means, scope in said.items():
+            for term in searchtext.query_sequence(means, self._analyzer):
+                if scope is None:
+                    everywhere.add(term)
+                else:
+                    scoped.setdefault(term, set()).update(games.index(g) for g in scope if g in games)
+        return (
+            list(dict.fromkeys(sequence)),
+            sequence,
+            {term: frozenset(found) for term, found in scoped.items() if term not in everywhere},
+        )
 
     def query(self, text: str) -> Query | None:
         """The Whoosh query for a text, or None when it holds nothing searchable.
@@ -274,10 +296,16 @@ class SearchIndex:
         terms, sequence = self.analysed(text)
         return self._query(terms, self.exact_key(text), self.name_terms(sequence))
 
-    def name_terms(self, sequence: list[str]) -> set[str]:
-        """The terms of the query in an entry's or a game's name (:func:`~houserules.data.words.querynames.name_terms`)."""
+    def name_terms(self, sequence: list[str], scoped: dict[str, frozenset[int]] | None = None) -> set[str]:
+        """The terms of the query in an entry's or a game's name (:func:`~houserules.data.words.querynames.name_terms`);
+        a name of games' synonyms (``scoped``, :meth:`expanded`) is one of theirs, and makes only its
+        own terms name terms."""
+        scoped = scoped or {}
         return searchtext.name_terms(
-            sequence, lambda k: bool(self._name_docs("names", k)) or k in self._game_names, self.is_common
+            sequence,
+            lambda k: bool(self._scoped_names("names", k, scoped)) or k in self._game_names,
+            self.is_common,
+            scoped.__contains__,
         )
 
     def is_common(self, term: str) -> bool:
@@ -322,12 +350,12 @@ class SearchIndex:
         term's scores in a field are computed once per open index (:meth:`_scores`), so a long
         question costs a few dictionary additions per posting instead of a union of matchers.
         """
-        terms, sequence = self.analysed(text)
+        terms, sequence, scoped = self.expanded(text)
         key = self.exact_key(text)
         self.coordinate = lambda docnum: 1.0
         if not terms and not key:
             return []
-        named = self.name_terms(sequence)
+        named = self.name_terms(sequence, scoped)
         count = self._reader.doc_count_all()
         scores = [0.0] * count
         shares = [0.0] * count
@@ -337,20 +365,28 @@ class SearchIndex:
         games: dict[int, int] = {}
         for term in terms:
             share = NAME_TERMS_SHARE if term in named else 1.0
+            only = scoped.get(term)
             docs: set[int] = set()
+            everywhere: set[int] = set()
             for field, boost in FIELD_BOOSTS.items():
                 if field in COMMON_SKIPPED and self._common(field, term):
                     continue
                 ids, values = self._scores(field, term)
+                everywhere.update(ids)
+                if ids and only is not None:
+                    kept = [(d, v) for d, v in zip(ids, values) if game_of[d] in only]
+                    ids, values = tuple(d for d, _ in kept), tuple(v for _, v in kept)
                 if ids:
                     _add(scores, ids, values, boost * share)
                     docs.update(ids)
             if docs:
-                weight = term_weight(len(docs), self._count)
-                total += weight
+                weight = term_weight(len(everywhere), self._count)
                 for docnum in docs:
                     shares[docnum] += weight
                 touched |= docs
+                total += weight
+                if only is not None:  # a game's synonym says nothing about which game the query is about
+                    continue
                 game = self._only_game(term, docs, game_of)
                 if game is not None:
                     games[game] = games.get(game, 0) + 1
@@ -366,7 +402,7 @@ class SearchIndex:
             touched &= self._allowed(flt)
         # What is added to a score: the entries the query names (or that are about what it names), the
         # documents of the game its words belong to, and for a question the answers and the questions.
-        names, about = self.named(sequence), self.named(sequence, "about")
+        names, about = self.named(sequence, scoped=scoped), self.named(sequence, "about", scoped)
         game = favourite(games)
         answers, questions = self.answers() if searchtext.is_question(text) else (set(), set())
         found = []
@@ -446,15 +482,32 @@ class SearchIndex:
     def _allowed(self, flt: Query) -> set[int]:
         return set(flt.docs(self._searcher))
 
-    def named(self, sequence: list[str], field: str = "names") -> set[int]:
+    def named(
+        self, sequence: list[str], field: str = "names", scoped: dict[str, frozenset[int]] | None = None
+    ) -> set[int]:
         """The documents of the entries a query names: a run of its terms is one of their titles or
         aliases, and not inside a longer run that is (``field="about"``: the entries that refer to
-        what the query names)."""
+        what the query names). A run with terms of games' synonyms (``scoped``, :meth:`expanded`)
+        names those games' entries only."""
+        scoped = scoped or {}
         docs: set[int] = set()
-        spans = searchtext.named_spans(sequence, lambda k: bool(self._name_docs(field, k)))
+        spans = searchtext.named_spans(sequence, lambda k: bool(self._scoped_names(field, k, scoped)))
         for _, _, key in searchtext.longest_spans(spans):
-            docs.update(self._name_docs(field, key))
+            docs.update(self._scoped_names(field, key, scoped))
         return docs
+
+    def _scoped_names(self, field: str, key: str, scoped: dict[str, frozenset[int]]) -> frozenset[int]:
+        """The documents named ``key`` (:meth:`_name_docs`) of the games all its terms of games'
+        synonyms belong to (every game's when it has none)."""
+        found = self._name_docs(field, key)
+        games: frozenset[int] | None = None
+        for term in key.split(" "):
+            if term in scoped:
+                games = scoped[term] if games is None else games & scoped[term]
+        if games is None or not found:
+            return found
+        game_of = self.games_of()
+        return frozenset(docnum for docnum in found if game_of[docnum] in games)
 
     def _name_docs(self, field: str, key: str) -> frozenset[int]:
         """The documents with the name ``key`` in ``field`` (``names``, ``about``), remembered: a long

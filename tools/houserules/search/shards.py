@@ -315,7 +315,7 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         "names": NAMES,
         "maxNameTerms": searchtext.MAX_NAME_TERMS,
         "gameOf": [index.games.index(game) for game in entry_games],
-        "synonyms": index.meta.get("synonyms", []),
+        **synonym_tables(index),
         "exact": EXACT,
         "exactAlias": EXACT_ALIAS,
         "glossary": GLOSSARY,
@@ -333,6 +333,20 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     return head
+
+
+def synonym_tables(index: search.SearchIndex) -> dict[str, list[Any]]:
+    """The synonym pairs as ``[say, means]`` (the index's order: the general table's first, then each
+    game's) and how many of them are the general table's and each game's, in the order of
+    :attr:`~search.SearchIndex.games` (``synonymGames``: a game's are looked up in its documents only,
+    :meth:`~search.SearchIndex.expanded`). A few bytes instead of a game beside every pair."""
+    pairs = index.meta.get("synonyms", [])
+    blocks = ["", *index.games]
+    order = sorted(pairs, key=lambda pair: blocks.index(pair[2] if len(pair) > 2 else ""))
+    counts = [0] * len(blocks)
+    for pair in order:
+        counts[blocks.index(pair[2] if len(pair) > 2 else "")] += 1
+    return {"synonyms": [pair[:2] for pair in order], "synonymGames": counts}
 
 
 def homophone_files(index: search.SearchIndex, files: dict[str, str]) -> int:

@@ -27,7 +27,10 @@ def longest_spans(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str
 
 
 def name_terms(
-    sequence: list[str], known: Callable[[str], bool], context: Callable[[str], bool] = lambda term: False
+    sequence: list[str],
+    known: Callable[[str], bool],
+    context: Callable[[str], bool] = lambda term: False,
+    scoped: Callable[[str], bool] = lambda term: False,
 ) -> set[str]:
     """The terms of a query in runs that ``known`` says are names (an entry's, a game's: their
     words then weigh less, see ``search.index.NAME_TERMS_SHARE``; "how do saves work in
@@ -40,6 +43,17 @@ def name_terms(
     (['gym'], set())
     >>> name_terms(["mous", "scare"], {"scare"}.__contains__, {"mous"}.__contains__)
     set()
+
+    A run with ``scoped`` terms (what one game's synonyms add: the name is that game's) makes only
+    those terms name terms: another game's name never changes how the query's own words weigh.
+
+    >>> sorted(name_terms(["turn", "gym", "explor", "turn"], {"explor turn"}.__contains__, scoped={"explor"}.__contains__))
+    ['explor']
     """
-    found = {term for start, end, _ in named_spans(sequence, known) for term in sequence[start:end]}
+    found = {
+        term
+        for start, end, _ in named_spans(sequence, known)
+        for term in sequence[start:end]
+        if scoped(term) or not any(scoped(t) for t in sequence[start:end])
+    }
     return found if any(term not in found and not context(term) for term in sequence) else set()

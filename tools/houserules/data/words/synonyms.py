@@ -2,7 +2,8 @@
 
 The tables are data (``rules_data/synonyms.yaml``, ``rules_data/<game>/synonyms.yaml``, and the
 glossaries' variants); the command line keeps their pairs in its index's metadata and the site in
-its search head, and both add what a query's synonyms mean to the query (:func:`synonyms_said`).
+its search head, and both add what a query's synonyms mean to the query (:func:`said_scopes`): what the general
+table says is looked up in every game, what a game's table or glossary says in that game only.
 """
 
 from __future__ import annotations
@@ -23,12 +24,15 @@ if TYPE_CHECKING:  # the search starts without loading the data model
 
 
 def synonym_pairs(kb: KnowledgeBase) -> list[list[str]]:
-    """The synonym tables of a knowledge base as ``[what players say, what it means]``, folded,
-    sorted, without repeats (the general table and every game's: a query may be about any game),
-    and the glossaries' own: a term's variants and deprecated forms mean the term (a Chinese
-    one its Chinese name, an English one its English name; one Chinese character names too little)."""
+    """The synonym tables of a knowledge base as ``[what players say, what it means, game]``, folded,
+    without repeats: the general table's (game ``""``: every game's queries), then each game's table
+    and glossary (a term's variants and deprecated forms mean the term, a Chinese one its Chinese
+    name, an English one its English name; one Chinese character names too little), by game, each
+    sorted by meaning (what compresses best in the site's head). What a game's pair means is looked up in that game's documents only
+    (:func:`said_scopes`); a pair the general table has is not repeated for a game.
+    """
     pairs = {
-        (fold(say).strip(), fold(item.means).strip())
+        (fold(say).strip(), fold(item.means).strip(), table.game)
         for table in kb.synonym_tables()
         for item in table.items
         for say in item.say
@@ -38,15 +42,14 @@ def synonym_pairs(kb: KnowledgeBase) -> list[list[str]]:
             for say in [*term.variants, *term.deprecated]:
                 folded = fold(say).strip()
                 if folded.isascii() or len(folded) > 1:
-                    pairs.add((folded, fold(term.en if folded.isascii() else term.zh).strip()))
-    return [list(pair) for pair in sorted(pairs) if pair[0] and pair[0] != pair[1]]
+                    pairs.add((folded, fold(term.en if folded.isascii() else term.zh).strip(), game.id))
+    general = {(say, means) for say, means, game in pairs if not game}
+    kept = {p for p in pairs if p[0] and p[0] != p[1] and (not p[2] or p[:2] not in general)}
+    return [list(p) for p in sorted(kept, key=lambda p: (p[2], p[1], p[0]))]
 
 
 def synonyms_said(text: str, pairs: list[list[str]]) -> list[str]:
-    """What the synonyms a query uses mean, in the pairs' order without repeats: a Chinese word
-    anywhere in the query, English words as whole words, in any of their forms ("stabbing",
-    "stabbed" say "stab"; "took a shot" says "take a shot": the words' :func:`word_form`), a
-    phrasal verb also with its object inside ("patched him up" says "patch up": :data:`OBJECTS`).
+    """What the synonyms a query uses mean, in the pairs' order without repeats (:func:`said_scopes`).
 
     >>> synonyms_said("我扣血了", [["扣血", "伤害"]]), synonyms_said("fellow", [["fell", "fall"]])
     (['伤害'], [])
@@ -55,10 +58,26 @@ def synonyms_said(text: str, pairs: list[list[str]]) -> list[str]:
     >>> synonyms_said("nobody patches her up", [["patch up", "heal"]])
     ['heal']
     """
+    return list(said_scopes(text, pairs))
+
+
+def said_scopes(text: str, pairs: list[list[str]]) -> dict[str, frozenset[str] | None]:
+    """What the synonyms a query uses mean, in the pairs' order without repeats, each with the games
+    whose tables say it (None: the general table's, every game's; a pair ``[say, means]`` without a
+    game is the general table's). A Chinese word counts anywhere in the query, English words as
+    whole words, in any of their forms ("stabbing", "stabbed" say "stab"; "took a shot" says "take a
+    shot": the words' :func:`word_form`), a phrasal verb also with its object inside ("patched him
+    up" says "patch up": :data:`OBJECTS`).
+
+    >>> said_scopes("the monster moved", [["monster", "minion", "mm"], ["monster", "minion", "x"]])
+    {'minion': frozenset({'mm', 'x'})}
+    >>> said_scopes("怪物的回合", [["怪物", "魔物"], ["怪物", "魔物", "mm"]])
+    {'魔物': None}
+    """
     folded = fold(text)
     forms = loose = ""
-    found: dict[str, None] = {}
-    for say, means in pairs:
+    found: dict[str, frozenset[str] | None] = {}
+    for say, means, *game in pairs:
         if say.isascii():
             if not forms:
                 words = _WORD.findall(folded)
@@ -66,11 +85,17 @@ def synonyms_said(text: str, pairs: list[list[str]]) -> list[str]:
                 loose = f" {' '.join(word_form(w) for w in words if w not in OBJECTS)} "
             form = say_form(say)
             split = " " in form and not OBJECTS.intersection(_WORD.findall(say))
-            if (form and f" {form} " in forms) or (split and f" {form} " in loose) or _said(folded, say):
-                found.setdefault(means, None)
-        elif say in folded:
-            found.setdefault(means, None)
-    return list(found)
+            hit = bool(form and f" {form} " in forms) or (split and f" {form} " in loose) or _said(folded, say)
+        else:
+            hit = say in folded
+        if hit:
+            scope = frozenset(game) if game and game[0] else None
+            if means not in found:
+                found[means] = scope
+            else:
+                prior = found[means]
+                found[means] = None if prior is None or scope is None else prior | scope
+    return found
 
 
 @lru_cache(maxsize=4096)
