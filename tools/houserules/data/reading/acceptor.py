@@ -4,15 +4,15 @@ The check runs every file through its schema, and almost every file is valid: wh
 the fastest answer to "valid?", the messages only when it is not (jsonschema gives those, see
 :mod:`houserules.data.reading.validate`). A general compiler (fastjsonschema) writes code that
 counts, copies and reports at every value; the schemas here use a few keywords, each of which
-becomes one test on the value (``type(x) is str``, a length, a compiled pattern, a ``frozenset``
-of allowed words, a dispatch table of properties).
+becomes one test on the value (``isinstance(x, str)``, a length, a compiled pattern, a
+``frozenset`` of allowed words, a table of the properties' functions by key).
 
 The answer is exact for the values a reader gives (dicts, lists, str, int, float, bool, None):
 True only when jsonschema finds no error, False when it finds one (or, for ``uniqueItems`` over
-other items than texts, when it may: jsonschema decides those). A keyword this compiler
-does not know, or a form of one it does not read, raises :class:`Unsupported` when compiling, so
-a schema that grows a new keyword falls back to the general compiler rather than pass unchecked
-(tests/test_schema.py compares the answers with jsonschema's on many broken documents).
+lists and mappings, when it may: jsonschema decides those). A keyword this compiler does not
+know, or a form of one it does not read, raises :class:`Unsupported` when compiling, so a schema
+that grows a new keyword is left to jsonschema rather than passed unchecked (tests/test_schema.py
+compares the answers with jsonschema's on documents broken at every depth).
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ class _Compiler:
         self.aliases: dict[str, str] = {}  # a definition's name -> the function written for it
         self.count = 0
         self.exact = 0  # inside an "if": every answer must be exact (no False for "maybe")
+        self.tables: list[str] = []  # the constants that are tables of properties' functions
 
     def constant(self, value: Any) -> str:
         name = f"_c{len(self.names)}"
@@ -147,13 +148,19 @@ class _Compiler:
             tests.append(f"not all(map({self.function(schema['propertyNames'])}, x))")
         properties = schema.get("properties", {})
         extra = schema.get("additionalProperties", True)
+        out = _guarded(tests, known, "dict")
         if properties or extra is not True:
+            # A table of the properties' functions, by key: filled in once they all exist.
             table = self.constant({key: self.function(value) for key, value in properties.items()})
-            other = "None" if extra is False else self.function(extra)
-            # Filled in once every function exists (the table names them).
-            self.names[table] = (self.names[table], other)
-            tests.append(f"not _properties(x, {table})")
-        return _guarded(tests, known, "dict")
+            self.tables.append(table)
+            other = self.constant(None) if extra is False else self.function(extra)
+            loop = [
+                "for k, v in x.items():",
+                f"    f = {table}.get(k, {other})",
+                "    if f is None or not f(v): return False",
+            ]
+            out += loop if known else ["if isinstance(x, dict):", *("    " + line for line in loop)]
+        return out
 
     def compile(self) -> Callable[[Any], bool]:
         top = self.function(self.root)
@@ -167,12 +174,9 @@ class _Compiler:
                 seen.add(target)
                 target = self.aliases[target]
             namespace[name] = namespace[target]
-        for name, value in self.names.items():
-            if isinstance(value, tuple):  # a properties table: its function names resolved now
-                names, other = value
-                value = ({key: namespace[f] for key, f in names.items()}, None if other == "None" else namespace[other])
-            namespace[name] = value
-        namespace["_properties"] = _properties
+        namespace.update(self.names)
+        for table in self.tables:  # the functions of the properties, by their names
+            namespace[table] = {key: namespace[f] for key, f in self.names[table].items()}
         accept: Callable[[Any], bool] = namespace[top]
         return accept
 
@@ -194,21 +198,14 @@ def _guarded(tests: list[str], known: bool, kind: str) -> list[str]:
     return [f"if {test}: return False" if known else f"if isinstance(x, {kind}) and ({test}): return False"]
 
 
-def _properties(
-    x: dict[str, Any], table: tuple[dict[str, Callable[[Any], bool]], Callable[[Any], bool] | None]
-) -> bool:
-    """Every value of ``x`` accepted by its property's function (or by ``additionalProperties``'s)."""
-    known, other = table
-    for key, value in x.items():
-        accept = known.get(key, other)
-        if accept is None or not accept(value):
-            return False
-    return True
-
-
 def _unique(items: list[Any]) -> bool:
-    """Whether the items differ, for texts; any other list is left to jsonschema (False)."""
-    return all(isinstance(item, str) for item in items) and len(set(items)) == len(items)
+    """Whether the items differ. Items Python finds different jsonschema finds different too; a list
+    or mapping among them, or two Python finds equal (jsonschema tells ``true`` from ``1``), is left
+    to jsonschema (False)."""
+    try:
+        return len(set(items)) == len(items)
+    except TypeError:  # an unhashable item
+        return False
 
 
 def compile_schema(schema: dict[str, Any]) -> Callable[[Any], bool]:
