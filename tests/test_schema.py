@@ -156,7 +156,14 @@ def test_true_false_and_null_are_only_themselves_in_an_enum():
 
 @pytest.mark.parametrize(
     "part",
-    [{"type": "integer"}, {"format": "date"}, {"enum": [1, 2]}, {"items": [{}]}, {"$ref": "#/$defs/none"}],
+    [
+        {"type": "integer"},
+        {"type": ["string", "null"]},
+        {"format": "date"},
+        {"enum": [1, 2]},
+        {"items": [{}]},
+        {"$ref": "#/$defs/none"},
+    ],
 )
 def test_an_unread_keyword_is_refused_when_compiling(part):
     with pytest.raises(acceptor.Unsupported):
@@ -169,6 +176,8 @@ def test_an_if_is_answered_exactly_or_not_compiled():
     assert [accept({"a": 1, "b": 2}), accept({"a": 1}), accept({"c": 1}), accept({})] == [True, False, True, False]
     with pytest.raises(acceptor.Unsupported):  # its "maybe" would be read as "no"
         acceptor.compile_schema({"if": {"uniqueItems": True}, "then": {}})
+    with pytest.raises(acceptor.Unsupported):  # a definition may have been compiled with a "maybe"
+        acceptor.compile_schema({"if": {"$ref": "#/$defs/d"}, "then": {}, "$defs": {"d": {"uniqueItems": True}}})
 
 
 def test_libyaml_composition_reads_like_the_strict_reader():

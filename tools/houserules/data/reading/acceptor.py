@@ -62,6 +62,8 @@ class _Compiler:
         return name
 
     def ref(self, ref: str) -> str:
+        if self.exact:  # a definition's function may answer False for "maybe" (see "if" in body)
+            raise Unsupported(f"$ref {ref!r} inside an 'if'")
         if ref in self.defs:
             return self.defs[ref]
         if not ref.startswith("#/$defs/") or ref.removeprefix("#/$defs/") not in self.root.get("$defs", {}):
@@ -80,7 +82,7 @@ class _Compiler:
         out: list[str] = []
         kind = schema.get("type")
         if kind is not None:
-            if kind not in _TYPES:
+            if not isinstance(kind, str) or kind not in _TYPES:
                 raise Unsupported(f"type {kind!r}")
             out.append(f"if not isinstance(x, {_TYPES[kind]}): return False")
         if "$ref" in schema:

@@ -149,7 +149,7 @@ def _article(expected: Any) -> str:
 @cache
 def _fast_validator(name: str) -> Callable[[Any], bool]:
     """Whether a document is valid, answered fast: the schema compiled by :mod:`.acceptor` to a few
-    small functions (a tenth of jsonschema's time on a valid entry, a third of a general compiler's).
+    small functions (a twentieth of jsonschema's time on a valid entry, two thirds of fastjsonschema's).
 
     Used only to let valid documents through; any document it refuses is validated again by
     jsonschema, whose errors become the messages. A schema with a keyword the acceptor does not
