@@ -6,7 +6,8 @@ Without DATA, a synthetic knowledge base of ``--size`` entries is written to a t
 (:mod:`benchmarks.synth`). Each round runs, one after the other, the parse (every ``*.yaml`` of
 DATA read and loaded with ``yaml.CSafeLoader``, nothing else) and ``houserules check --data DATA``
 with each ``--code`` folder first on ``PYTHONPATH`` (default: this checkout's ``tools``), so two
-checkouts are compared in one run. Each figure is the CPU time (user + system) of the whole
+checkouts are compared in one run. The check runs what the ``houserules`` console script runs in
+that checkout (its ``pyproject.toml``, beside ``tools``), as a user's ``houserules check`` would. Each figure is the CPU time (user + system) of the whole
 process, from ``wait4``; the ratio is taken round by round, so a machine that slows down between
 rounds slows both sides, and the median of the rounds is printed.
 """
@@ -19,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,15 +44,15 @@ def cpu_seconds(command: list[str], env: dict[str, str] | None = None) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def check_command(data: Path) -> list[str]:
-    return [
-        sys.executable,
-        "-c",
-        "import sys; from houserules.cli import main; sys.exit(main())",
-        "check",
-        "--data",
-        str(data),
-    ]
+def console_script(code: Path) -> str:
+    """What the checkout of ``code`` (its ``tools`` folder) runs as ``houserules``, as Python code."""
+    project = tomllib.loads((code.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    module, function = project["project"]["scripts"]["houserules"].split(":")
+    return f"import sys; from {module} import {function}; sys.exit({function}())"
+
+
+def check_command(data: Path, code: Path) -> list[str]:
+    return [sys.executable, "-c", console_script(code), "check", "--data", str(data)]
 
 
 def measure(data: Path, codes: list[Path], runs: int) -> dict[str, list[float]]:
@@ -58,13 +60,13 @@ def measure(data: Path, codes: list[Path], runs: int) -> dict[str, list[float]]:
     found: dict[str, list[float]] = {"parse": [], **{str(code): [] for code in codes}}
     for _ in range(runs + 1):  # the first round warms the file cache and is left out
         parse = cpu_seconds([sys.executable, "-c", PARSE, str(data)])
-        checks = {}
+        checks: dict[str, float] = {}
         for code in codes:
             env = {**os.environ, "PYTHONPATH": str(code), "HOUSERULES_CACHE": tempfile.gettempdir()}
-            checks[str(code)] = cpu_seconds(check_command(data), env)
+            checks[str(code)] = cpu_seconds(check_command(data, code), env)
         found["parse"].append(parse)
-        for code, seconds in checks.items():
-            found[code].append(seconds)
+        for name, seconds in checks.items():
+            found[name].append(seconds)
     return {name: values[1:] for name, values in found.items()}
 
 

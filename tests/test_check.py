@@ -8,12 +8,16 @@ about problems. To refresh an expectation, run the case by hand
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
-from conftest import ENTRY_TEMPLATE, GOOD, run_cli, run_process
+from conftest import ENTRY_TEMPLATE, GOOD, ROOT, run_cli, run_process
 
 E = "data/demo/entries"
 TAG_FIX = "remove the tag; values are plain text, numbers, true/false, lists and mappings"
@@ -584,6 +588,41 @@ def test_broken_fixture_reports_exact_messages(tmp_path, name, files, expected):
     assert "Traceback" not in result.stderr
     count = "1 problem" if len(expected) == 1 else f"{len(expected)} problems"
     assert result.stdout.strip().endswith(count)
+
+
+def _console(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """``houserules ARGS`` as the console script named in pyproject.toml runs it, in a process of its own."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    module, function = project["project"]["scripts"]["houserules"].split(":")
+    return subprocess.run(
+        [sys.executable, "-c", f"from {module} import {function}; {function}()", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+
+
+@pytest.mark.parametrize("broken", [False, True], ids=["clean", "broken"])
+def test_the_console_script_ends_a_check_with_its_whole_output_and_exact_status(tmp_path, broken):
+    # A check ends its process without tearing the knowledge base down: what it printed must
+    # all be there (flushed to a pipe first), with the status main() returned.
+    make_data(tmp_path, {f"{E}/extra.yaml": entry() + "colour: red\n"} if broken else {})
+    console = _console("check", "--data", "data", cwd=tmp_path)
+    inside = run_cli("check", "--data", "data", cwd=tmp_path)
+    assert (console.returncode, console.stdout, console.stderr) == (inside.returncode, inside.stdout, inside.stderr)
+    assert console.returncode == (1 if broken else 0)
+    assert ("unknown field 'colour'" in console.stderr) == broken
+    summary = "3 entries, 3 references, 1 game"  # the broken entry is not loaded: its listing is a problem too
+    assert console.stdout.strip().splitlines()[-1] == (f"{summary}: 2 problems" if broken else f"ok: {summary}")
+
+
+def test_the_console_script_exits_as_usual_after_other_commands(tmp_path):
+    make_data(tmp_path, {})
+    result = _console("export", "--data", "data", "--what", "entries", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert '"demo:' in result.stdout
 
 
 def test_all_broken_files_are_reported_in_one_run(tmp_path):

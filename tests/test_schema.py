@@ -44,8 +44,8 @@ def test_data_files_carry_a_schema_modeline(path):
 
 # -- the fast paths agree with the strict ones ---------------------------------------------------
 
+from houserules.data.reading import acceptor, validate, yamlload  # noqa: E402
 from houserules.data.reading import safefile as files  # noqa: E402
-from houserules.data.reading import validate, yamlload  # noqa: E402
 
 ENTRY_FILES = sorted(DATA.glob("*/entries/*.yaml"))
 
@@ -68,6 +68,116 @@ def test_fast_schema_check_agrees_with_jsonschema(path):
     for variant in _mutations(data):
         strict = not list(validate._validator("entry").iter_errors(variant))
         assert validate.is_valid_fast(variant, "entry") == strict, variant
+
+
+#: Values put in place of any value of a document: each breaks some schema somewhere.
+_ODD_VALUES = [
+    12345,
+    1.5,
+    True,
+    None,
+    "",
+    " ",
+    "x" * 20001,
+    "BH-A13",
+    "betrayal:vault",
+    "2026-11-30",
+    [],
+    {},
+    ["x"],
+    {"zh": "字"},
+]
+
+
+def _deep_mutations(data, depth=0):
+    """Every value of ``data`` in turn replaced, removed or added to: the broken documents a hand
+    can write, at every depth (fewer odd values deeper down, where most values are texts)."""
+    odd_values = _ODD_VALUES if depth < 1 else _ODD_VALUES[::3]
+    yield data
+    if isinstance(data, dict):
+        yield {**data, "colour": "red"}
+        for key, value in data.items():
+            yield {k: v for k, v in data.items() if k != key}
+            for odd in odd_values:
+                yield {**data, key: odd}
+            for variant in _deep_mutations(value, depth + 1):
+                if variant is not value:
+                    yield {**data, key: variant}
+    elif isinstance(data, list):
+        yield []
+        if data:
+            yield data + data[:1]  # an item twice
+        for index, value in enumerate(data):
+            for odd in odd_values[:6]:
+                yield data[:index] + [odd] + data[index + 1 :]
+            for variant in _deep_mutations(value, depth + 1):
+                if variant is not value:
+                    yield data[:index] + [variant] + data[index + 1 :]
+
+
+_SAMPLES = (
+    [(path, "entry") for path in ENTRY_FILES[::40]]
+    + [(path, "game") for path in sorted(DATA.glob("*/game.yaml"))[:1]]
+    + [(path, "glossary") for path in sorted(DATA.glob("*/glossary.yaml"))[:1]]
+    + [(path, "synonyms") for path in sorted(DATA.glob("*/synonyms.yaml"))[:1]]
+)
+
+
+def _trimmed(data):
+    """``data`` with every list cut to its first two items (a game's contents, a glossary's terms)."""
+    if isinstance(data, dict):
+        return {key: _trimmed(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [_trimmed(value) for value in data[:2]]
+    return data
+
+
+@pytest.mark.parametrize(("path", "name"), _SAMPLES, ids=lambda v: getattr(v, "stem", v))
+def test_the_acceptor_answers_as_jsonschema_at_every_depth(path, name):
+    accept = validate._fast_validator(name)
+    strict = validate._validator(name)
+    count = 0
+    for variant in _deep_mutations(_trimmed(yamlload.load(path).data)):
+        assert accept(variant) == strict.is_valid(variant), variant
+        count += 1
+    assert count > 50
+
+
+@pytest.mark.parametrize("name", sorted(schema.SCHEMAS))
+def test_every_schema_compiles_to_an_acceptor(name):
+    # Not left to jsonschema alone: a keyword the acceptor cannot read would make every check slow.
+    assert acceptor.compile_schema(schema.SCHEMAS[name]())({}) is False
+
+
+def test_true_false_and_null_are_only_themselves_in_an_enum():
+    accept = acceptor.compile_schema({"enum": ["a", True, None]})
+    assert [accept(v) for v in ("a", True, None, 1, 0, False, "b", ["a"], {})] == [True, True, True] + [False] * 6
+
+
+@pytest.mark.parametrize(
+    "part",
+    [
+        {"type": "integer"},
+        {"type": ["string", "null"]},
+        {"format": "date"},
+        {"enum": [1, 2]},
+        {"items": [{}]},
+        {"$ref": "#/$defs/none"},
+    ],
+)
+def test_an_unread_keyword_is_refused_when_compiling(part):
+    with pytest.raises(acceptor.Unsupported):
+        acceptor.compile_schema({"type": "object", "properties": {"a": part}})
+
+
+def test_an_if_is_answered_exactly_or_not_compiled():
+    both = {"if": {"required": ["a"]}, "then": {"required": ["b"]}, "else": {"required": ["c"]}}
+    accept = acceptor.compile_schema(both)
+    assert [accept({"a": 1, "b": 2}), accept({"a": 1}), accept({"c": 1}), accept({})] == [True, False, True, False]
+    with pytest.raises(acceptor.Unsupported):  # its "maybe" would be read as "no"
+        acceptor.compile_schema({"if": {"uniqueItems": True}, "then": {}})
+    with pytest.raises(acceptor.Unsupported):  # a definition may have been compiled with a "maybe"
+        acceptor.compile_schema({"if": {"$ref": "#/$defs/d"}, "then": {}, "$defs": {"d": {"uniqueItems": True}}})
 
 
 def test_libyaml_composition_reads_like_the_strict_reader():

@@ -30,7 +30,6 @@ UNUSED = [
     "houserules.render.blocks",
     "houserules.render.entrytext",
     "jsonschema",
-    "fastjsonschema",
     "yaml",
     "markdown",
     "mkdocs",

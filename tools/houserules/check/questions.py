@@ -111,8 +111,11 @@ def _phrasing(text: str) -> str:
 
 def check_variants(kb: KnowledgeBase) -> Iterator[Problem]:
     """A variant belongs to one question of its game: never a second question's variant or its ``q``."""
-    for game in sorted({e.game for e in kb.entries.values()}):
-        entries = sorted((e for e in kb.entries.values() if e.game == game), key=lambda e: e.id)
+    by_game: dict[str, list[Entry]] = {}
+    for e in kb.entries.values():
+        by_game.setdefault(e.game, []).append(e)
+    for game in sorted(by_game):
+        entries = sorted(by_game[game], key=lambda e: e.id)
         asked: dict[str, tuple[str, str]] = {}
         for entry in entries:
             for question in entry.questions:

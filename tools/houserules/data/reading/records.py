@@ -451,7 +451,8 @@ def schema_part(node: Any, defs: dict[str, Any]) -> Any:
 
 R = TypeVar("R")
 _Convert = Callable[[JSON], Any] | None
-_PLANS: dict[type, list[tuple[str, str, _Convert]]] = {}
+#: By record class: each key of the file, the field it fills and how its value is read.
+_PLANS: dict[type, dict[str, tuple[str, _Convert]]] = {}
 
 
 def _converter(tp: Any) -> _Convert:
@@ -476,22 +477,27 @@ def _converter(tp: Any) -> _Convert:
     raise TypeError(f"no reading of {tp!r} from data")
 
 
-def _plan(cls: type) -> list[tuple[str, str, _Convert]]:
+def _plan(cls: type) -> dict[str, tuple[str, _Convert]]:
     plan = _PLANS.get(cls)
     if plan is None:
         hints = typing.get_type_hints(cls)
-        plan = _PLANS[cls] = [(f.name, key_of(f), _converter(hints[f.name])) for f in data_fields(cls)]
+        plan = _PLANS[cls] = {key_of(f): (f.name, _converter(hints[f.name])) for f in data_fields(cls)}
     return plan
 
 
 def build(cls: type[R], data: Mapping[str, JSON], **extra: Any) -> R:
     """Record ``cls`` of validated ``data`` (the fields absent from it take their defaults).
 
+    The keys of the data are walked, not the fields of the record: a file writes few of the
+    fields a record has (an entry, ten of its twenty-five).
+
     >>> build(Source, {"doc": "faq", "ref": "【2】"})
     Source(doc='faq', ref='【2】', role='', note=None)
     """
-    values = dict(extra)
-    for name, key, convert in _plan(cls):
-        if key in data:
-            values[name] = data[key] if convert is None else convert(data[key])
-    return cls(**values)
+    plan = _PLANS.get(cls) or _plan(cls)
+    for key, value in data.items():
+        step = plan.get(key)
+        if step is not None:
+            name, convert = step
+            extra[name] = value if convert is None else convert(value)
+    return cls(**extra)

@@ -84,12 +84,15 @@ def markdown_shape_suspects(texts: Iterable[tuple[P, str]], joined: str) -> Iter
     and ``joined``, all of them joined by line breaks.
 
     A text's bracket work is at most its length times its '[' (most texts have none), and a line
-    that may nest deep is found in the joined text as well; the others are passed at once.
+    that may nest deep is found in the joined text as well; the others are passed at once. The
+    joined text's own bracket work bounds every text's: within the limit, none is looked at.
 
     >>> [k for k, _ in markdown_shape_suspects([("a", "- x"), ("b", "[" * 800)], "- x\\n" + "[" * 800)]
     ['b']
     """
     deep = _maybe_deep(joined)
+    if not deep and len(joined) * joined.count("[") <= MAX_BRACKET_WORK:
+        return
     for key, text in texts:
         if deep or "[" in text and len(text) * text.count("[") > MAX_BRACKET_WORK:
             yield key, text
