@@ -23,7 +23,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 
-from conftest import DATA, ROOT, build_once, load_kb, run_process
+from conftest import DATA, ROOT, load_kb, run_process
 from houserules.adapter import searchhandoff
 from houserules.data.reading.load import load
 from houserules.search import analysis as searchtext
@@ -57,8 +57,11 @@ def monkeypatch_module():
 
 @pytest.fixture(scope="module")
 def question_site(tmp_path_factory) -> Path:
-    """The search fixture (two games, questions) built as a site."""
-    return build_once(tmp_path_factory, SEARCH_DATA, "question-site")
+    """The search fixture (two games, questions) built as a site: its pages, without the PDFs no test here opens."""
+    from houserules.build import build_site, site_step
+
+    target = tmp_path_factory.mktemp("question-site") / "site"
+    return build_site(load_kb(SEARCH_DATA), SEARCH_DATA, target, steps=[site_step])
 
 
 def eval_site(site: Path, judgements: Path, cache: Path) -> dict:
