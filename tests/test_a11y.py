@@ -124,6 +124,18 @@ def test_axe_finds_no_violation(tab, base_url, kind, search, scheme):
     assert found == [], describe(found)
 
 
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_a_first_visit_takes_the_preferred_palette(browser, base_url, scheme):
+    """The matrix above switches the second palette of a page in place; a reader's first page comes in the
+    palette of the colour scheme the browser prefers."""
+    context = browser.new_context(color_scheme=scheme)
+    page = context.new_page()
+    page.goto(f"{base_url}/{PAGES['entry']}")
+    shown = page.evaluate("() => document.body.getAttribute('data-md-color-scheme')")
+    context.close()
+    assert shown == SCHEMES[scheme]
+
+
 def test_axe_is_the_pinned_version(browser, base_url):
     import json
 
