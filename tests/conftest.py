@@ -205,14 +205,14 @@ FULL_BUILDS = {"built_site", "built_fixture_full"}
 #: modules, ``--dist loadfile``, so a module's fixtures are made once), so that the short ones fill in at the
 #: end. Each worker is handed two modules at the start: the first (accessibility: it builds the real data's
 #: site, then runs axe on every page kind, in both palettes, a hundred and twenty-eight times) and third (the
-#: search under Node) go to one, the second (publishing: a fork's two games built whole) and fourth (the
-#: site's search, on the real data's site built meanwhile) to the other, which takes the rest as it gets free.
-#: Neither starts by waiting for the other's build.
+#: site's search, on that site) go to one, the second (publishing: a fork's two games built whole) and fourth
+#: (the search under Node) to the other, which takes the rest as it gets free. Neither waits for the other's
+#: build: the other's first modules, and the three after them, do not read the real data's site.
 MODULES_FIRST = [
     "tests/test_a11y.py",
     "tests/test_publishing.py",
-    "tests/test_search_parity.py",
     "tests/test_site_search.py",
+    "tests/test_search_parity.py",
     "tests/test_serve.py",
     "tests/test_hardening.py",
     "tests/test_git_history.py",
