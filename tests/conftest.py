@@ -204,32 +204,36 @@ FULL_BUILDS = {"built_site", "built_fixture_full"}
 #: The modules that take longest, in the order the workers start them (``make test`` gives each worker whole
 #: modules, ``--dist loadfile``, so a module's fixtures are made once), so that the short ones fill in at the
 #: end. Each worker is handed two modules at the start: the first (accessibility: it builds the real data's
-#: site, then runs axe on every page kind about a hundred times) and third (a short one) go to one, the
-#: second (publishing: the real data built as a fork publishes it) and fourth (the site's search) to the
-#: other, which takes the rest as it gets free. Neither starts by waiting for the other's build.
+#: site, then runs axe on every page kind, in both palettes, a hundred and twenty-eight times) and third (the
+#: site's search, on that site) go to one, the second (publishing: a fork's two games built whole) and fourth
+#: (the search under Node) to the other, which takes the rest as it gets free. Neither waits for the other's
+#: build: the other's first modules, and the three after them, do not read the real data's site.
 MODULES_FIRST = [
     "tests/test_a11y.py",
     "tests/test_publishing.py",
-    "tests/test_search_parity.py",
     "tests/test_site_search.py",
-    "tests/test_hardening.py",
-    "tests/test_browser.py",
+    "tests/test_search_parity.py",
     "tests/test_serve.py",
-    "tests/test_serve_lifecycle.py",
-    "tests/test_offline.py",
+    "tests/test_hardening.py",
     "tests/test_git_history.py",
-    "tests/test_serve_cli.py",
-    "tests/test_plaintext_fields.py",
-    "tests/test_golinks.py",
-    "tests/test_pdf.py",
+    "tests/test_offline.py",
+    "tests/test_browser.py",
     "tests/test_print_cache.py",
-    "tests/test_search.py",
-    "tests/test_site.py",
+    "tests/test_pdf.py",
+    "tests/test_serve_lifecycle.py",
+    "tests/test_serve_cli.py",
     "tests/test_new.py",
+    "tests/test_plaintext_fields.py",
+    "tests/test_site.py",
+    "tests/test_rebuild.py",
     "tests/test_changes.py",
+    "tests/test_golinks.py",
+    "tests/test_search.py",
     "tests/test_translators_site.py",
+    "tests/test_new_inputs.py",
+    "tests/test_l10n.py",
 ]
-#: Within its module, the longest test starts first: the real data built and published as a fork would.
+#: Within its module, the longest test starts first: a fork's data built whole and published.
 STARTS_FIRST = {
     "tests/test_publishing.py::test_the_published_site_takes_its_addresses_from_the_environment_and_passes_the_link_check",
 }

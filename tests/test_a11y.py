@@ -48,14 +48,16 @@ def base_url(built_site):
         yield url
 
 
-@pytest.fixture(
-    scope="module", params=[(s, v) for s in ("light", "dark") for v in VIEWPORTS], ids=lambda p: "-".join(p)
-)
+#: Material's name of each palette (``data-md-color-scheme``).
+SCHEMES = {"light": "default", "dark": "slate"}
+
+
+@pytest.fixture(scope="module", params=list(VIEWPORTS))
 def tab(request, browser):
-    scheme, viewport = request.param
-    context = browser.new_context(color_scheme=scheme, **VIEWPORTS[viewport])
+    """One page per viewport for the whole matrix; ``tab.loaded`` is the address it shows."""
+    context = browser.new_context(color_scheme="light", **VIEWPORTS[request.param])
     page = context.new_page()
-    page.scheme = scheme
+    page.loaded = None
     yield page
     context.close()
 
@@ -86,15 +88,52 @@ def settle(page, results: bool = False) -> None:
     page.evaluate(ANIMATIONS_DONE)
 
 
-@pytest.mark.parametrize("search", [False, True], ids=["closed", "search-open"])
-@pytest.mark.parametrize("kind", list(PAGES))
-def test_axe_finds_no_violation(tab, base_url, kind, search):
-    tab.goto(f"{base_url}/{PAGES[kind]}" + ("?q=betrayal" if search else ""))
-    settle(tab, results=search)
-    scheme = tab.evaluate("() => document.body.getAttribute('data-md-color-scheme')")
-    assert scheme == ("slate" if tab.scheme == "dark" else "default")
+def _matrix() -> list:
+    """Every page kind, with the search closed and open, in both palettes: the second palette of a page right
+    after the first (each pair starts in the palette the previous one ended in, which a new page keeps)."""
+    cases = []
+    for number, (kind, search) in enumerate((k, s) for k in PAGES for s in (False, True)):
+        for scheme in ("light", "dark") if number % 2 == 0 else ("dark", "light"):
+            cases.append(
+                pytest.param(kind, search, scheme, id=f"{scheme}-{kind}-{'search-open' if search else 'closed'}")
+            )
+    return cases
+
+
+#: Switches the palette as its toggle does (a click on the palette's input: Material's change event).
+SWITCH_PALETTE = """scheme => document.querySelector(`input.md-option[data-md-color-scheme="${scheme}"]`).click()"""
+
+
+@pytest.mark.parametrize("kind, search, scheme", _matrix())
+def test_axe_finds_no_violation(tab, base_url, kind, search, scheme):
+    """The page is loaded once for both palettes: the second is switched to in place, the browser's preferred
+    colour scheme with it, so the page is as a reader with that preference gets it."""
+    url = f"{base_url}/{PAGES[kind]}" + ("?q=betrayal" if search else "")
+    tab.emulate_media(color_scheme=scheme)
+    if tab.loaded != url:
+        tab.loaded = None
+        tab.goto(url)
+        settle(tab, results=search)
+        tab.loaded = url
+    if tab.evaluate("() => document.body.getAttribute('data-md-color-scheme')") != SCHEMES[scheme]:
+        tab.evaluate(SWITCH_PALETTE, SCHEMES[scheme])
+        settle(tab, results=search)
+    assert tab.evaluate("() => document.body.getAttribute('data-md-color-scheme')") == SCHEMES[scheme]
+    assert tab.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
     found = violations(tab)
     assert found == [], describe(found)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_a_first_visit_takes_the_preferred_palette(browser, base_url, scheme):
+    """The matrix above switches the second palette of a page in place; a reader's first page comes in the
+    palette of the colour scheme the browser prefers."""
+    context = browser.new_context(color_scheme=scheme)
+    page = context.new_page()
+    page.goto(f"{base_url}/{PAGES['entry']}")
+    shown = page.evaluate("() => document.body.getAttribute('data-md-color-scheme')")
+    context.close()
+    assert shown == SCHEMES[scheme]
 
 
 def test_axe_is_the_pinned_version(browser, base_url):
@@ -256,9 +295,7 @@ def test_every_tab_stop_is_visible(browser, base_url, viewport):
     problems = []
     for _ in range(20):
         page.keyboard.press("Tab")
-        page.wait_for_timeout(250)  # the skip link slides in
-        if page.evaluate("() => document.getElementById('__search').checked"):
-            page.wait_for_timeout(400)  # a phone's search box opens when it gets the focus
+        page.evaluate(ANIMATIONS_DONE)  # the skip link slides in; a phone's search box opens when it gets the focus
         problem = page.evaluate(VISIBLE_FOCUS)
         if problem:
             problems.append(problem)
@@ -364,13 +401,17 @@ def test_every_answer_is_above_the_fold_on_a_phone(browser, base_url, built_site
     )
     assert len(pages) >= 50
     context = browser.new_context(**PHONE)
-    page = context.new_page()
+    tabs = [context.new_page() for _ in range(4)]  # four pages load at once, each measured once loaded
     below = []
-    for path in pages:
-        page.goto(f"{base_url}/{path}")
-        box = page.locator(".hr-answer").first.bounding_box()
-        if box["y"] + box["height"] > PHONE["viewport"]["height"]:
-            below.append((path, round(box["y"] + box["height"])))
+    for start in range(0, len(pages), len(tabs)):
+        batch = list(zip(tabs, pages[start : start + len(tabs)]))
+        for page, path in batch:
+            page.goto(f"{base_url}/{path}", wait_until="commit")
+        for page, path in batch:
+            page.wait_for_load_state("load")
+            box = page.locator(".hr-answer").first.bounding_box()
+            if box["y"] + box["height"] > PHONE["viewport"]["height"]:
+                below.append((path, round(box["y"] + box["height"])))
     context.close()
     assert below == []
 

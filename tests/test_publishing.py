@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, run_cli
+from conftest import FIXTURES, ROOT, run_cli
 from sitecheck import serve
 from test_changes import make_repo
 
@@ -153,39 +153,46 @@ def test_a_site_address_that_is_no_address_is_a_clear_message(tmp_path):
     ) in result.stderr
 
 
-# -- the real site, as a fork publishes it ---------------------------------------------------------
+# -- a fork's site, as it publishes it ---------------------------------------------------------------
+#: A fork's data: two games in the checkout (the edit links point into the repository), with their history. The
+#: real data's site passes the same link check in tests/test_site.py (built once per run, its addresses mkdocs.yml's).
+FORK_DATA = FIXTURES / "two-games"
+
+
 @pytest.mark.slow
 def test_the_published_site_takes_its_addresses_from_the_environment_and_passes_the_link_check(tmp_path):
     out = tmp_path / "site"
-    result = run_cli(*PUBLISH, "-o", str(out), env=FORK_ENV, timeout=1500)
+    result = run_cli(*PUBLISH, "--data", str(FORK_DATA), "-o", str(out), env=FORK_ENV, timeout=1500)
     assert result.returncode == 0, result.stderr[-3000:]
     assert re.search(r"checked .*: \d+ pages, \d+ internal links, ready to publish", result.stdout)
 
     feed = etree.parse(out / "changes.xml").getroot()
     assert feed.get("{http://www.w3.org/XML/1998/namespace}base") == SITE_URL
-    assert f"<loc>{SITE_URL}betrayal/vault.html</loc>" in (out / "sitemap.xml").read_text(encoding="utf-8")
-    vault = (out / "betrayal/vault.html").read_text(encoding="utf-8")
-    assert f'href="{REPO_URL}/edit/main/rules_data/betrayal/entries/vault.yaml"' in vault
-    assert f'href="{REPO_URL}/issues/new?title=' in vault
-    assert f'<link rel="canonical" href="{SITE_URL}betrayal/vault.html">' in vault
+    assert f"<loc>{SITE_URL}demo/tower.html</loc>" in (out / "sitemap.xml").read_text(encoding="utf-8")
+    tower = (out / "demo/tower.html").read_text(encoding="utf-8")
+    in_repository = FORK_DATA.relative_to(ROOT).as_posix()
+    assert f'href="{REPO_URL}/edit/main/{in_repository}/demo/entries/tower.yaml"' in tower
+    assert f'href="{REPO_URL}/issues/new?title=' in tower
+    assert f'<link rel="canonical" href="{SITE_URL}demo/tower.html">' in tower
 
     # Each PDF's printed version is on the 更新记录 page: a game's PDF prints its own folder's.
     changes = (out / "changes.html").read_text(encoding="utf-8")
     versions = {pdf.name: cover_version(pdf) for pdf in (out / "print").glob("*.pdf")}
-    assert versions["betrayal.pdf"] != versions["faq.pdf"]
+    assert {"demo.pdf", "other.pdf", "faq.pdf"} <= set(versions)
+    assert versions["demo.pdf"] != versions["faq.pdf"] != versions["other.pdf"] != versions["demo.pdf"]
     for name, short in versions.items():
         if not name.startswith("changes-since-"):
             assert re.search(rf">(?:\d{{4}}-\d{{2}}-\d{{2}} · )?{short}</code>", changes), name
 
     # The QR codes of the printed FAQ, read back from its first pages of entries.
-    pdf = out / "print/betrayal.pdf"
+    pdf = out / "print/demo.pdf"
     subprocess.run(
         ["pdftoppm", "-r", "200", "-f", "1", "-l", "8", "-png", str(pdf), str(tmp_path / "page")], check=True
     )
     images = sorted(str(p) for p in tmp_path.glob("page*.png"))
     scanned = subprocess.run(["zbarimg", "--quiet", "--raw", *images], capture_output=True, text=True).stdout
     codes = scanned.split()
-    assert len(codes) >= 3 and all(re.fullmatch(re.escape(SITE_URL) + r"go\.html#BH-[A-Z]+\d+", c) for c in codes)
+    assert len(codes) >= 3 and all(re.fullmatch(re.escape(SITE_URL) + r"go\.html#DM-[A-Z]+\d+", c) for c in codes)
     printed = pdftotext(pdf)
     assert all(f"{c.rsplit('#', 1)[1]} · " in printed for c in codes)  # each code is an entry printed there
 

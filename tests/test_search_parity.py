@@ -1,8 +1,10 @@
 """The site's search worker analyses and ranks like ``houserules search``: checked under Node, without a browser.
 
 The worker's own file runs in Node (tests/search_worker.js) on the site index of the real
-data, written as a build writes it; the same comparisons run in Chromium in
-tests/test_site_search.py (marked ``browser``), where the worker runs as the site loads it.
+data, written as a build writes it; the same comparisons of stems and rankings run in Chromium
+in tests/test_site_search.py (marked ``browser``), where the worker runs as the site loads it.
+The analysis of the whole corpus (``test_queries_are_analysed_alike``: every title, alias,
+summary, question and the odd inputs of ``_corpus``) runs here only.
 """
 
 from __future__ import annotations
@@ -75,6 +77,8 @@ def test_every_indexed_word_stems_alike(site, index, kb):
 
 
 def test_queries_are_analysed_alike(site, index, kb):
+    """Every text of ``_corpus`` is corrected, analysed into terms and read as a question (or not) by the
+    worker as by the Python code. Only here: the same inputs in Chromium would check the same code again."""
     texts = _corpus(kb)
     for typed, found in zip(texts, worker(site, rank=texts)["rank"]):
         text = searchtext.bounded(typed)  # both sides read the same first characters

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -31,6 +32,14 @@ def test_every_game_has_a_page_linked_from_home(built_site):
 
 def test_internal_links_and_anchors_resolve(built_site):
     assert broken_links(built_site) == []
+
+
+def test_the_real_site_passes_the_publish_link_check(built_site):
+    """What CI runs before it publishes (links, anchors, offline files), on the real data's site; a fork's
+    build with its own addresses passes it in tests/test_publishing.py."""
+    result = run_cli("publish", "--check", "--no-build", "-o", str(built_site))
+    assert result.returncode == 0, result.stderr
+    assert re.fullmatch(r"checked .*: \d+ pages, \d+ internal links, ready to publish\n", result.stdout)
 
 
 def test_nothing_is_loaded_from_the_network(built_site):

@@ -233,10 +233,7 @@ def evaluate_site(site: Path, judgements: list[Judgement], refs: set[str]) -> li
                 box.fill(j.query)
                 box.press("End")
                 links = page.wait_for_function(_READ_RESULTS, timeout=30_000).json_value()
-                ids = [_ref_of(link) for link in links]
-                ids = [ref for ref in ids if ref in refs and (j.game is None or ref.startswith(f"{j.game}:"))]
-                rank = next((i + 1 for i, ref in enumerate(ids[:DEPTH]) if ref in j.expect), None)
-                outcomes.append(Outcome(j, rank))
+                outcomes.append(site_outcome(j, links, refs))
         except PlaywrightError as exc:
             raise HouserulesError(
                 f"the site search did not answer in Chromium: {exc.message.splitlines()[0]}"
@@ -244,6 +241,15 @@ def evaluate_site(site: Path, judgements: list[Judgement], refs: set[str]) -> li
         finally:
             browser.close()
     return outcomes
+
+
+def site_outcome(judgement: Judgement, links: list[str], refs: set[str]) -> Outcome:
+    """Where the expected entry ranked among the site's results, given the first link of each result
+    in the order shown (entries only, and only the judgement's game when it names one)."""
+    ids = [_ref_of(link) for link in links]
+    ids = [ref for ref in ids if ref in refs and (judgement.game is None or ref.startswith(f"{judgement.game}:"))]
+    rank = next((i + 1 for i, ref in enumerate(ids[:DEPTH]) if ref in judgement.expect), None)
+    return Outcome(judgement, rank)
 
 
 def _ref_of(link: str) -> str:
