@@ -227,3 +227,42 @@ def test_a_taken_port_fails_before_any_build(tmp_path):
             liveserver.open_server(lambda: None, "127.0.0.1", first.server_port, tmp_path)
     finally:
         first.server_close()
+
+
+# -- compiled templates ----------------------------------------------------------------------------------------
+
+
+def test_a_build_outside_the_live_preview_reuses_the_processes_compiled_templates():
+    import jinja2
+
+    from houserules.adapter.livepreview import COMPILED_TEMPLATES
+    from houserules.adapter.plugin import HouserulesPlugin
+
+    env = jinja2.Environment()
+    assert HouserulesPlugin().on_env(env, None, None).bytecode_cache is COMPILED_TEMPLATES  # type: ignore[arg-type]
+
+
+def test_compiled_templates_are_reused_until_their_source_changes(monkeypatch):
+    import jinja2
+
+    from houserules.adapter.livepreview import COMPILED_TEMPLATES
+
+    cache = type(COMPILED_TEMPLATES)()  # a fresh memo of the same kind
+    sources = {"page.html": "<p>{{ x }}</p>"}
+    compiled: list[str] = []
+    original = jinja2.Environment.compile
+
+    def counting(self, source, name=None, filename=None, raw=False, defer_init=False):
+        compiled.append(name)
+        return original(self, source, name, filename, raw, defer_init)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+
+    def render() -> str:  # a new environment each time, as each MkDocs build makes one
+        env = jinja2.Environment(loader=jinja2.DictLoader(sources), bytecode_cache=cache)
+        return env.get_template("page.html").render(x=1)
+
+    assert render() == "<p>1</p>" and compiled == ["page.html"]
+    assert render() == "<p>1</p>" and compiled == ["page.html"], "the second build compiles nothing"
+    sources["page.html"] = "<b>{{ x }}</b>"
+    assert render() == "<b>1</b>" and compiled == ["page.html", "page.html"], "a changed source is compiled anew"

@@ -81,6 +81,11 @@ class _MemoryBytecode(jinja2.BytecodeCache):
         self._code[bucket.key] = bucket.bytecode_to_string()
 
 
+#: Material's templates compiled once per process for every build that is not a live preview's (tests and
+#: scripts build many sites in one process). A pure memo: Jinja checks each template's source checksum.
+COMPILED_TEMPLATES = _MemoryBytecode()
+
+
 class GeneratedPage(File):
     """A generated page that knows whether its Markdown differs from the last build's (dirty builds ask)."""
 

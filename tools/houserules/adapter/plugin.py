@@ -46,7 +46,7 @@ from ..site.repo import RepoLinks
 from ..site.reuse import PageReuse, site_salt
 from ..site.verbatim import VerbatimBlocks
 from . import csp
-from .livepreview import GeneratedPage, LivePreview, always_modified
+from .livepreview import COMPILED_TEMPLATES, GeneratedPage, LivePreview, always_modified
 from .liveserver import serve_with_policy
 from .searchhandoff import SearchWriter
 
@@ -258,8 +258,7 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         return nav
 
     def on_env(self, env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
-        if self._active is not None:
-            env.bytecode_cache = self._active.bytecode
+        env.bytecode_cache = self._active.bytecode if self._active is not None else COMPILED_TEMPLATES
         return env
 
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
