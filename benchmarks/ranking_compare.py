@@ -105,6 +105,16 @@ def site_trial(site: Path, mode: str) -> dict:
     return found
 
 
+def _by_thread_name(threads: dict[str, float]) -> dict[str, float]:
+    """``"renderer 12/CrRendererMain 12": s`` summed to ``"renderer/CrRendererMain": s``."""
+    summed: dict[str, float] = {}
+    for key, seconds in threads.items():
+        kind, rest = key.split(" ", 1)
+        name = f"{kind}/{rest.split('/', 1)[1].rsplit(' ', 1)[0]}"
+        summed[name] = summed.get(name, 0.0) + seconds
+    return summed
+
+
 def compare_sites(old: Path, new: Path, trials: int, modes: list[str], keep: Path | None) -> None:
     everything: dict[str, dict] = {}
     for mode in modes:
@@ -145,6 +155,15 @@ def compare_sites(old: Path, new: Path, trials: int, modes: list[str], keep: Pat
             print(
                 f"{side} CPU to first results by process (medians, s): "
                 + ", ".join(f"{k} {v:.2f}" for k, v in shares.items())
+            )
+        for side in ("old", "new"):
+            by_thread = [_by_thread_name(r.get("runtime_first_by_thread", {})) for r in found[side]]
+            names = sorted({k for r in by_thread for k in r})
+            medians = {k: statistics.median(r.get(k, 0.0) for r in by_thread) for k in names}
+            top = sorted(medians.items(), key=lambda item: -item[1])[:6]
+            print(
+                f"{side} CPU to first results by thread (schedstat medians, s): "
+                + ", ".join(f"{k} {v:.3f}" for k, v in top)
             )
         everything[mode] = {"load_before": load_before, "load_after": load_after, "trials": found}
     if keep:

@@ -49,7 +49,8 @@ feature's cost, not the search's, and it would make the browser never idle.
 can be off by a tick or so per process, so read medians of several trials.
 ``runtime_first_s`` is the same window read from every thread's
 ``/proc/PID/task/TID/schedstat`` (:func:`tree_runtime_ns`, nanoseconds): finer,
-but blind to a thread that ends within the window.
+but blind to a thread that ends within the window; ``runtime_first_by_thread``
+splits it by thread (the page's main thread, the search's worker...).
 """
 
 from __future__ import annotations
@@ -157,6 +158,7 @@ def measure_cpu(site: Path, mode: str, first_query: str = FIRST_QUERY) -> dict[s
             loaded, loaded_ns = tree_cpu(pid), tree_runtime_ns(pid)
             first = page.evaluate(_ASK, [first_query, True])
             done, done_ns = tree_cpu(pid), tree_runtime_ns(pid)
+            threads = {t: (n - loaded_ns.get(t, 0)) / 1e9 for t, n in done_ns.items() if n > loaded_ns.get(t, 0)}
             before = list(fetched)
             context.close()
         finally:
@@ -165,7 +167,8 @@ def measure_cpu(site: Path, mode: str, first_query: str = FIRST_QUERY) -> dict[s
     return {
         "cpu_first_s": sum(done.values()) - sum(loaded.values()),
         "cpu_nav_first_s": sum(done.values()) - sum(start.values()),
-        "runtime_first_s": (done_ns - loaded_ns) / 1e9,
+        "runtime_first_s": sum(threads.values()),
+        "runtime_first_by_thread": dict(sorted(threads.items(), key=lambda item: -item[1])),
         "cpu_first_by_kind": {k: done.get(k, 0.0) - loaded.get(k, 0.0) for k in kinds},
         "first_ms": first,
         "settle_s": [settle_start, settle_loaded],
@@ -237,23 +240,29 @@ def tree_cpu(root: int) -> dict[str, float]:
     return by_kind
 
 
-def tree_runtime_ns(root: int) -> int:
-    """Nanoseconds on a CPU of every thread now alive in ``root``'s tree (``/proc/PID/task/TID/schedstat``).
+def tree_runtime_ns(root: int) -> dict[str, int]:
+    """Nanoseconds on a CPU of every thread now alive in ``root``'s tree (``/proc/PID/task/TID/schedstat``),
+    by ``"kind pid/thread name tid"`` (kind as in :func:`tree_cpu`; Chromium names its threads: the page's
+    ``CrRendererMain``, a Web Worker's ``DedicatedWorker``, the compositor's ``Compositor``...).
 
     Finer than :func:`tree_cpu` (nanoseconds, not 10 ms ticks), but a thread that has ended is no longer
     counted, so a difference is only right if no thread ended in between (Chromium keeps its threads)."""
-    total = 0
+    found = {}
     for pid in descendants(root):
+        kind = _kind(pid, root)
         try:
             threads = os.listdir(f"/proc/{pid}/task")
         except OSError:
             continue
         for tid in threads:
             try:
-                total += int(Path(f"/proc/{pid}/task/{tid}/schedstat").read_text().split()[0])
+                name = Path(f"/proc/{pid}/task/{tid}/comm").read_text().strip()
+                found[f"{kind} {pid}/{name} {tid}"] = int(
+                    Path(f"/proc/{pid}/task/{tid}/schedstat").read_text().split()[0]
+                )
             except (OSError, IndexError, ValueError):
                 continue
-    return total
+    return found
 
 
 def browser_pid() -> int:

@@ -159,7 +159,9 @@ def test_the_browser_cpu_reader_counts_a_process_tree_while_its_children_run_and
         running = site_search_bench.tree_cpu(me)
         # the child's own count, in whole ticks (one may be still unreported)
         assert running["other"] >= used - 2 * site_search_bench.TICK
-        assert site_search_bench.tree_runtime_ns(child.pid) >= (used - 0.01) * 1e9
+        (thread,) = site_search_bench.tree_runtime_ns(child.pid)  # its one thread, named as the process
+        assert thread == f"browser {child.pid}/a) b (c {child.pid}"
+        assert site_search_bench.tree_runtime_ns(child.pid)[thread] >= (used - 0.01) * 1e9
         child.stdin.close()
         child.wait()
     after = site_search_bench.tree_cpu(me)
