@@ -7,7 +7,8 @@ For each site, a fresh headless Chromium page (375 px, CPU slowed 4x with CDP
 loaded the query is put in the search box (one keyup, as Material reads it):
 
 * ``first``: milliseconds from that keyup to the first result on screen (this
-  includes whatever the search still had to load or build after the page loaded);
+  includes whatever the search still had to load or build after the page loaded),
+  or to the box saying there is none (``results``: how many it shows then);
 * ``bytes``: every byte the page fetched before those first results (raw, and
   gzipped as a compressing server would send them), and the search's share of them
   (Material: ``search_index.json``; ours: the worker and ``search/hr/``);
@@ -97,6 +98,10 @@ _ASK = """async ([query, expectItems]) => {
 }"""
 
 
+#: How many results the box shows (0 when it says there are none).
+_SHOWN = "() => document.querySelectorAll('.md-search-result__item').length"
+
+
 def measure(
     site: Path, mode: str, rounds: int = 2, first_query: str = FIRST_QUERY, service_workers: str = "allow"
 ) -> dict[str, Any]:
@@ -118,6 +123,7 @@ def measure(
             page.on("requestfinished", lambda request: fetched.append(request.url))
             page.goto(f"{root}/index.html", wait_until="load")
             first = page.evaluate(_ASK, [first_query, True])
+            shown = page.evaluate(_SHOWN)
             before = list(fetched)
             warm = []
             for _ in range(rounds):
@@ -127,7 +133,7 @@ def measure(
             context.close()
         finally:
             browser.close()
-    result = {"first_ms": first, **_fetched(site, root, before)}
+    result = {"first_ms": first, "results": shown, **_fetched(site, root, before)}
     if warm:
         result |= {"warm_p50_ms": statistics.median(warm), "warm_p95_ms": percentile(warm, 0.95)}
     return result
@@ -158,6 +164,7 @@ def measure_cpu(site: Path, mode: str, first_query: str = FIRST_QUERY) -> dict[s
             loaded, loaded_ns = tree_cpu(pid), tree_runtime_ns(pid)
             first = page.evaluate(_ASK, [first_query, True])
             done, done_ns = tree_cpu(pid), tree_runtime_ns(pid)
+            shown = page.evaluate(_SHOWN)
             threads = {t: (n - loaded_ns.get(t, 0)) / 1e9 for t, n in done_ns.items() if n > loaded_ns.get(t, 0)}
             before = list(fetched)
             context.close()
@@ -171,6 +178,7 @@ def measure_cpu(site: Path, mode: str, first_query: str = FIRST_QUERY) -> dict[s
         "runtime_first_by_thread": dict(sorted(threads.items(), key=lambda item: -item[1])),
         "cpu_first_by_kind": {k: done.get(k, 0.0) - loaded.get(k, 0.0) for k in kinds},
         "first_ms": first,
+        "results": shown,
         "settle_s": [settle_start, settle_loaded],
         **_fetched(site, root, before),
     }
@@ -242,8 +250,9 @@ def tree_cpu(root: int) -> dict[str, float]:
 
 def tree_runtime_ns(root: int) -> dict[str, int]:
     """Nanoseconds on a CPU of every thread now alive in ``root``'s tree (``/proc/PID/task/TID/schedstat``),
-    by ``"kind pid/thread name tid"`` (kind as in :func:`tree_cpu`; Chromium names its threads: the page's
-    ``CrRendererMain``, a Web Worker's ``DedicatedWorker``, the compositor's ``Compositor``...).
+    by ``"kind pid/thread name tid"`` (kind as in :func:`tree_cpu`; a process's main thread has the process's
+    name, ``chromium`` for the renderer's, which runs the page; Chromium names the others: a Web Worker's
+    ``DedicatedWorker``, ``Compositor``, ``ThreadPoolForeg``...).
 
     Finer than :func:`tree_cpu` (nanoseconds, not 10 ms ticks), but a thread that has ended is no longer
     counted, so a difference is only right if no thread ended in between (Chromium keeps its threads)."""
