@@ -9,13 +9,14 @@ sure that ``make bench`` runs and measures what it says it measures. The smoke r
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections import Counter
 
 import pytest
 
-from benchmarks import plain, synth
+from benchmarks import plain, site_search_bench, synth
 from benchmarks.run import ROWS
 from conftest import DATA, GOOD, ROOT
 from houserules.check import run as run_check
@@ -130,3 +131,40 @@ def test_many_games_leave_the_navigation_that_every_page_carries(tmp_path):
     assert "demo-1/index.md" not in nav and "glossary.md" not in nav
     home = (tmp_path / "plain" / "docs" / "index.md").read_text(encoding="utf-8")
     assert all(f"demo-{n}/index.html" in home for n in range(1, NAV_GAMES + 2))  # the home page lists them all
+
+
+#: A child that renames itself awkwardly, uses 0.3 s of CPU of its own, says so and waits for its stdin to close.
+_BURN = """
+import sys, time
+with open("/proc/self/comm", "w") as comm:
+    comm.write("a) b (c")
+while time.process_time() < 0.3:
+    pass
+print(time.process_time(), flush=True)
+sys.stdin.read()
+"""
+
+
+def test_the_browser_cpu_reader_counts_a_process_tree_while_its_children_run_and_after_they_end():
+    me = os.getpid()
+    before = site_search_bench.tree_cpu(me)
+    assert "browser" in before and "other" not in before  # the root is named browser; no child of ours yet
+    with subprocess.Popen(
+        [sys.executable, "-c", _BURN], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    ) as child:
+        used = float(child.stdout.readline())
+        assert used >= 0.3
+        assert child.pid in site_search_bench.descendants(me)
+        assert site_search_bench._proc_stat(child.pid)[0] == me  # its parent, read past the odd name
+        running = site_search_bench.tree_cpu(me)
+        # the child's own count, in whole ticks (one may be still unreported)
+        assert running["other"] >= used - 2 * site_search_bench.TICK
+        (thread,) = site_search_bench.tree_runtime_ns(child.pid)  # its one thread, named as the process
+        assert thread == f"browser {child.pid}/a) b (c {child.pid}"
+        assert site_search_bench.tree_runtime_ns(child.pid)[thread] >= (used - 0.01) * 1e9
+        child.stdin.close()
+        child.wait()
+    after = site_search_bench.tree_cpu(me)
+    # reaped: no longer a process of the tree, but counted in its parent's children's times
+    assert child.pid not in site_search_bench.descendants(me)
+    assert after["browser"] >= before["browser"] + used - 2 * site_search_bench.TICK
