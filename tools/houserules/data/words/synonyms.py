@@ -69,8 +69,8 @@ def said_scopes(text: str, pairs: list[list[str]]) -> dict[str, frozenset[str] |
     shot": the words' :func:`word_form`), a phrasal verb also with its object inside ("patched him
     up" says "patch up": :data:`OBJECTS`).
 
-    >>> said_scopes("the monster moved", [["monster", "minion", "mm"], ["monster", "minion", "x"]])
-    {'minion': frozenset({'mm', 'x'})}
+    >>> {means: sorted(games) for means, games in said_scopes("the monster moved", [["monster", "minion", "mm"], ["monster", "minion", "x"]]).items()}
+    {'minion': ['mm', 'x']}
     >>> said_scopes("怪物的回合", [["怪物", "魔物"], ["怪物", "魔物", "mm"]])
     {'魔物': None}
     """
