@@ -148,7 +148,7 @@ sys.stdin.read()
 def test_the_browser_cpu_reader_counts_a_process_tree_while_its_children_run_and_after_they_end():
     me = os.getpid()
     before = site_search_bench.tree_cpu(me)
-    assert "browser" in before and "other" not in before  # the root is named browser; no child of ours yet
+    assert "browser" in before  # the root is named browser (a test worker may already have children: Chromium)
     with subprocess.Popen(
         [sys.executable, "-c", _BURN], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
     ) as child:
@@ -158,7 +158,7 @@ def test_the_browser_cpu_reader_counts_a_process_tree_while_its_children_run_and
         assert site_search_bench._proc_stat(child.pid)[0] == me  # its parent, read past the odd name
         running = site_search_bench.tree_cpu(me)
         # the child's own count, in whole ticks (one may be still unreported)
-        assert running["other"] >= used - 2 * site_search_bench.TICK
+        assert running["other"] >= before.get("other", 0.0) + used - 2 * site_search_bench.TICK
         (thread,) = site_search_bench.tree_runtime_ns(child.pid)  # its one thread, named as the process
         assert thread == f"browser {child.pid}/a) b (c {child.pid}"
         assert site_search_bench.tree_runtime_ns(child.pid)[thread] >= (used - 0.01) * 1e9
