@@ -74,7 +74,7 @@ format: setup
 PYTEST_WORKERS ?= 2
 PYTEST_XDIST = -n $(PYTEST_WORKERS) --dist loadfile
 test: setup lint
-	$(BIN)/pytest $(PYTEST_XDIST)
+	$(BIN)/pytest $(PYTEST_XDIST) --durations=25
 
 # Everything but the tests marked browser (Chromium), slow (the real site, PDFs) and bench.
 test-fast: setup
