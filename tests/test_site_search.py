@@ -649,3 +649,23 @@ def test_a_query_past_the_bound_shows_a_notice(question_page):
     )
     _type(page, "电梯")
     page.wait_for_selector(".hr-search-notice", state="detached", timeout=5000)
+
+
+def test_the_static_server_reports_no_error_when_a_browser_drops_a_connection(tmp_path, capfd):
+    import socket
+    import struct
+    import time
+
+    from houserules.search.evaluate import serve_static
+
+    (tmp_path / "big.bin").write_bytes(b"x" * 8_000_000)
+    with serve_static(tmp_path) as base:
+        port = int(base.rsplit(":", 1)[1])
+        for _ in range(3):  # a page left mid-download: the connection is reset while the file is sent
+            with socket.create_connection(("127.0.0.1", port)) as conn:
+                conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                conn.sendall(b"GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n")
+                conn.recv(1024)
+        time.sleep(0.5)
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "Exception occurred" not in err

@@ -18,6 +18,7 @@ import contextlib
 import functools
 import http.server
 import re
+import sys
 import threading
 from collections import defaultdict
 from collections.abc import Iterator
@@ -266,10 +267,18 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _QuietServer(http.server.ThreadingHTTPServer):
+    """A browser that closes a connection mid-file (a page left, a fetch cancelled) is no error to report."""
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)  # type: ignore[arg-type]
+
+
 @contextlib.contextmanager
 def serve_static(site: Path) -> Iterator[str]:
     """Serve the folder ``site`` on 127.0.0.1 at a free port while the block runs; yields its base URL."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site)))
+    server = _QuietServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
