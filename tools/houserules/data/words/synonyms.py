@@ -78,14 +78,17 @@ def said_scopes(text: str, pairs: list[list[str]]) -> dict[str, frozenset[str] |
     forms = loose = ""
     found: dict[str, frozenset[str] | None] = {}
     for say, means, *game in pairs:
-        if say.isascii():
+        english, padded, split = _prepared(say)
+        if english:
             if not forms:
                 words = _WORD.findall(folded)
                 forms = f" {' '.join(word_form(w) for w in words)} "
                 loose = f" {' '.join(word_form(w) for w in words if w not in OBJECTS)} "
-            form = say_form(say)
-            split = " " in form and not OBJECTS.intersection(_WORD.findall(say))
-            hit = bool(form and f" {form} " in forms) or (split and f" {form} " in loose) or _said(folded, say)
+            hit = (
+                bool(padded and padded in forms)
+                or (split and padded in loose)
+                or (say in folded and _said(folded, say))
+            )
         else:
             hit = say in folded
         if hit:
@@ -96,6 +99,16 @@ def said_scopes(text: str, pairs: list[list[str]]) -> dict[str, frozenset[str] |
                 prior = found[means]
                 found[means] = None if prior is None or scope is None else prior | scope
     return found
+
+
+@lru_cache(maxsize=16384)
+def _prepared(say: str) -> tuple[bool, str, bool]:
+    """What :func:`said_scopes` compares for one synonym, worked out once: whether it is English, its
+    words' forms between spaces, and whether it may be said with an object inside (a phrasal verb)."""
+    if not say.isascii():
+        return False, "", False
+    form = say_form(say)
+    return True, f" {form} " if form else "", " " in form and not OBJECTS.intersection(_WORD.findall(say))
 
 
 @lru_cache(maxsize=4096)
