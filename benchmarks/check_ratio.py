@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 import tomllib
 from pathlib import Path
+
+from benchmarks.measure import ratio_report
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -71,17 +72,7 @@ def measure(data: Path, codes: list[Path], runs: int) -> dict[str, list[float]]:
 
 
 def report(found: dict[str, list[float]]) -> str:
-    parse = found["parse"]
-    lines = [f"parse (CSafeLoader): {statistics.median(parse):.2f} s CPU, median of {len(parse)}"]
-    for code, seconds in found.items():
-        if code == "parse":
-            continue
-        ratios = [check / base for check, base in zip(seconds, parse)]
-        lines.append(
-            f"check ({code}): {statistics.median(seconds):.2f} s CPU; check ÷ parse {statistics.median(ratios):.2f} "
-            f"(rounds {min(ratios):.2f}–{max(ratios):.2f})"
-        )
-    return "\n".join(lines)
+    return ratio_report(found, "parse", "parse (CSafeLoader)", "check", "parse")
 
 
 def main() -> None:

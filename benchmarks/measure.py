@@ -132,3 +132,25 @@ def change_one_entry(data: Path, n: int) -> str:
     assert changed != text, path
     path.write_text(changed, encoding="utf-8")
     return games[len(games) // 2].name
+
+
+def ratio_report(
+    found: dict[str, list[float]], base: str, base_label: str, label: str, against: str, digits: int = 2
+) -> str:
+    """Lines for CPU times measured round by round against ``found[base]``: each side's median and the
+    median, quartiles and range of its per-round ratios to the base."""
+    import statistics
+
+    floor = found[base]
+    lines = [f"{base_label}: {statistics.median(floor):.{digits}f} s CPU, median of {len(floor)}"]
+    for name, seconds in found.items():
+        if name == base:
+            continue
+        ratios = [value / under for value, under in zip(seconds, floor)]
+        quartiles = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else [ratios[0]] * 3
+        lines.append(
+            f"{label} ({name}): {statistics.median(seconds):.{digits}f} s CPU; {label} ÷ {against} "
+            f"{statistics.median(ratios):.2f} (quartiles {quartiles[0]:.2f}–{quartiles[2]:.2f}, "
+            f"rounds {min(ratios):.2f}–{max(ratios):.2f})"
+        )
+    return "\n".join(lines)

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks.check_ratio import cpu_seconds
+from benchmarks.check_ratio import console_script, cpu_seconds
+from benchmarks.measure import ratio_report
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,14 +30,9 @@ ROOT = Path(__file__).resolve().parent.parent
 FLOOR = "import whoosh.index, whoosh.qparser"
 
 
-def search_command(data: Path, query: str) -> list[str]:
-    return [sys.executable, "-c", "import sys; from houserules.cli import main; sys.exit(main())"] + [
-        "search",
-        "--data",
-        str(data),
-        query,
-        "--json",
-    ]
+def search_command(data: Path, query: str, code: Path) -> list[str]:
+    """``houserules search`` as the checkout of ``code`` installs it (its console script)."""
+    return [sys.executable, "-c", console_script(code), "search", "--data", str(data), query, "--json"]
 
 
 def measure(data: Path, query: str, codes: list[Path], runs: int, caches: Path) -> dict[str, list[float]]:
@@ -47,29 +42,18 @@ def measure(data: Path, query: str, codes: list[Path], runs: int, caches: Path) 
         # As installed: byte-compiled (``make setup`` does the same), so no side compiles its modules at each start.
         subprocess.run([sys.executable, "-m", "compileall", "-q", str(code)], check=True, capture_output=True)
         env = {**os.environ, "PYTHONPATH": str(code), "HOUSERULES_CACHE": str(caches / str(number))}
-        subprocess.run(search_command(data, query), env=env, check=True, capture_output=True)  # the index, cached
-        envs[str(code)] = env
+        subprocess.run(search_command(data, query, code), env=env, check=True, capture_output=True)  # the index, cached
+        envs[str(code)] = (env, search_command(data, query, code))
     found: dict[str, list[float]] = {"floor": [], **{code: [] for code in envs}}
     for _ in range(runs + 1):  # the first round warms the file cache and is left out
         found["floor"].append(cpu_seconds([sys.executable, "-c", FLOOR]))
-        for code, env in envs.items():
-            found[code].append(cpu_seconds(search_command(data, query), env))
+        for name, (env, command) in envs.items():
+            found[name].append(cpu_seconds(command, env))
     return {name: values[1:] for name, values in found.items()}
 
 
 def report(found: dict[str, list[float]]) -> str:
-    floor = found["floor"]
-    lines = [f"floor ({FLOOR}): {statistics.median(floor):.3f} s CPU, median of {len(floor)}"]
-    for code, seconds in found.items():
-        if code == "floor":
-            continue
-        ratios = [search / base for search, base in zip(seconds, floor)]
-        quartiles = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else [ratios[0]] * 3
-        lines.append(
-            f"search ({code}): {statistics.median(seconds):.3f} s CPU; search ÷ floor {statistics.median(ratios):.2f} "
-            f"(quartiles {quartiles[0]:.2f}–{quartiles[2]:.2f}, rounds {min(ratios):.2f}–{max(ratios):.2f})"
-        )
-    return "\n".join(lines)
+    return ratio_report(found, "floor", f"floor ({FLOOR})", "search", "floor", digits=3)
 
 
 def main() -> None:
