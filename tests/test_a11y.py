@@ -227,6 +227,9 @@ def test_insert_text_without_key_events_searches_once(phone):
 
 def test_ime_composition_searches_when_committed(phone):
     open_search(phone)
+    # The dialog's opening transition ends first: Material acts on the box when it does, and on a
+    # loaded machine that could land between the two steps of the composition below.
+    phone.evaluate(ANIMATIONS_DONE)
     cdp = phone.context.new_cdp_session(phone)
     cdp.send("Input.imeSetComposition", {"text": "baoxian", "selectionStart": 7, "selectionEnd": 7})
     cdp.send("Input.imeSetComposition", {"text": "保险", "selectionStart": 2, "selectionEnd": 2})

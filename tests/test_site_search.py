@@ -402,7 +402,7 @@ def test_judged_queries_through_the_search_box(built_site, cache, tmp_path, judg
 
 def test_judged_queries_rank_in_the_site_as_in_the_cli(judgements, judged_in_page, index):
     """Every judged query ranked by the site's search code in Chromium (what the box shows, above): each
-    group's hit@1 within 0.03 of the CLI's, overall hit@3 ≥ 0.95."""
+    group's hit@1 within 0.02 of the CLI's, overall hit@3 ≥ 0.95."""
     from houserules.search.evaluate import evaluate, scores, site_outcome
 
     refs = index.refs()
@@ -410,7 +410,7 @@ def test_judged_queries_rank_in_the_site_as_in_the_cli(judgements, judged_in_pag
     cli = scores(evaluate(index, judgements))
     assert set(site) == set(cli)
     for group, row in cli.items():
-        assert site[group]["hit@1"] >= row["hit@1"] - 0.03, group
+        assert site[group]["hit@1"] >= row["hit@1"] - 0.02, group
     assert site["overall"]["hit@3"] >= 0.95
 
 
