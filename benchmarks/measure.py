@@ -47,6 +47,14 @@ def _pss_kb(pid: int) -> int:
     return 0
 
 
+def descendants(root: int) -> list[int]:
+    """``root`` and every process below it now, parents before children (from each task's ``children``)."""
+    tree = [root]
+    for pid in tree:
+        tree += sorted(folder_children(pid))
+    return tree
+
+
 class TreeMemory:
     """The peak of the summed memory of a process and all its descendants, sampled every ``every`` seconds."""
 
@@ -58,12 +66,7 @@ class TreeMemory:
 
     def _run(self) -> None:
         while not self._stop.wait(self.every):
-            pids, todo = [], [self.pid]
-            while todo:
-                pid = todo.pop()
-                pids.append(pid)
-                todo += folder_children(pid)
-            self.peak_kb = max(self.peak_kb, sum(_pss_kb(pid) for pid in pids))
+            self.peak_kb = max(self.peak_kb, sum(_pss_kb(pid) for pid in descendants(self.pid)))
 
     def stop(self) -> float:
         self._stop.set()

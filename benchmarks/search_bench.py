@@ -126,12 +126,12 @@ def warm(data: Path, count: int, cache: Path) -> None:
 
 @contextmanager
 def no_folding() -> Iterator[None]:
-    saved = dict(searchtext._T2S)
-    searchtext._T2S.clear()
+    saved = dict(searchtext.T2S)
+    searchtext.T2S.clear()
     try:
         yield
     finally:
-        searchtext._T2S.update(saved)
+        searchtext.T2S.update(saved)
 
 
 def jieba_analyzer() -> Any:

@@ -67,7 +67,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from benchmarks.measure import percentile
+from benchmarks.measure import descendants, percentile
 from benchmarks.search_bench import QUERIES as CLI_QUERIES
 from houserules.search.evaluate import CHROMIUM, CHROMIUM_ARGS, serve_static
 
@@ -198,26 +198,6 @@ def _proc_stat(pid: int) -> tuple[int, float] | None:
     return int(fields[1]), sum(int(n) for n in fields[11:15]) * TICK  # ppid; utime, stime, cutime, cstime
 
 
-def _processes() -> dict[int, tuple[int, float]]:
-    found = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit() and (stat := _proc_stat(int(entry))) is not None:
-            found[int(entry)] = stat
-    return found
-
-
-def descendants(root: int, processes: dict[int, tuple[int, float]] | None = None) -> list[int]:
-    """``root`` and every process below it, parents before children."""
-    processes = _processes() if processes is None else processes
-    children: dict[int, list[int]] = {}
-    for pid, (parent, _) in processes.items():
-        children.setdefault(parent, []).append(pid)
-    tree = [root]
-    for pid in tree:
-        tree += sorted(children.get(pid, []))
-    return tree
-
-
 def _kind(pid: int, root: int) -> str:
     if pid == root:
         return "browser"
@@ -237,14 +217,13 @@ def tree_cpu(root: int) -> dict[str, float]:
     The kind is Chromium's ``--type=`` (``renderer``, ``gpu-process``, ``utility``, ``zygote``), ``browser``
     for ``root`` itself and ``other`` for a process without one. Descendants that have exited and been
     waited for count in their parent's ``cutime``/``cstime``; threads count in their process."""
-    processes = _processes()
-    if root not in processes:
+    if _proc_stat(root) is None:
         raise ProcessLookupError(f"no process {root}")
     by_kind: dict[str, float] = {}
-    for pid in descendants(root, processes):
-        if pid in processes:
+    for pid in descendants(root):
+        if (stat := _proc_stat(pid)) is not None:
             kind = _kind(pid, root)
-            by_kind[kind] = by_kind.get(kind, 0.0) + processes[pid][1]
+            by_kind[kind] = by_kind.get(kind, 0.0) + stat[1]
     return by_kind
 
 
@@ -276,12 +255,12 @@ def tree_runtime_ns(root: int) -> dict[str, int]:
 
 def browser_pid() -> int:
     """The one Chromium browser process among this process's descendants (Playwright's driver starts it)."""
-    processes = _processes()
-    names = {pid: _name(pid) for pid in descendants(os.getpid(), processes)[1:]}
+    names = {pid: _name(pid) for pid in descendants(os.getpid())[1:]}
+    parents = {pid: (_proc_stat(pid) or (0, 0.0))[0] for pid in names}
     roots = [
         pid
         for pid, name in names.items()
-        if name.startswith("chrom") and not names.get(processes[pid][0], "").startswith("chrom")
+        if name.startswith("chrom") and not names.get(parents[pid], "").startswith("chrom")
     ]
     if len(roots) != 1:
         raise RuntimeError(f"expected one Chromium browser below process {os.getpid()}, found {roots}")

@@ -31,13 +31,19 @@ def _build(data: Path, site: Path, cache: Path, monkeypatch) -> None:
     build_site(run_check(data).kb, data, site)
 
 
-def test_a_rebuild_after_one_change_is_a_cold_build_made_of_less(tmp_path, monkeypatch):
+@pytest.fixture
+def built(tmp_path, monkeypatch) -> tuple[Path, Path, Path, dict[str, int]]:
+    """A copy of the two-games data built once: the data, the site, its cache and the site's pages' inodes."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764460800")
     data = tmp_path / "data"
     shutil.copytree(TWO_GAMES, data)
     site, cache = tmp_path / "site", tmp_path / "cache"
     _build(data, site, cache, monkeypatch)
-    first = _inodes(site)
+    return data, site, cache, _inodes(site)
+
+
+def test_a_rebuild_after_one_change_is_a_cold_build_made_of_less(built, tmp_path, monkeypatch):
+    data, site, cache, first = built
     entry = data / "other" / "entries" / "floor-ruling.yaml"
     entry.write_text(
         entry.read_text(encoding="utf-8").replace(
@@ -62,14 +68,9 @@ def _laid_out_games(cache: Path) -> list[str]:
     return [game for game in found if game]
 
 
-def test_a_rebuild_renders_every_page_again_when_what_they_share_changes(tmp_path, monkeypatch):
+def test_a_rebuild_renders_every_page_again_when_what_they_share_changes(built, tmp_path, monkeypatch):
     """A new game changes the navigation Material renders into every page: no page is taken over."""
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764460800")
-    data = tmp_path / "data"
-    shutil.copytree(TWO_GAMES, data)
-    site, cache = tmp_path / "site", tmp_path / "cache"
-    _build(data, site, cache, monkeypatch)
-    first = _inodes(site)
+    data, site, cache, first = built
     game = data / "other" / "game.yaml"
     text = game.read_text(encoding="utf-8")
     assert "name: {zh: " in text

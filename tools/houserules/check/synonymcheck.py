@@ -11,19 +11,15 @@ import re
 from collections.abc import Iterator
 
 from ..data.reading.model import KnowledgeBase, Synonyms
+from ..data.words import searchtext
 from ..errors import Problem, display_path
 
 _ASCII = re.compile(r"[a-z0-9]+")
 
 
 def check_synonyms(kb: KnowledgeBase) -> Iterator[Problem]:
-    tables = kb.synonym_tables()
-    if not tables:
-        return
-    from ..data.words import searchtext  # Whoosh's analysis: imported only when there is a table to check
-
     vocabularies: dict[str, _Words] | None = None  # by game, read once and only if needed
-    for table in tables:
+    for table in kb.synonym_tables():
         games = [table.game] if table.game else sorted(kb.games)
         names = _names(kb, games)
         for index, item in enumerate(table.items):
@@ -51,8 +47,6 @@ def _problem(table: Synonyms, index: int, means: str, missing: list[str]) -> Pro
 
 
 def _names(kb: KnowledgeBase, games: list[str]) -> set[str]:
-    from ..data.words import searchtext
-
     found: set[str] = set()
     for entry in kb.entries.values():
         if entry.game in games:
@@ -69,8 +63,6 @@ class _Words:
     found as a substring: its characters stand next to each other) and the English stems."""
 
     def __init__(self, texts: list[str]):
-        from ..data.words import searchtext
-
         self.text = searchtext.fold("\n".join(texts))
         self.stems = set().union(*(searchtext.index_terms(w) for w in set(_ASCII.findall(self.text))))
 

@@ -114,21 +114,13 @@ class _Compiler:
         return out
 
     def string(self, schema: dict[str, Any], known: bool) -> list[str]:
-        tests = []
-        if "minLength" in schema:
-            tests.append(f"len(x) < {int(schema['minLength'])}")
-        if "maxLength" in schema:
-            tests.append(f"len(x) > {int(schema['maxLength'])}")
+        tests = _length_bounds(schema, "minLength", "maxLength")
         if "pattern" in schema:
             tests.append(f"not {self.constant(re.compile(schema['pattern']))}.search(x)")
         return _guarded(tests, known, "str")
 
     def array(self, schema: dict[str, Any], known: bool) -> list[str]:
-        tests = []
-        if "minItems" in schema:
-            tests.append(f"len(x) < {int(schema['minItems'])}")
-        if "maxItems" in schema:
-            tests.append(f"len(x) > {int(schema['maxItems'])}")
+        tests = _length_bounds(schema, "minItems", "maxItems")
         if schema.get("uniqueItems") is True and not self.exact:
             tests.append("not _unique(x)")
         elif schema.get("uniqueItems") not in (None, False):
@@ -190,6 +182,16 @@ _KNOWN = frozenset(
         "additionalProperties", "allOf", "if", "then", "else",
     }
 )  # fmt: skip
+
+
+def _length_bounds(schema: dict[str, Any], least: str, most: str) -> list[str]:
+    """The tests that refuse a length outside ``schema[least]``..``schema[most]`` (either may be absent)."""
+    tests = []
+    if least in schema:
+        tests.append(f"len(x) < {int(schema[least])}")
+    if most in schema:
+        tests.append(f"len(x) > {int(schema[most])}")
+    return tests
 
 
 def _guarded(tests: list[str], known: bool, kind: str) -> list[str]:
