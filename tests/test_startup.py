@@ -14,7 +14,9 @@ import sys
 
 import pytest
 
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, ROOT, run_cli, run_process
+from houserules.cli import HARD_EXIT
+from houserules.search import indexcache
 
 SEARCH_DATA = FIXTURES / "search" / "data"
 #: Modules a search never needs (each with its submodules).
@@ -84,3 +86,33 @@ def test_the_list_catches_a_heavy_import(cache):
     code, modules = loaded_by("show", "DM-R01", "--data", str(SEARCH_DATA), cache=cache)
     assert code == 0
     assert {"houserules.data.reading.load", "yaml", "houserules.render.entrytext"} <= set(unused(modules))
+
+
+def test_the_console_script_ends_a_search_with_its_whole_output_and_status(tmp_path, monkeypatch):
+    """A search ends its process without the interpreter's tear-down (``cli.HARD_EXIT``): what it
+    printed is all there (flushed to a pipe first), with the status ``main()`` returned, and the
+    index and memo it wrote on the way are whole (the next search uses them as they are)."""
+    assert "search" in HARD_EXIT
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("HOUSERULES_CACHE", str(cache))
+    # Buffered, as a pipe's output is unless PYTHONUNBUFFERED says otherwise: only a flush writes it.
+    env = {"HOUSERULES_CACHE": str(cache), "COLUMNS": "60", "PYTHONUNBUFFERED": ""}
+    data = ["--data", str(SEARCH_DATA)]
+    built = run_process("search", "塔楼", "--json", *data, env=env)  # an empty cache: builds the index
+    assert built.returncode == 0, built.stderr
+    assert json.loads(built.stdout)[0]["title"]["zh"]
+    folder = indexcache.index_home(SEARCH_DATA) / indexcache.fingerprint(SEARCH_DATA)
+    assert indexcache.intact(folder) and indexcache.memo_file(SEARCH_DATA).is_file()
+    made = folder.stat().st_ino
+    for args in (
+        ["search", "塔楼", "--json"],
+        ["search", "塔楼", "--limit", "50"],
+        ["search", "no-such-word"],
+        ["search", "塔楼", "--kind", "nonsense"],
+    ):
+        console = run_process(*args, *data, env=env)
+        inside = run_cli(*args, *data, env=env)
+        assert (console.returncode, console.stdout, console.stderr) == (inside.returncode, inside.stdout, inside.stderr)
+        assert console.returncode == (1 if "nonsense" in args else 0)
+        assert console.stdout or console.stderr
+    assert folder.stat().st_ino == made  # never rebuilt: the first search left it whole
