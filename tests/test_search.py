@@ -778,33 +778,6 @@ def test_a_wrong_homophone_finds_what_was_meant(cache, real_index, typed, meant,
         assert found[0]["id"] == first
 
 
-def test_the_homophone_tables_are_kept_beside_the_index_once_made(real_index, tmp_path):
-    """The first search with a Chinese bigram the index lacks makes the homophone tables and keeps
-    them beside the index; a later one reads them (the same tables, the same corrections), and a
-    damaged file is made again."""
-    from houserules.search import homophones
-
-    table = real_index.homophone_table()
-    copy = tmp_path / "index"
-    shutil.copytree(real_index.folder, copy)
-    kept = copy / searchcache.HOMOPHONES_FILE
-    kept.unlink()
-    with search.SearchIndex(copy) as made:
-        assert made.homophone_table() == table and made._readings is None  # made, with pypinyin's
-        typed = ["魔题", "兽兰", "遭遇咖", "这章的魔题", "魔梯坠毁"]
-        corrected = [made.correct(text) for text in typed]
-    assert kept.is_file()
-    with search.SearchIndex(copy) as read:
-        assert read.homophone_table() == table
-        assert read._readings == homophones.readings()
-        assert [read.correct(text) for text in typed] == corrected
-    for damage in ["", "{", '{"chars": 1}']:
-        kept.write_text(damage, encoding="utf-8")
-        with search.SearchIndex(copy) as made:
-            assert made.homophone_table() == table and made._readings is None
-        assert json.loads(kept.read_text(encoding="utf-8"))["keys"] == table  # kept whole again
-
-
 def test_a_correct_chinese_query_is_never_changed(real_index):
     kb = load_kb(DATA)
     texts = []

@@ -81,31 +81,6 @@ def test_a_search_imports_nothing_it_does_not_use(cache, args):
     assert unused(modules) == []
 
 
-def test_a_typo_search_reads_the_homophone_tables_kept_beside_the_index(cache):
-    """塔喽 (for 塔楼) has a Chinese bigram the index lacks: the first such search makes the homophone
-    tables from pypinyin's table and every name's frequency and keeps them; the next reads them."""
-    code = RUN.replace(
-        "print(",
-        "homophones = sys.modules['houserules.search.homophones']\n"
-        "print('pinyin read:', bool(homophones.readings.cache_info().currsize), file=sys.stderr)\nprint(",
-    )
-    read = []
-    for _ in range(2):
-        result = subprocess.run(
-            [sys.executable, "-c", code, "search", "塔喽", "--data", str(SEARCH_DATA)],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            env={**os.environ, "HOUSERULES_CACHE": str(cache)},
-        )
-        assert result.returncode == 0, result.stderr
-        assert "Searched for: 塔楼 (you typed 塔喽)" in result.stderr
-        assert "demo:tower" in result.stdout
-        read.append("pinyin read: True" in result.stderr)
-    assert read == [True, False]
-
-
 def test_the_list_catches_a_heavy_import(cache):
     """The same check sees the loader and the checker where they are used: ``houserules show``."""
     code, modules = loaded_by("show", "DM-R01", "--data", str(SEARCH_DATA), cache=cache)

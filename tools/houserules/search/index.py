@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import heapq
 import json
-import os
 import re
-import tempfile
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
@@ -29,7 +27,7 @@ from whoosh.support.levenshtein import damerau_levenshtein
 from . import analysis as searchtext
 from . import homophones
 from .documents import FIELD_BOOSTS
-from .indexcache import HOMOPHONES_FILE, META_FILE, WORDS_FILE, ensure_index
+from .indexcache import META_FILE, WORDS_FILE, ensure_index
 from .ranking import QUESTION_SHOWN as QUESTION_SHOWN  # part of this module's interface
 from .ranking import Hit as Hit  # part of this module's interface
 from .ranking import favourite, fold, term_weight
@@ -87,8 +85,6 @@ class SearchIndex:
         self._questions: set[int] = set()
         self._game_of: list[int] | None = None
         self._homophones: dict[str, list[str]] | None = None
-        #: The characters' readings the homophone table was made with (None: pypinyin's, read when needed).
-        self._readings: dict[str, str] | None = None
         #: What :meth:`_scores` computed, by (field, term), oldest first; documents' field lengths;
         #: the game a term's documents all belong to (None: several).
         self._scored: OrderedDict[tuple[str, str], tuple[tuple[int, ...], tuple[float, ...]]] = OrderedDict()
@@ -211,7 +207,7 @@ class SearchIndex:
         if not homophones.unknown_pairs(folded, self.knows):
             return folded
         table = self.homophone_table()
-        return homophones.correct(folded, self.knows, lambda k: table.get(k, []), self._readings)
+        return homophones.correct(folded, self.knows, lambda k: table.get(k, []))
 
     def exact_key(self, text: str) -> str:
         """The exact-match key of a query, its Chinese homophones corrected ("魔题" names 魔梯)."""
@@ -242,20 +238,11 @@ class SearchIndex:
         return found
 
     def homophone_table(self) -> dict[str, list[str]]:
-        """The indexed bigrams by toneless pinyin (:func:`homophones.key_table`), made once per index:
-        making them reads pypinyin's table and the frequency of every name's bigram (0.2 s), so they
-        are kept beside the index (:data:`HOMOPHONES_FILE`) with the readings they were made with, and
-        the next search with a bigram the index lacks reads them (an index's files never change)."""
+        """The indexed bigrams by toneless pinyin (:func:`homophones.key_table`), made once per open index."""
         if self._homophones is None:
-            path = self.folder / HOMOPHONES_FILE
-            kept = _kept_homophones(path)
-            if kept is not None:
-                self._readings, self._homophones = kept
-                return self._homophones
             words_file = self.folder / WORDS_FILE
             words = json.loads(words_file.read_text(encoding="utf-8")) if words_file.is_file() else []
             self._homophones = homophones.key_table(self.cjk_bigrams().items(), words)
-            _keep_homophones(path, {"chars": homophones.char_table(), "keys": self._homophones})
         return self._homophones
 
     def _known(self, word: str) -> bool:
@@ -578,31 +565,6 @@ class SearchIndex:
             if len(hits) >= limit or len(found) < fetch:
                 return hits
             fetch *= 4
-
-
-def _keep_homophones(path: Path, tables: dict[str, Any]) -> None:
-    """Keep the homophone tables (the two the site ships: the characters' readings by syllable, the
-    names' bigrams by key) beside the index, whole or not at all: a folder that cannot be written only
-    costs the next search the making."""
-    try:
-        handle, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-    except OSError:
-        return
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(tables, out, ensure_ascii=False)
-        os.replace(tmp, path)
-    except OSError:
-        Path(tmp).unlink(missing_ok=True)
-
-
-def _kept_homophones(path: Path) -> tuple[dict[str, str], dict[str, list[str]]] | None:
-    """The readings and the key table :func:`_keep_homophones` kept, or None (none kept yet, or damaged)."""
-    try:
-        kept = json.loads(path.read_text(encoding="utf-8"))
-        return homophones.char_readings(kept["chars"]), dict(kept["keys"])
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return None
 
 
 def _add(scores: list[float], ids: tuple[int, ...], values: tuple[float, ...], boost: float) -> None:

@@ -37,8 +37,6 @@ if TYPE_CHECKING:  # the search starts without loading the data model
 META_FILE = "houserules-meta.json"
 #: The real Chinese words homophone correction leaves as typed (:func:`homophones.dictionary_words`).
 WORDS_FILE = "houserules-words.json"
-#: The homophone tables, kept once a search has made them (:meth:`houserules.search.index.SearchIndex.homophone_table`).
-HOMOPHONES_FILE = "houserules-homophones.json"
 #: The files the index is made of, relative to the data folder (what the loader reads).
 INDEXED_GAME_FILES = ("game.yaml", "glossary.yaml", "synonyms.yaml")
 #: The data folder's own files the index holds (the synonyms of every game).
