@@ -3,8 +3,8 @@
  * reading the files of a built site from disk.
  *
  * stdin: {"site": folder holding assets/javascripts/ and search/hr/, "config": the worker's
- *         SETUP config, "stem": [words], "rank": [texts]}
- * stdout: {"stem": [stems], "rank": [{hits, corrected, terms, asks, items}]}
+ *         SETUP config, "stem": [words], "rank": [texts], "analyse": [texts]}
+ * stdout: {"stem": [stems], "rank": [{hits, corrected, terms, asks, items}], "analyse": [{corrected, terms, asks}]}
  */
 "use strict";
 const fs = require("fs");
@@ -37,6 +37,10 @@ importScripts(pathToFileURL(worker).href);
   const out = { stem: self.hrSearch.stem(job.stem || []), rank: [] };
   for (const text of job.rank || []) {
     out.rank.push(await self.hrSearch.rank(text));
+  }
+  out.analyse = [];
+  for (const text of job.analyse || []) {
+    out.analyse.push(await self.hrSearch.analyse(text));
   }
   process.stdout.write(JSON.stringify(out));
 })().catch((err) => {

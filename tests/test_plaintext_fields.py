@@ -1,11 +1,12 @@
 """Plain-text fields stay plain text in every output: a property-based test.
 
 Titles, aliases, names, labels, glossary terms, source titles and references, history
-lines… are text, never Markdown or HTML. For each such field, Hypothesis writes Markdown
-and HTML syntax into it (attribute lists, images with event handlers, links, raw tags,
-line breaks); the pages and the print document made from that data must have exactly the
-elements and attributes they have when the field says "x": the field may change text,
-never structure.
+lines… are text, never Markdown or HTML. Hypothesis writes Markdown and HTML syntax
+(attribute lists, images with event handlers, links, raw tags, line breaks) into every such
+field at once, a payload each; the pages and the print document made from that data must
+have exactly the elements and attributes they have when every field says "x": a field may
+change text, never structure. (All fields in one example: each site render checks every
+field, so each field meets as many payloads as the profile has examples.)
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from html.parser import HTMLParser
 
 import markdown
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from mkdocs.utils.meta import get_data
 
@@ -114,13 +115,15 @@ def _set(data: dict, path: tuple, value: str) -> None:
     data[path[-1]] = value
 
 
-def kb_with(where: str, ref: str, path: tuple, value: str) -> KnowledgeBase:
-    """The fixture's knowledge base with one field replaced (the files are not touched)."""
+def kb_with(values: dict[tuple, str]) -> KnowledgeBase:
+    """The fixture's knowledge base with each field of ``values`` (a :data:`FIELDS` item → its text)
+    replaced (the files are not touched)."""
     games = {}
     for gid, game in BASE.games.items():
         data = copy.deepcopy(game.data)
-        if where == "game" and gid == ref:
-            _set(data, path, value)
+        for (where, ref, path), value in values.items():
+            if where == "game" and gid == ref:
+                _set(data, path, value)
         gdoc = copy.deepcopy(game.glossary.doc) if game.glossary else None
         glossary = build(Glossary, gdoc.data, path=game.glossary.path, doc=gdoc, game=gid) if game.glossary else None
         doc = type(game.doc)(data, game.doc.lines)
@@ -128,8 +131,9 @@ def kb_with(where: str, ref: str, path: tuple, value: str) -> KnowledgeBase:
     entries = {}
     for eref, entry in BASE.entries.items():
         data = copy.deepcopy(entry.data)
-        if where == "entry" and eref == ref:
-            _set(data, path, value)
+        for (where, ref, path), value in values.items():
+            if where == "entry" and eref == ref:
+                _set(data, path, value)
         entries[eref] = read_entry(entry.path, type(entry.doc)(data, entry.doc.lines), entry.game)
     return KnowledgeBase(games=games, entries=entries, root=BASE.root)
 
@@ -170,11 +174,16 @@ def _mkdocs_markdown() -> markdown.Markdown:
     return markdown.Markdown(extensions=MKDOCS_EXTENSIONS)
 
 
-def print_shape(kb: KnowledgeBase, layout: str) -> Counter:
+def print_shape_html(kb: KnowledgeBase, layout: str) -> str:
+    """The print document of the fixture's game in ``layout``, as HTML."""
     game = kb.games["demo"]
     groups = print_groups(kb, game, None)
     linker = PrintLinker(kb, {r for _, _, refs in groups for r in refs})
-    return shape(PrintDocument(kb, linker, PrintOptions(layout=layout)).game_html(game, groups))
+    return PrintDocument(kb, linker, PrintOptions(layout=layout)).game_html(game, groups)
+
+
+def print_shape(kb: KnowledgeBase, layout: str) -> Counter:
+    return shape(print_shape_html(kb, layout))
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -205,36 +214,51 @@ def _history_read_once():
 
 
 @functools.cache
-def plain_outputs(where: str, ref: str, path: tuple) -> tuple[dict[str, tuple[str, Counter]], dict[str, Counter]]:
-    """With the field saying "x": each page's Markdown and shape, and the print document's shape per layout.
+def plain_outputs() -> tuple[dict[str, tuple[str, Counter]], dict[str, Counter]]:
+    """With every field saying "x": each page's Markdown and shape, and the print document's shape per layout.
 
-    Worked out once per field; each example then renders only the pages its value changed.
+    Worked out once; each example then compares only the pages its values changed.
     """
-    kb = kb_with(where, ref, path, "x")
+    kb = kb_with(dict.fromkeys(FIELDS, "x"))
     pages = {src: (page, page_shape(page)) for src, page in site_pages(SiteContext(kb)).items()}
     return pages, {layout: print_shape(kb, layout) for layout in ("qa", "full")}
 
 
-@pytest.mark.parametrize("where, ref, path", FIELDS, ids=[f"{r}:{'.'.join(map(str, p))}" for _, r, p in FIELDS])
-@settings(max_examples=max(10, settings.default.max_examples // 4))  # 24 fields: a quarter of the profile each
-@given(value=payloads)
-def test_a_plain_text_field_never_adds_an_element_or_attribute(where, ref, path, value):
-    plain_pages, plain_print = plain_outputs(where, ref, path)
-    hostile = kb_with(where, ref, path, value)
+@given(values=st.tuples(*[payloads] * len(FIELDS)))
+def test_a_plain_text_field_never_adds_an_element_or_attribute(values):
+    plain_pages, plain_print = plain_outputs()
+    hostile = kb_with(dict(zip(FIELDS, values)))
     pages = site_pages(SiteContext(hostile))
     assert set(pages) == set(plain_pages)
     for src, page in pages.items():
         plain_page, plain_shape = plain_pages[src]
-        if page != plain_page:  # a page the field does not reach is the same Markdown, so the same shape
+        if page != plain_page:  # a page no field reaches is the same Markdown, so the same shape
             assert page_shape(page) == plain_shape, src
     for layout in ("qa", "full"):
-        assert print_shape(hostile, layout) == plain_print[layout]
+        assert print_shape(hostile, layout) == plain_print[layout], layout
+
+
+def test_every_field_reaches_a_page_or_the_print_document():
+    """Each field of :data:`FIELDS` is really shown: with it alone changed, some page's Markdown or the print
+    document differs from the all-"x" one (a field the outputs never show would be checked for nothing). A
+    question's variants are not shown (only searched): the pages' search index is tested in test_hardening."""
+    plain_pages, _ = plain_outputs()
+    plain = kb_with(dict.fromkeys(FIELDS, "x"))
+    unseen = []
+    for field in FIELDS:
+        if field[2][-2:] == ("variants", 0):
+            continue
+        changed = kb_with({**dict.fromkeys(FIELDS, "x"), field: "zq"})
+        pages = site_pages(SiteContext(changed))
+        printed = [print_shape_html(kb, layout) for kb in (plain, changed) for layout in ("qa", "full")]
+        if all(pages[src] == plain_pages[src][0] for src in pages) and printed[:2] == printed[2:]:
+            unseen.append(field)
+    assert unseen == []
 
 
 def test_a_field_that_adds_markup_is_caught():
     """The comparison sees structure: a title that MkDocs' Markdown would turn into an element is found."""
-    where, ref, path = FIELDS[0]
-    plain_pages, _ = plain_outputs(where, ref, path)
-    pages = site_pages(SiteContext(kb_with(where, ref, path, "x")))
+    plain_pages, _ = plain_outputs()
+    pages = site_pages(SiteContext(kb_with(dict.fromkeys(FIELDS, "x"))))
     changed = {src: page.replace("x", "**x**", 1) for src, page in pages.items() if "x" in get_data(page)[0]}
     assert any(page_shape(page) != plain_pages[src][1] for src, page in changed.items())

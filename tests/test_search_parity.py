@@ -51,11 +51,12 @@ def site(kb, tmp_path_factory) -> tuple[Path, dict]:
     return folder, {"houserules": {"version": head["version"], "path": "search/hr"}}
 
 
-def worker(site: tuple[Path, dict], stem: list[str] = (), rank: list[str] = ()) -> dict:
-    """Run the worker under Node on ``site``: the stems of ``stem`` and ``hrSearch.rank`` of each text of ``rank``."""
+def worker(site: tuple[Path, dict], stem: list[str] = (), rank: list[str] = (), analyse: list[str] = ()) -> dict:
+    """Run the worker under Node on ``site``: the stems of ``stem``, ``hrSearch.rank`` of each text of ``rank``
+    and ``hrSearch.analyse`` (the same ranking, without the results' texts) of each text of ``analyse``."""
     assert NODE, "node is missing: tools/setup-debian.sh installs it (Debian package nodejs)"
     folder, config = site
-    job = {"site": str(folder), "config": config, "stem": list(stem), "rank": list(rank)}
+    job = {"site": str(folder), "config": config, "stem": list(stem), "rank": list(rank), "analyse": list(analyse)}
     result = subprocess.run(
         [NODE, str(ROOT / "tests" / "search_worker.js")],
         input=json.dumps(job),
@@ -80,7 +81,7 @@ def test_queries_are_analysed_alike(site, index, kb):
     """Every text of ``_corpus`` is corrected, analysed into terms and read as a question (or not) by the
     worker as by the Python code. Only here: the same inputs in Chromium would check the same code again."""
     texts = _corpus(kb)
-    for typed, found in zip(texts, worker(site, rank=texts)["rank"]):
+    for typed, found in zip(texts, worker(site, analyse=texts)["analyse"], strict=True):
         text = searchtext.bounded(typed)  # both sides read the same first characters
         key = index.exact_key(text)  # Chinese homophones corrected
         expected = index.analysed(text)[0]

@@ -280,27 +280,39 @@ var hrAnalysis = (function () {
     (head.synonymGames || [(head.synonyms || []).length]).forEach(function (count, block) {
       for (var k = 0; k < count; k++) pairGame.push(block - 1);
     });
+    /* Each pair as said_scopes reads it, worked out once (synonyms._prepared): whether it is
+     * English, its words' forms, and whether they may hold an object ("patch her up"). */
+    var prepared = null;
+    function preparedPairs() {
+      if (prepared === null) {
+        prepared = (head.synonyms || []).map(function (pair) {
+          var ascii = /^[\x00-\x7f]*$/.test(pair[0]), form = ascii ? sayForm(pair[0]) : "";
+          var split = ascii && form.indexOf(" ") >= 0 && (pair[0].match(WORD) || []).every(notObject);
+          return { say: pair[0], means: pair[1], ascii: ascii, form: form, split: split };
+        });
+      }
+      return prepared;
+    }
     /* synonyms.said_scopes: what the synonyms a query uses mean, each with the games whose tables
      * say it ([means, null] for the general table's: every game's; [means, [game, ...]]). */
     function saidScopes(text) {
       var folded = fold(text), found = [], at = new Map(), forms = null, loose = null;
-      (head.synonyms || []).forEach(function (pair, index) {
-        var say = pair[0], hit;
-        if (/^[\x00-\x7f]*$/.test(say)) {
+      preparedPairs().forEach(function (pair, index) {
+        var say = pair.say, hit;
+        if (pair.ascii) {
           if (forms === null) {
             var words = folded.match(WORD) || [];
             forms = " " + words.map(wordForm).join(" ") + " ";
             loose = " " + words.filter(notObject).map(wordForm).join(" ") + " ";
           }
-          var form = sayForm(say);
-          var split = form.indexOf(" ") >= 0 && (say.match(WORD) || []).every(notObject);
-          hit = (form !== "" && forms.indexOf(" " + form + " ") >= 0) || (split && loose.indexOf(" " + form + " ") >= 0)
+          var form = pair.form;
+          hit = (form !== "" && forms.indexOf(" " + form + " ") >= 0) || (pair.split && loose.indexOf(" " + form + " ") >= 0)
             || said(folded, say);
         } else hit = folded.indexOf(say) >= 0;
         if (!hit) return;
         var game = pairGame[index], scope = game < 0 ? null : [game];
-        if (!at.has(pair[1])) { at.set(pair[1], found.length); found.push([pair[1], scope]); return; }
-        var prior = found[at.get(pair[1])];
+        if (!at.has(pair.means)) { at.set(pair.means, found.length); found.push([pair.means, scope]); return; }
+        var prior = found[at.get(pair.means)];
         if (prior[1] === null || scope === null) prior[1] = null;
         else if (prior[1].indexOf(game) < 0) prior[1].push(game);
       });

@@ -616,6 +616,12 @@
       });
     });
   };
+  /* How ``rank`` read a text (as corrected, its terms, whether it asks a question), without the results' texts. */
+  self.hrSearch.analyse = function (text) {
+    return ready.then(function () { return rank(analysis.bounded(text)); }).then(function (found) {
+      return { corrected: found.corrected, terms: found.allTerms, asks: found.asks };
+    });
+  };
   self.hrSearch.stem = function (words) {
     return words.map(function (w) { return hrAnalysis.stem(w); });
   };

@@ -24,7 +24,7 @@ import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from ..data.words import searchtext
@@ -112,21 +112,23 @@ def key_table(bigrams: Iterable[tuple[str, tuple[bool, int]]], words: Iterable[s
     return table
 
 
-def dictionary_words() -> list[str]:
+@cache
+def dictionary_words() -> tuple[str, ...]:
     """The two-character Chinese words of jieba's dictionary seen at least :data:`MIN_WORD_FREQUENCY`
-    times (some 64,000): read from its file when an index is written, not at query time."""
+    times (some 64,000): read from its file when an index is first written in a process (a preview's
+    rebuilds read it once), never at query time."""
     import importlib.util
 
     spec = importlib.util.find_spec("jieba")
     if spec is None or spec.origin is None:
-        return []
+        return ()
     words = []
     with open(Path(spec.origin).parent / "dict.txt", encoding="utf-8") as lines:
         for line in lines:
             word, frequency, *_ = line.split(" ")
             if len(word) == 2 and is_cjk(word[0]) and is_cjk(word[1]) and int(frequency) >= MIN_WORD_FREQUENCY:
                 words.append(word)
-    return words
+    return tuple(words)
 
 
 def is_cjk(char: str) -> bool:

@@ -27,7 +27,7 @@ from whoosh.support.levenshtein import damerau_levenshtein
 from . import analysis as searchtext
 from . import homophones
 from .documents import FIELD_BOOSTS
-from .indexcache import META_FILE, WORDS_FILE, ensure_index
+from .indexcache import HOMOPHONES_FILE, META_FILE, ensure_index
 from .ranking import QUESTION_SHOWN as QUESTION_SHOWN  # part of this module's interface
 from .ranking import Hit as Hit  # part of this module's interface
 from .ranking import favourite, fold, term_weight
@@ -221,28 +221,11 @@ class SearchIndex:
             for field in FIELD_BOOSTS
         )
 
-    def cjk_bigrams(self) -> dict[str, tuple[bool, int]]:
-        """The Chinese bigrams of the names (titles, aliases, glossary terms, synonyms): whether one is a whole
-        name, and its document frequency in the searched fields (summed over them). What a homophone
-        is corrected into."""
-        names = [raw.decode("utf-8") if isinstance(raw, bytes) else raw for raw in self._reader.lexicon("names")]
-        # The words of the synonym tables too: what players say (坏人) and the rules' word for it (奸徒).
-        names += [searchtext.name_key(word) for pair in self.meta.get("synonyms", []) for word in pair[:2]]
-        found: dict[str, tuple[bool, int]] = {}
-        for name in names:
-            for term in name.split(" "):
-                if len(term) == 2 and homophones.is_cjk(term[0]) and homophones.is_cjk(term[1]):
-                    frequency = sum(int(self._reader.doc_frequency(f, term)) for f in FIELD_BOOSTS)
-                    if frequency:  # only what the searched fields hold (a corrected query finds it)
-                        found[term] = (term == name or found.get(term, (False, 0))[0], frequency)
-        return found
-
     def homophone_table(self) -> dict[str, list[str]]:
-        """The indexed bigrams by toneless pinyin (:func:`homophones.key_table`), made once per open index."""
+        """The indexed bigrams by toneless pinyin (:func:`homophones.key_table`), as the index was written with
+        them; read once per open index, and only by a query with an unknown Chinese bigram."""
         if self._homophones is None:
-            words_file = self.folder / WORDS_FILE
-            words = json.loads(words_file.read_text(encoding="utf-8")) if words_file.is_file() else []
-            self._homophones = homophones.key_table(self.cjk_bigrams().items(), words)
+            self._homophones = json.loads((self.folder / HOMOPHONES_FILE).read_text(encoding="utf-8"))
         return self._homophones
 
     def _known(self, word: str) -> bool:

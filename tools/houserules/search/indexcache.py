@@ -29,14 +29,15 @@ from ..data.versions.fingerprint import relative
 from ..errors import HouserulesError
 from . import analysis as searchtext
 from . import homophones
-from .documents import INDEX_VERSION, documents, schema
+from .documents import FIELD_BOOSTS, INDEX_VERSION, documents, schema
 
 if TYPE_CHECKING:  # the search starts without loading the data model
     from ..data.reading.model import KnowledgeBase
 
 META_FILE = "houserules-meta.json"
-#: The real Chinese words homophone correction leaves as typed (:func:`homophones.dictionary_words`).
-WORDS_FILE = "houserules-words.json"
+#: The indexed Chinese bigrams by toneless pinyin with the real words of each key (:func:`homophones.key_table`):
+#: what homophone correction reads, made once when the index is written.
+HOMOPHONES_FILE = "houserules-homophones.json"
 #: The files the index is made of, relative to the data folder (what the loader reads).
 INDEXED_GAME_FILES = ("game.yaml", "glossary.yaml", "synonyms.yaml")
 #: The data folder's own files the index holds (the synonyms of every game).
@@ -115,9 +116,11 @@ def write_index(target: Path, docs: Iterable[dict[str, Any]], meta: dict[str, An
         for doc in docs:
             writer.add_document(**doc)
         writer.commit()
+        with ix.reader() as reader:
+            bigrams = name_bigrams(reader, meta.get("synonyms", []))
         ix.close()
-        words = homophones.dictionary_words()
-        (tmp / WORDS_FILE).write_text(json.dumps(words, ensure_ascii=False), encoding="utf-8")
+        table = homophones.key_table(bigrams.items(), homophones.dictionary_words())
+        (tmp / HOMOPHONES_FILE).write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
         # The size of every file, so a damaged index is noticed before Whoosh trips over it.
         files = {p.name: p.stat().st_size for p in tmp.iterdir() if p.is_file()}
         meta = {**meta, "version": INDEX_VERSION, "files": files}
@@ -131,6 +134,22 @@ def write_index(target: Path, docs: Iterable[dict[str, Any]], meta: dict[str, An
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
     return target
+
+
+def name_bigrams(reader: Any, synonyms: list[list[str]]) -> dict[str, tuple[bool, int]]:
+    """The Chinese bigrams of the names (titles, aliases, glossary terms) and of the synonym tables' words
+    (what players say, 坏人, and the rules' word for it, 奸徒): whether one is a whole name, and its document
+    frequency in the searched fields (summed over them). What a homophone is corrected into."""
+    names = [raw.decode("utf-8") if isinstance(raw, bytes) else raw for raw in reader.lexicon("names")]
+    names += [searchtext.name_key(word) for pair in synonyms for word in pair[:2]]
+    found: dict[str, tuple[bool, int]] = {}
+    for name in names:
+        for term in name.split(" "):
+            if len(term) == 2 and homophones.is_cjk(term[0]) and homophones.is_cjk(term[1]):
+                frequency = sum(int(reader.doc_frequency(f, term)) for f in FIELD_BOOSTS)
+                if frequency:  # only what the searched fields hold (a corrected query finds it)
+                    found[term] = (term == name or found.get(term, (False, 0))[0], frequency)
+    return found
 
 
 def build_for(data_dir: Path, target: Path) -> Path:
