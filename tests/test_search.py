@@ -778,6 +778,19 @@ def test_a_wrong_homophone_finds_what_was_meant(cache, real_index, typed, meant,
         assert found[0]["id"] == first
 
 
+def test_the_index_keeps_the_readings_its_homophone_table_was_made_with(real_index):
+    """A query's bigrams are keyed by the characters' readings written with the index (a search does
+    not read pypinyin's table): the same as pypinyin's, and the same corrections."""
+    from houserules.search import homophones
+
+    assert real_index.readings() == homophones.readings()
+    assert homophones.char_readings(homophones.char_table()) == homophones.readings()
+    table = real_index.homophone_table()
+    for typed in ["魔题", "兽兰", "遭遇咖", "这章的魔题", "魔梯坠毁", "行动股"]:
+        folded = searchtext.fold(typed)
+        assert real_index.homophones(folded) == homophones.correct(folded, real_index.knows, lambda k: table.get(k, []))
+
+
 def test_a_correct_chinese_query_is_never_changed(real_index):
     kb = load_kb(DATA)
     texts = []

@@ -81,6 +81,27 @@ def test_a_search_imports_nothing_it_does_not_use(cache, args):
     assert unused(modules) == []
 
 
+def test_a_typo_search_reads_the_tables_written_with_the_index(cache):
+    """塔喽 (for 塔楼) has a Chinese bigram the index lacks: its correction reads the homophone table and
+    the characters' readings written with the index, never pypinyin's table (0.03 s at each start)."""
+    code = RUN.replace(
+        "print(",
+        "homophones = sys.modules['houserules.search.homophones']\n"
+        "assert not homophones.readings.cache_info().currsize, 'pypinyin read'\nprint(",
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, "search", "塔喽", "--data", str(SEARCH_DATA)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "HOUSERULES_CACHE": str(cache)},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Searched for: 塔楼 (you typed 塔喽)" in result.stderr
+    assert "demo:tower" in result.stdout
+
+
 def test_the_list_catches_a_heavy_import(cache):
     """The same check sees the loader and the checker where they are used: ``houserules show``."""
     code, modules = loaded_by("show", "DM-R01", "--data", str(SEARCH_DATA), cache=cache)

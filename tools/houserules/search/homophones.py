@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -84,9 +84,19 @@ def char_table() -> dict[str, str]:
     return {syllable: "".join(sorted(chars)) for syllable, chars in sorted(grouped.items())}
 
 
-def key(bigram: str) -> str | None:
-    """The toneless pinyin of a bigram (``"mo ti"``), or None when a character has no reading."""
-    table = readings()
+def char_readings(table: Mapping[str, str]) -> dict[str, str]:
+    """:func:`readings` again from their :func:`char_table` (each character has one syllable).
+
+    >>> char_readings({"mo": "魔模", "ti": "梯"}) == {"魔": "mo", "模": "mo", "梯": "ti"}
+    True
+    """
+    return {char: syllable for syllable, chars in table.items() for char in chars}
+
+
+def key(bigram: str, reading: Mapping[str, str] | None = None) -> str | None:
+    """The toneless pinyin of a bigram (``"mo ti"``), or None when a character has no reading
+    (``reading``: each character's, as :func:`readings` has them, the default)."""
+    table = readings() if reading is None else reading
     first, second = table.get(bigram[0]), table.get(bigram[1])
     return f"{first} {second}" if first and second else None
 
@@ -148,11 +158,17 @@ def _masked(folded: str) -> list[str]:
     return list(searchtext.QUESTION.sub(lambda m: " " * len(m.group(0)), folded))
 
 
-def correct(folded: str, known: Callable[[str], bool], candidates: Callable[[str], list[str]]) -> str:
+def correct(
+    folded: str,
+    known: Callable[[str], bool],
+    candidates: Callable[[str], list[str]],
+    reading: Mapping[str, str] | None = None,
+) -> str:
     """``folded`` with each unknown bigram replaced by its best homophone (see the module's text).
 
     ``known(bigram)`` says whether the index holds a bigram; ``candidates(key)`` lists the indexed
-    bigrams of a key, best first (:func:`key_table`).
+    bigrams of a key, best first (:func:`key_table`); ``reading``: the characters' readings the keys
+    were made with (:func:`key`).
     """
     masked = _masked(folded)
     chars = list(folded)
@@ -163,7 +179,7 @@ def correct(folded: str, known: Callable[[str], bool], candidates: Callable[[str
             covered[i] = covered[i + 1] = True
     for i in pairs:
         bigram = chars[i] + chars[i + 1]
-        k = key(bigram)
+        k = key(bigram, reading)
         if k is None or (covered[i] and covered[i + 1]) or known(bigram) or DEMONSTRATIVES.intersection(bigram):
             continue
         options = candidates(k)

@@ -38,6 +38,9 @@ META_FILE = "houserules-meta.json"
 #: The indexed Chinese bigrams by toneless pinyin with the real words of each key (:func:`homophones.key_table`):
 #: what homophone correction reads, made once when the index is written.
 HOMOPHONES_FILE = "houserules-homophones.json"
+#: The characters' toneless pinyin the homophone table was made with (:func:`homophones.char_table`): what a
+#: query's bigrams are keyed by, without reading pypinyin's table at each search.
+READINGS_FILE = "houserules-readings.json"
 #: The files the index is made of, relative to the data folder (what the loader reads).
 INDEXED_GAME_FILES = ("game.yaml", "glossary.yaml", "synonyms.yaml")
 #: The data folder's own files the index holds (the synonyms of every game).
@@ -121,6 +124,8 @@ def write_index(target: Path, docs: Iterable[dict[str, Any]], meta: dict[str, An
         ix.close()
         table = homophones.key_table(bigrams.items(), homophones.dictionary_words())
         (tmp / HOMOPHONES_FILE).write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
+        readings = homophones.char_table()
+        (tmp / READINGS_FILE).write_text(json.dumps(readings, ensure_ascii=False), encoding="utf-8")
         # The size of every file, so a damaged index is noticed before Whoosh trips over it.
         files = {p.name: p.stat().st_size for p in tmp.iterdir() if p.is_file()}
         meta = {**meta, "version": INDEX_VERSION, "files": files}
