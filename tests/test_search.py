@@ -848,6 +848,22 @@ def test_a_real_english_word_is_never_corrected(real_index, typed, searched):
     assert real_index.searched_for(typed) == (None if typed == searched else searched)
 
 
+def test_a_common_word_is_a_listed_word():
+    """``is_common`` searches the word list as text (a cold search does not make its set): each line
+    sits between newlines, and it says what the set says for listed words and words a letter off them."""
+    from houserules.data.words import english
+
+    listed = searchtext.common_words()
+    assert len(listed) > 20_000
+    lines = english._listing().split("\n")
+    assert lines[0] == lines[-1] == ""
+    assert {line for line in lines if line and not line.startswith("#")} == listed
+    sample = sorted(listed)[::100] + [min(listed), max(listed)]
+    near = {word[:-1] for word in sample} | {word + "s" for word in sample} | {word[1:] for word in sample}
+    near |= {*sample, "", "#", "common", "english", "words", "elevatr", "mit"}
+    assert {word for word in near if searchtext.is_common(word)} == near & listed
+
+
 @pytest.mark.parametrize(
     ("typed", "searched"),
     [
