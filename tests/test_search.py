@@ -847,6 +847,26 @@ def test_a_typo_becomes_the_closest_word(real_index, typed, searched):
     assert real_index.correct(typed) == searched
 
 
+@pytest.mark.parametrize(
+    ("typed", "searched"),
+    [
+        ("my zombies are in the cat a combs", "my zombies are in the catacombs"),  # as heard or dictated
+        ("the dumb waiter", "the dumbwaiter"),
+        ("stepped on a mouse trap", "stepped on a mousetrap"),
+        ("pent a gram room", "pentagram room"),
+        ("mouse  trap", "mouse  trap"),  # only words split by one space
+        ("cat a combs2", "cat a combs2"),  # nor glued to a digit, as in a code
+        ("a bout the rest", "a bout the rest"),  # a joined word that is not indexed stays apart
+    ],
+)
+def test_a_word_split_as_heard_is_joined(real_index, typed, searched):
+    assert real_index.correct(typed) == searched
+
+
+def test_a_split_room_name_finds_the_room(real_index):
+    assert [hit.record["id"] for hit in real_index.search("cat a combs", limit=1)] == ["betrayal:catacombs"]
+
+
 def test_story_fillers_name_nothing():
     """ "like" of a list and "the rest of" a move carry no topic (not resting)."""
     assert searchtext.query_terms("free actions like sharing, lol, then the rest of my movement") == [

@@ -199,9 +199,37 @@ var hrAnalysis = (function () {
       return end === folded.length && (start === 0 || "0123456789".indexOf(folded[start - 1]) < 0);
     }
 
+    /* searchtext.joined: a run of at most head.joinRun words split by single spaces ("cat a combs"),
+     * the first at least head.joinFirst letters, joined when ``known(word)`` says the joined word
+     * (at least head.joinMin letters) is indexed; the longest run first, never glued to a digit. */
+    function joined(folded, known) {
+      var found = Array.from(folded.matchAll(ENGLISH)), out = "", done = 0, i = 0;
+      while (i < found.length) {
+        var first = found[i], step = 1;
+        if (first[0].length >= head.joinFirst && (first.index === 0 || "0123456789".indexOf(folded[first.index - 1]) < 0)) {
+          for (var size = Math.min(head.joinRun, found.length - i); size > 1; size--) {
+            var run = found.slice(i, i + size), last = run[size - 1], end = last.index + last[0].length;
+            var word = run.map(function (m) { return m[0]; }).join(""), spaced = true;
+            for (var k = 1; k < size; k++) {
+              if (folded.slice(run[k - 1].index + run[k - 1][0].length, run[k].index) !== " ") spaced = false;
+            }
+            if (word.length >= head.joinMin && spaced && (end === folded.length || "0123456789".indexOf(folded[end]) < 0)
+                && known(word)) {
+              out += folded.slice(done, first.index) + word;
+              done = end;
+              step = size;
+              break;
+            }
+          }
+        }
+        i += step;
+      }
+      return out + folded.slice(done);
+    }
+
     /* search.index.SearchIndex.correct: ``lexicon(word)`` returns {known, complete(), suggest(maxdist)}. */
     function correct(text, lexicon) {
-      var folded = fold(text);
+      var folded = joined(fold(text), function (word) { return lexicon(word).known; });
       return folded.replace(ENGLISH, function (word, start) {
         var lex = lexicon(word);
         if (lex.known || saidWords.has(word) || Object.prototype.hasOwnProperty.call(irregular, word)
@@ -329,7 +357,7 @@ var hrAnalysis = (function () {
       saidScopes: saidScopes,
       termOf: termOf,
       fold: fold, queryTerms: queryTerms, querySequence: querySequence, exactKey: exactKey, isQuestion: isQuestion,
-      words: words, correct: correct, stem: stem, wordForm: wordForm, distance: distance,
+      words: words, joined: joined, correct: correct, stem: stem, wordForm: wordForm, distance: distance,
       cjkPairs: cjkPairs, correctHomophones: correctHomophones
     };
   }

@@ -140,9 +140,11 @@ class SearchIndex:
         and an unknown last word by the words it begins: against the seeds' index, "Elevatr crash"
         becomes "elevator crash" and "mystic eleva" becomes "mystic elevator elevators". A word of
         the synonym tables or an irregular past form is known ("lift", "fell" stay as they are),
-        and a common English word is never corrected into another ("shaft" is not "shift").
+        and a common English word is never corrected into another ("shaft" is not "shift"). First a
+        word split as it was heard is joined back when the joined word is indexed ("cat a combs":
+        catacombs, :func:`~houserules.data.words.searchtext.joined`).
         """
-        folded = searchtext.fold(text)
+        folded = searchtext.joined(searchtext.fold(text), lambda word: ("words", word) in self._reader)
 
         def fix(match: re.Match[str]) -> str:
             word = match.group(0)

@@ -146,6 +146,9 @@ def analysis_tables() -> dict[str, Any]:
         "minCorrected": search.MIN_CORRECTED,
         "minCompleted": search.MIN_COMPLETED,
         "completions": search.COMPLETIONS,
+        "joinRun": searchtext.JOIN_RUN,
+        "joinFirst": searchtext.JOIN_FIRST,
+        "joinMin": searchtext.JOIN_MIN,
         "maxQuery": searchtext.MAX_QUERY,
     }
 
