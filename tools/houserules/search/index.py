@@ -56,6 +56,8 @@ ABOUT_BOOST = 10.0
 NAME_TERMS_SHARE = 0.55
 #: The documents of the game the query's words belong to (:func:`favoured_game`) gain this.
 GAME_BOOST = 5.0
+OFF_TOPIC = 1.0
+OFF_MODE = 0.0
 #: The terms whose scores an open index keeps (:meth:`SearchIndex._scores`), by field: a few
 #: megabytes at 5,000 entries.
 SCORES_KEPT = 20_000
@@ -410,6 +412,8 @@ class SearchIndex:
         found = []
         for docnum in touched:
             score = scores[docnum] * (shares[docnum] / total if total else 1.0)
+            if names and docnum not in names and docnum not in about:
+                score *= OFF_TOPIC
             if docnum in names:
                 score += NAME_BOOST
             elif docnum in about:
