@@ -841,6 +841,9 @@ def test_a_real_english_word_is_never_corrected(real_index, typed, searched):
         ("shareing items", "sharing items"),  # one edit away, not the more frequent "starting" (two)
         ("in the midle space", "in the middle space"),  # a letter left out, not "mile"
         ("swrod", "sword"),  # two letters swapped are one edit
+        ("managery end turn", "menagerie end turn"),  # spelt as it sounds: no word within two edits
+        ("the injerd condition", "the injured condition"),
+        ("wendell", "wendell"),  # a name whose sound no indexed word has stays
     ],
 )
 def test_a_typo_becomes_the_closest_word(real_index, typed, searched):

@@ -288,6 +288,11 @@ def _corpus(kb) -> list[str]:
         "cat a combs2 pent a gram",
         "mouse  trap, dumb-waiter",
         "my tinkerer steped on a mouse trap",
+        # words spelt as they sound, corrected into a word that sounds alike (SearchIndex.sounds_like)
+        "managery end turn damage",
+        "the injerd condition",
+        "hexcrall gymnaseum wendell",
+        "phantasm chapple",
     ]
     # random characters: bigrams the index lacks, with and without indexed homophones (seeded)
     rng = random.Random(20261201)

@@ -199,6 +199,14 @@ var hrAnalysis = (function () {
       return end === folded.length && (start === 0 || "0123456789".indexOf(folded[start - 1]) < 0);
     }
 
+    /* searchtext.sound_key: an English word as it sounds, roughly (its first letter as typed, then
+     * its consonants: managery and menagerie are both mngr). */
+    function soundKey(word) {
+      var rest = word.slice(1);
+      head.sounds.forEach(function (pair) { rest = rest.split(pair[0]).join(pair[1]); });
+      return word.slice(0, 1) + rest.replace(/[aeiouyhw]/g, "").replace(/(.)\1+/g, "$1");
+    }
+
     /* searchtext.joined: a run of at most head.joinRun words split by single spaces ("cat a combs"),
      * the first at least head.joinFirst letters, joined when ``known(word)`` says the joined word
      * (at least head.joinMin letters) is indexed; the longest run first, never glued to a digit. */
@@ -357,7 +365,7 @@ var hrAnalysis = (function () {
       saidScopes: saidScopes,
       termOf: termOf,
       fold: fold, queryTerms: queryTerms, querySequence: querySequence, exactKey: exactKey, isQuestion: isQuestion,
-      words: words, joined: joined, correct: correct, stem: stem, wordForm: wordForm, distance: distance,
+      words: words, joined: joined, soundKey: soundKey, correct: correct, stem: stem, wordForm: wordForm, distance: distance,
       cjkPairs: cjkPairs, correctHomophones: correctHomophones
     };
   }

@@ -16,6 +16,8 @@ from ..data.words.searchtext import (
     MAX_QUERY,
     QUESTION,
     QUESTION_WORDS,
+    SOUND_MIN,
+    SOUNDS,
     T2S,
     TOKEN,
     EnglishStemFilter,
@@ -33,6 +35,7 @@ from ..data.words.searchtext import (
     named_spans,
     query_sequence,
     query_terms,
+    sound_key,
     word_form,
 )
 from ..data.words.synonyms import said_scopes, said_word, synonym_pairs, synonyms_said
@@ -67,6 +70,9 @@ __all__ = [
     "named_spans",
     "query_sequence",
     "query_terms",
+    "sound_key",
+    "SOUND_MIN",
+    "SOUNDS",
     "said_word",
     "synonym_pairs",
     "word_form",

@@ -194,6 +194,29 @@ class SearchIndex:
             key = (-edits, int(len(candidate) > len(word)), int(reader.frequency("words", candidate) or 1), candidate)
             if best is None or key > best:
                 best = key
+        if best is None:
+            return self.sounds_like(word)
+        return best[3]
+
+    def sounds_like(self, word: str) -> str | None:
+        """The indexed word of the same first letter that sounds like ``word``
+        (:func:`~houserules.data.words.searchtext.sound_key`: "managery", menagerie), when no word is
+        within a few edits; the fewest edits first, then as :meth:`suggest` orders them. None when
+        the key has fewer than :data:`~houserules.data.words.searchtext.SOUND_MIN` consonants after
+        the first letter (too many words share it)."""
+        sound = searchtext.sound_key(word)
+        if len(sound) <= searchtext.SOUND_MIN:
+            return None
+        reader = self._reader
+        best: tuple[int, int, int, str] | None = None
+        for raw in reader.expand_prefix("words", word[0]):
+            candidate = raw.decode() if isinstance(raw, bytes) else raw
+            if candidate == word or searchtext.sound_key(candidate) != sound:
+                continue
+            edits = damerau_levenshtein(candidate, word)
+            key = (-edits, int(len(candidate) > len(word)), int(reader.frequency("words", candidate) or 1), candidate)
+            if best is None or key > best:
+                best = key
         return None if best is None else best[3]
 
     def searched_for(self, text: str) -> str | None:

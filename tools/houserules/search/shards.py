@@ -146,6 +146,8 @@ def analysis_tables() -> dict[str, Any]:
         "minCorrected": search.MIN_CORRECTED,
         "minCompleted": search.MIN_COMPLETED,
         "completions": search.COMPLETIONS,
+        "sounds": [list(pair) for pair in searchtext.SOUNDS],
+        "soundMin": searchtext.SOUND_MIN,
         "joinRun": searchtext.JOIN_RUN,
         "joinFirst": searchtext.JOIN_FIRST,
         "joinMin": searchtext.JOIN_MIN,

@@ -160,6 +160,29 @@ def joined(folded: str, known: Callable[[str], bool]) -> str:
     return "".join(parts) + folded[done:]
 
 
+#: How a word sounds, roughly (:func:`sound_key`): the spellings of one sound made one, then the
+#: vowels and the silent letters dropped and doubled letters made single.
+SOUNDS = (("ph", "f"), ("ck", "k"), ("c", "k"), ("q", "k"), ("z", "s"))
+_UNSOUNDED = re.compile(r"[aeiouyhw]")
+_DOUBLED_LETTER = re.compile(r"(.)\1+")
+#: A word spelt as it sounds is corrected only into a word whose sound key has at least this many
+#: consonants after the first letter (fewer match too many words).
+SOUND_MIN = 3
+
+
+def sound_key(word: str) -> str:
+    """An English word as it sounds, roughly: its first letter as typed, then its consonants (a word
+    spelt by ear, "managery", has the key of the word meant, menagerie: ``mngr``).
+
+    >>> sound_key("managery"), sound_key("menagerie"), sound_key("phantom"), sound_key("chapple")
+    ('mngr', 'mngr', 'pntm', 'cpl')
+    """
+    rest = word[1:]
+    for spelt, sound in SOUNDS:
+        rest = rest.replace(spelt, sound)
+    return word[:1] + _DOUBLED_LETTER.sub(r"\1", _UNSOUNDED.sub("", rest))
+
+
 def english_words(text: str) -> list[str]:
     """The lowercased English words of a text (before stemming), for spelling correction."""
     return _ENGLISH.findall(fold(text))
