@@ -866,6 +866,13 @@ def test_a_word_split_as_heard_is_joined(real_index, typed, searched):
     assert real_index.correct(typed) == searched
 
 
+def test_a_chinese_synonym_is_said_with_an_aspect_particle(real_index):
+    """ "砍了一刀" says 砍一刀 (攻击), "开过鬼" says 开鬼 (作祟): the rules' words are added."""
+    assert "攻击" in real_index.expanded("被砍了一刀")[0]
+    assert "作祟" in real_index.expanded("开过鬼了吗")[0]
+    assert "攻击" not in real_index.expanded("砍了")[0]
+
+
 def test_a_split_room_name_finds_the_room(real_index):
     assert [hit.record["id"] for hit in real_index.search("cat a combs", limit=1)] == ["betrayal:catacombs"]
 

@@ -293,6 +293,9 @@ def _corpus(kb) -> list[str]:
         "the injerd condition",
         "hexcrall gymnaseum wendell",
         "phantasm chapple",
+        # a Chinese synonym with an aspect particle after its first character (synonyms.ASPECT)
+        "被砍了一刀扣了多少血",
+        "开过鬼之后掉了血",
     ]
     # random characters: bigrams the index lacks, with and without indexed homophones (seeded)
     rng = random.Random(20261201)

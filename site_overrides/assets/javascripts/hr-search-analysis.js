@@ -332,7 +332,7 @@ var hrAnalysis = (function () {
           var split = form.indexOf(" ") >= 0 && (say.match(WORD) || []).every(notObject);
           hit = (form !== "" && forms.indexOf(" " + form + " ") >= 0) || (split && loose.indexOf(" " + form + " ") >= 0)
             || said(folded, say);
-        } else hit = folded.indexOf(say) >= 0;
+        } else hit = folded.indexOf(say) >= 0 || aspectSaid(folded, say);
         if (!hit) return;
         var game = pairGame[index], scope = game < 0 ? null : [game];
         if (!at.has(pair[1])) { at.set(pair[1], found.length); found.push([pair[1], scope]); return; }
@@ -341,6 +341,15 @@ var hrAnalysis = (function () {
         else if (prior[1].indexOf(game) < 0) prior[1].push(game);
       });
       return found;
+    }
+
+    /* synonyms._aspect_said: a Chinese synonym said with an aspect particle after its first
+     * character ("被砍了一刀" says 砍一刀; synonyms.ASPECT). */
+    function aspectSaid(folded, say) {
+      var first = Array.from(say)[0] || "";
+      if (/^[\x00-\x7f]*$/.test(first)) return false;
+      var rest = say.slice(first.length);
+      return head.aspect.split("").some(function (particle) { return folded.indexOf(first + particle + rest) >= 0; });
     }
 
     /* synonyms.synonyms_said: what they mean, without the games. */
