@@ -55,7 +55,7 @@ ABOUT_BOOST = 10.0
 #: A name's terms weigh this share: the name boost says what it is about, the rest decides which answer.
 NAME_TERMS_SHARE = 0.55
 #: The documents of the game the query's words belong to (:func:`favoured_game`) gain this.
-GAME_BOOST = 5.0
+GAME_BOOST = 3.0
 OFF_TOPIC = 1.0
 OFF_MODE = 0.0
 #: The terms whose scores an open index keeps (:meth:`SearchIndex._scores`), by field: a few
