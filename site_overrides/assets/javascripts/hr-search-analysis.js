@@ -333,6 +333,8 @@ var hrAnalysis = (function () {
      * say it ([means, null] for the general table's: every game's; [means, [game, ...]]). */
     function saidScopes(text) {
       var folded = fold(text), found = [], at = new Map(), forms = null, loose = null;
+      // Else no pair is said with an aspect particle.
+      var aspect = head.aspect.split("").some(function (particle) { return folded.indexOf(particle) >= 0; });
       preparedPairs().forEach(function (pair, index) {
         var say = pair.say, hit;
         if (pair.ascii) {
@@ -344,7 +346,7 @@ var hrAnalysis = (function () {
           var form = pair.form;
           hit = (form !== "" && forms.indexOf(" " + form + " ") >= 0) || (pair.split && loose.indexOf(" " + form + " ") >= 0)
             || said(folded, say);
-        } else hit = folded.indexOf(say) >= 0 || pair.aspect.some(function (said) { return folded.indexOf(said) >= 0; });
+        } else hit = folded.indexOf(say) >= 0 || (aspect && pair.aspect.some(function (said) { return folded.indexOf(said) >= 0; }));
         if (!hit) return;
         var game = pairGame[index], scope = game < 0 ? null : [game];
         if (!at.has(pair.means)) { at.set(pair.means, found.length); found.push([pair.means, scope]); return; }

@@ -79,6 +79,7 @@ def said_scopes(text: str, pairs: list[list[str]]) -> dict[str, frozenset[str] |
     """
     folded = fold(text)
     forms = loose = ""
+    aspect = any(particle in folded for particle in ASPECT)  # else no pair is said with one
     found: dict[str, frozenset[str] | None] = {}
     for say, means, *game in pairs:
         english, padded, split = _prepared(say)
@@ -93,7 +94,7 @@ def said_scopes(text: str, pairs: list[list[str]]) -> dict[str, frozenset[str] |
                 or (say in folded and _said(folded, say))
             )
         else:
-            hit = say in folded or _aspect_said(folded, say)
+            hit = say in folded or (aspect and _aspect_said(folded, say))
         if hit:
             scope = frozenset(game) if game and game[0] else None
             if means not in found:
