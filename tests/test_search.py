@@ -870,10 +870,40 @@ def test_a_common_word_is_a_listed_word():
         ("shareing items", "sharing items"),  # one edit away, not the more frequent "starting" (two)
         ("in the midle space", "in the middle space"),  # a letter left out, not "mile"
         ("swrod", "sword"),  # two letters swapped are one edit
+        ("managery end turn", "menagerie end turn"),  # spelt as it sounds: no word within two edits
+        ("the injerd condition", "the injured condition"),
+        ("wendell", "wendell"),  # a name whose sound no indexed word has stays
     ],
 )
 def test_a_typo_becomes_the_closest_word(real_index, typed, searched):
     assert real_index.correct(typed) == searched
+
+
+@pytest.mark.parametrize(
+    ("typed", "searched"),
+    [
+        ("my zombies are in the cat a combs", "my zombies are in the catacombs"),  # as heard or dictated
+        ("the dumb waiter", "the dumbwaiter"),
+        ("stepped on a mouse trap", "stepped on a mousetrap"),
+        ("pent a gram room", "pentagram room"),
+        ("mouse  trap", "mouse  trap"),  # only words split by one space
+        ("cat a combs2", "cat a combs2"),  # nor glued to a digit, as in a code
+        ("a bout the rest", "a bout the rest"),  # a joined word that is not indexed stays apart
+    ],
+)
+def test_a_word_split_as_heard_is_joined(real_index, typed, searched):
+    assert real_index.correct(typed) == searched
+
+
+def test_a_chinese_synonym_is_said_with_an_aspect_particle(real_index):
+    """ "砍了一刀" says 砍一刀 (攻击), "开过鬼" says 开鬼 (作祟): the rules' words are added."""
+    assert "攻击" in real_index.expanded("被砍了一刀")[0]
+    assert "作祟" in real_index.expanded("开过鬼了吗")[0]
+    assert "攻击" not in real_index.expanded("砍了")[0]
+
+
+def test_a_split_room_name_finds_the_room(real_index):
+    assert [hit.record["id"] for hit in real_index.search("cat a combs", limit=1)] == ["betrayal:catacombs"]
 
 
 def test_story_fillers_name_nothing():

@@ -282,6 +282,20 @@ def _corpus(kb) -> list[str]:
         "魔题怎么用",
         "煤到槽 elevatr",
         "陵幕魔题兽兰",
+        # words split as heard: joined back when the joined word is indexed (searchtext.joined)
+        "zombies in the cat a combs",
+        "the dumb waiter and a mouse trap",
+        "cat a combs2 pent a gram",
+        "mouse  trap, dumb-waiter",
+        "my tinkerer steped on a mouse trap",
+        # words spelt as they sound, corrected into a word that sounds alike (SearchIndex.sounds_like)
+        "managery end turn damage",
+        "the injerd condition",
+        "hexcrall gymnaseum wendell",
+        "phantasm chapple",
+        # a Chinese synonym with an aspect particle after its first character (synonyms.ASPECT)
+        "被砍了一刀扣了多少血",
+        "开过鬼之后掉了血",
     ]
     # random characters: bigrams the index lacks, with and without indexed homophones (seeded)
     rng = random.Random(20261201)

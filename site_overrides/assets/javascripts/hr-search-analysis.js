@@ -199,9 +199,45 @@ var hrAnalysis = (function () {
       return end === folded.length && (start === 0 || "0123456789".indexOf(folded[start - 1]) < 0);
     }
 
+    /* searchtext.sound_key: an English word as it sounds, roughly (its first letter as typed, then
+     * its consonants: managery and menagerie are both mngr). */
+    function soundKey(word) {
+      var rest = word.slice(1);
+      head.sounds.forEach(function (pair) { rest = rest.split(pair[0]).join(pair[1]); });
+      return word.slice(0, 1) + rest.replace(/[aeiouyhw]/g, "").replace(/(.)\1+/g, "$1");
+    }
+
+    /* searchtext.joined: a run of at most head.joinRun words split by single spaces ("cat a combs"),
+     * the first at least head.joinFirst letters, joined when ``known(word)`` says the joined word
+     * (at least head.joinMin letters) is indexed; the longest run first, never glued to a digit. */
+    function joined(folded, known) {
+      var found = Array.from(folded.matchAll(ENGLISH)), out = "", done = 0, i = 0;
+      while (i < found.length) {
+        var first = found[i], step = 1;
+        if (first[0].length >= head.joinFirst && (first.index === 0 || "0123456789".indexOf(folded[first.index - 1]) < 0)) {
+          for (var size = Math.min(head.joinRun, found.length - i); size > 1; size--) {
+            var run = found.slice(i, i + size), last = run[size - 1], end = last.index + last[0].length;
+            var word = run.map(function (m) { return m[0]; }).join(""), spaced = true;
+            for (var k = 1; k < size; k++) {
+              if (folded.slice(run[k - 1].index + run[k - 1][0].length, run[k].index) !== " ") spaced = false;
+            }
+            if (word.length >= head.joinMin && spaced && (end === folded.length || "0123456789".indexOf(folded[end]) < 0)
+                && known(word)) {
+              out += folded.slice(done, first.index) + word;
+              done = end;
+              step = size;
+              break;
+            }
+          }
+        }
+        i += step;
+      }
+      return out + folded.slice(done);
+    }
+
     /* search.index.SearchIndex.correct: ``lexicon(word)`` returns {known, complete(), suggest(maxdist)}. */
     function correct(text, lexicon) {
-      var folded = fold(text);
+      var folded = joined(fold(text), function (word) { return lexicon(word).known; });
       return folded.replace(ENGLISH, function (word, start) {
         var lex = lexicon(word);
         if (lex.known || saidWords.has(word) || Object.prototype.hasOwnProperty.call(irregular, word)
@@ -288,7 +324,7 @@ var hrAnalysis = (function () {
         prepared = (head.synonyms || []).map(function (pair) {
           var ascii = /^[\x00-\x7f]*$/.test(pair[0]), form = ascii ? sayForm(pair[0]) : "";
           var split = ascii && form.indexOf(" ") >= 0 && (pair[0].match(WORD) || []).every(notObject);
-          return { say: pair[0], means: pair[1], ascii: ascii, form: form, split: split };
+          return { say: pair[0], means: pair[1], ascii: ascii, form: form, split: split, aspect: ascii ? [] : aspectForms(pair[0]) };
         });
       }
       return prepared;
@@ -297,6 +333,8 @@ var hrAnalysis = (function () {
      * say it ([means, null] for the general table's: every game's; [means, [game, ...]]). */
     function saidScopes(text) {
       var folded = fold(text), found = [], at = new Map(), forms = null, loose = null;
+      // Else no pair is said with an aspect particle.
+      var aspect = head.aspect.split("").some(function (particle) { return folded.indexOf(particle) >= 0; });
       preparedPairs().forEach(function (pair, index) {
         var say = pair.say, hit;
         if (pair.ascii) {
@@ -308,7 +346,7 @@ var hrAnalysis = (function () {
           var form = pair.form;
           hit = (form !== "" && forms.indexOf(" " + form + " ") >= 0) || (pair.split && loose.indexOf(" " + form + " ") >= 0)
             || said(folded, say);
-        } else hit = folded.indexOf(say) >= 0;
+        } else hit = folded.indexOf(say) >= 0 || (aspect && pair.aspect.some(function (said) { return folded.indexOf(said) >= 0; }));
         if (!hit) return;
         var game = pairGame[index], scope = game < 0 ? null : [game];
         if (!at.has(pair.means)) { at.set(pair.means, found.length); found.push([pair.means, scope]); return; }
@@ -317,6 +355,15 @@ var hrAnalysis = (function () {
         else if (prior[1].indexOf(game) < 0) prior[1].push(game);
       });
       return found;
+    }
+
+    /* synonyms._aspect_said: a Chinese synonym said with an aspect particle after its first
+     * character ("被砍了一刀" says 砍一刀; synonyms.ASPECT): the forms it may be said in. */
+    function aspectForms(say) {
+      var first = Array.from(say)[0] || "";
+      if (/^[\x00-\x7f]*$/.test(first)) return [];
+      var rest = say.slice(first.length);
+      return head.aspect.split("").map(function (particle) { return first + particle + rest; });
     }
 
     /* synonyms.synonyms_said: what they mean, without the games. */
@@ -341,7 +388,7 @@ var hrAnalysis = (function () {
       saidScopes: saidScopes,
       termOf: termOf,
       fold: fold, queryTerms: queryTerms, querySequence: querySequence, exactKey: exactKey, isQuestion: isQuestion,
-      words: words, correct: correct, stem: stem, wordForm: wordForm, distance: distance,
+      words: words, joined: joined, soundKey: soundKey, correct: correct, stem: stem, wordForm: wordForm, distance: distance,
       cjkPairs: cjkPairs, correctHomophones: correctHomophones
     };
   }

@@ -163,6 +163,17 @@
             for (var k = 0; bestKey !== null && order === 0 && k < key.length; k++) order = key[k] - bestKey[k];
             if (best === null || order > 0 || (order === 0 && candidate > best)) { best = candidate; bestKey = key; }
           }
+          // search.index.SearchIndex.sounds_like: none that close, then a word that sounds like it.
+          var sound = best === null ? analysis.soundKey(word) : "";
+          for (var j = 0; sound.length > head.soundMin && j < half; j++) {
+            var other = flat[j];
+            if (other === word || analysis.soundKey(other) !== sound) continue;
+            var far = analysis.distance(other.slice(1), rest, Infinity, true);
+            var otherKey = [-far, other.length > word.length ? 1 : 0, map.get(other) || 1];
+            var ahead = 0;
+            for (var m = 0; bestKey !== null && ahead === 0 && m < otherKey.length; m++) ahead = otherKey[m] - bestKey[m];
+            if (best === null || ahead > 0 || (ahead === 0 && other > best)) { best = other; bestKey = otherKey; }
+          }
           // A real English word the index lacks stays as typed (index.SearchIndex.correct).
           if (best !== null) {
             if (!english.has(word[0])) needed.add(word[0]);

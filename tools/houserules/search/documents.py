@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # the search starts without loading the data model
     from ..data.reading.model import KnowledgeBase, Question
 
 #: Bump when the schema, the analysis or the stored record changes: caches rebuild.
-INDEX_VERSION = 15  # 15: the characters' readings written with the index; 14: the homophone table written with the index (no words file); 13: each synonym pair with its game ("" for every game); 12: real Chinese words are never corrected (the words file); 11: a short verb's doubled consonant undone (stabbing: stab); 10: one-term names a game's texts use everywhere name nothing; 9: codes also without zero padding (MR-R8); 8: the games' names in the metadata; 7: irregular past forms; 6: names (titles, aliases, glossary terms) and what an entry is about as query-term runs; analyzer in data.searchtext
+INDEX_VERSION = 16  # 16: the characters' readings written with the index; 15: the homophone table written with the index (no words file); 14: the site's head says how a word split as heard is joined back (joinRun, joinFirst, joinMin), how a word sounds (sounds, soundMin) and the Chinese aspect particles (aspect); 13: each synonym pair with its game ("" for every game); 12: real Chinese words are never corrected (the words file); 11: a short verb's doubled consonant undone (stabbing: stab); 10: one-term names a game's texts use everywhere name nothing; 9: codes also without zero padding (MR-R8); 8: the games' names in the metadata; 7: irregular past forms; 6: names (titles, aliases, glossary terms) and what an entry is about as query-term runs; analyzer in data.searchtext
 
 #: A one-term name found in more than this share of its game's documents is context, not a name
 #: (:func:`context_names`).

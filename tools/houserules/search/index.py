@@ -56,6 +56,8 @@ ABOUT_BOOST = 10.0
 NAME_TERMS_SHARE = 0.55
 #: The documents of the game the query's words belong to (:func:`favoured_game`) gain this.
 GAME_BOOST = 3.0
+OFF_TOPIC = 1.0
+OFF_MODE = 0.0
 #: The terms whose scores an open index keeps (:meth:`SearchIndex._scores`), by field: a few
 #: megabytes at 5,000 entries.
 SCORES_KEPT = 20_000
@@ -141,9 +143,11 @@ class SearchIndex:
         and an unknown last word by the words it begins: against the seeds' index, "Elevatr crash"
         becomes "elevator crash" and "mystic eleva" becomes "mystic elevator elevators". A word of
         the synonym tables or an irregular past form is known ("lift", "fell" stay as they are),
-        and a common English word is never corrected into another ("shaft" is not "shift").
+        and a common English word is never corrected into another ("shaft" is not "shift"). First a
+        word split as it was heard is joined back when the joined word is indexed ("cat a combs":
+        catacombs, :func:`~houserules.data.words.searchtext.joined`).
         """
-        folded = searchtext.fold(text)
+        folded = searchtext.joined(searchtext.fold(text), lambda word: ("words", word) in self._reader)
 
         def fix(match: re.Match[str]) -> str:
             word = match.group(0)
@@ -188,6 +192,29 @@ class SearchIndex:
             edits = damerau_levenshtein(candidate, word)
             if edits > maxdist:
                 continue
+            key = (-edits, int(len(candidate) > len(word)), int(reader.frequency("words", candidate) or 1), candidate)
+            if best is None or key > best:
+                best = key
+        if best is None:
+            return self.sounds_like(word)
+        return best[3]
+
+    def sounds_like(self, word: str) -> str | None:
+        """The indexed word of the same first letter that sounds like ``word``
+        (:func:`~houserules.data.words.searchtext.sound_key`: "managery", menagerie), when no word is
+        within a few edits; the fewest edits first, then as :meth:`suggest` orders them. None when
+        the key has fewer than :data:`~houserules.data.words.searchtext.SOUND_MIN` consonants after
+        the first letter (too many words share it)."""
+        sound = searchtext.sound_key(word)
+        if len(sound) <= searchtext.SOUND_MIN:
+            return None
+        reader = self._reader
+        best: tuple[int, int, int, str] | None = None
+        for raw in reader.expand_prefix("words", word[0]):
+            candidate = raw.decode() if isinstance(raw, bytes) else raw
+            if candidate == word or searchtext.sound_key(candidate) != sound:
+                continue
+            edits = damerau_levenshtein(candidate, word)
             key = (-edits, int(len(candidate) > len(word)), int(reader.frequency("words", candidate) or 1), candidate)
             if best is None or key > best:
                 best = key
@@ -401,6 +428,8 @@ class SearchIndex:
         found = []
         for docnum in touched:
             score = scores[docnum] * (shares[docnum] / total if total else 1.0)
+            if names and docnum not in names and docnum not in about:
+                score *= OFF_TOPIC
             if docnum in names:
                 score += NAME_BOOST
             elif docnum in about:

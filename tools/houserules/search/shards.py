@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from ..data.reading.model import INLINE_REF
+from ..data.words.synonyms import ASPECT
 from . import analysis as searchtext
 from . import homophones
 from . import index as search
@@ -146,6 +147,12 @@ def analysis_tables() -> dict[str, Any]:
         "minCorrected": search.MIN_CORRECTED,
         "minCompleted": search.MIN_COMPLETED,
         "completions": search.COMPLETIONS,
+        "sounds": [list(pair) for pair in searchtext.SOUNDS],
+        "aspect": ASPECT,
+        "soundMin": searchtext.SOUND_MIN,
+        "joinRun": searchtext.JOIN_RUN,
+        "joinFirst": searchtext.JOIN_FIRST,
+        "joinMin": searchtext.JOIN_MIN,
         "maxQuery": searchtext.MAX_QUERY,
     }
 

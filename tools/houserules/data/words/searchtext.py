@@ -118,6 +118,71 @@ def is_last_word(folded: str, start: int, end: int) -> bool:
     return end == len(folded) and (start == 0 or folded[start - 1] not in "0123456789")
 
 
+#: A word split by spaces as it was heard or dictated ("cat a combs", "dumb waiter") is joined back
+#: when the joined word is indexed: a run of at most ``JOIN_RUN`` words, the first at least
+#: ``JOIN_FIRST`` letters long (the site has loaded its letter's words), the joined word at least ``JOIN_MIN``.
+JOIN_RUN = 3
+JOIN_FIRST = 3
+JOIN_MIN = 7
+_DIGITS = "0123456789"
+
+
+def joined(folded: str, known: Callable[[str], bool]) -> str:
+    """A folded query with each run of English words split by single spaces joined into one word when
+    ``known`` says the joined word is indexed (the longest run first, left to right; never a word
+    glued to a digit, as in a code).
+
+    >>> joined("my zombies are in the cat a combs, what now", {"catacombs"}.__contains__)
+    'my zombies are in the catacombs, what now'
+    >>> joined("the dumb waiter", {"dumbwaiter"}.__contains__), joined("a b c", lambda w: True)
+    ('the dumbwaiter', 'a b c')
+    """
+    found = list(_ENGLISH.finditer(folded))
+    parts, done, i = [], 0, 0
+    while i < len(found):
+        first = found[i]
+        step = 1
+        if len(first.group()) >= JOIN_FIRST and (first.start() == 0 or folded[first.start() - 1] not in _DIGITS):
+            for size in range(min(JOIN_RUN, len(found) - i), 1, -1):
+                run = found[i : i + size]
+                end = run[-1].end()
+                word = "".join(m.group() for m in run)
+                if (
+                    len(word) >= JOIN_MIN
+                    and all(folded[a.end() : b.start()] == " " for a, b in zip(run, run[1:]))
+                    and (end == len(folded) or folded[end] not in _DIGITS)
+                    and known(word)
+                ):
+                    parts += [folded[done : first.start()], word]
+                    done, step = end, size
+                    break
+        i += step
+    return "".join(parts) + folded[done:]
+
+
+#: How a word sounds, roughly (:func:`sound_key`): the spellings of one sound made one, then the
+#: vowels and the silent letters dropped and doubled letters made single.
+SOUNDS = (("ph", "f"), ("ck", "k"), ("c", "k"), ("q", "k"), ("z", "s"))
+_UNSOUNDED = re.compile(r"[aeiouyhw]")
+_DOUBLED_LETTER = re.compile(r"(.)\1+")
+#: A word spelt as it sounds is corrected only into a word whose sound key has at least this many
+#: consonants after the first letter (fewer match too many words).
+SOUND_MIN = 3
+
+
+def sound_key(word: str) -> str:
+    """An English word as it sounds, roughly: its first letter as typed, then its consonants (a word
+    spelt by ear, "managery", has the key of the word meant, menagerie: ``mngr``).
+
+    >>> sound_key("managery"), sound_key("menagerie"), sound_key("phantom"), sound_key("chapple")
+    ('mngr', 'mngr', 'pntm', 'cpl')
+    """
+    rest = word[1:]
+    for spelt, sound in SOUNDS:
+        rest = rest.replace(spelt, sound)
+    return word[:1] + _DOUBLED_LETTER.sub(r"\1", _UNSOUNDED.sub("", rest))
+
+
 def english_words(text: str) -> list[str]:
     """The lowercased English words of a text (before stemming), for spelling correction."""
     return _ENGLISH.findall(fold(text))

@@ -18,6 +18,8 @@ _WORD = re.compile(r"[a-z0-9]+")
 #: The object a player puts inside a phrasal verb ("patch her up", "pick it up", "turn it over"):
 #: a synonym of two or more words without one of these is said with one of them inside too.
 OBJECTS = frozenset({"it", "him", "her", "them", "me", "us", "you"})
+#: The aspect particles a Chinese verb takes before its object: "砍了一刀" says 砍一刀, "开过鬼" 开鬼.
+ASPECT = "了过着"
 
 if TYPE_CHECKING:  # the search starts without loading the data model
     from ..reading.model import KnowledgeBase
@@ -67,7 +69,8 @@ def said_scopes(text: str, pairs: list[list[str]]) -> dict[str, frozenset[str] |
     game is the general table's). A Chinese word counts anywhere in the query, English words as
     whole words, in any of their forms ("stabbing", "stabbed" say "stab"; "took a shot" says "take a
     shot": the words' :func:`word_form`), a phrasal verb also with its object inside ("patched him
-    up" says "patch up": :data:`OBJECTS`).
+    up" says "patch up": :data:`OBJECTS`), a Chinese one also with an aspect particle after its
+    first character ("砍了一刀" says 砍一刀: :data:`ASPECT`).
 
     >>> {means: sorted(games) for means, games in said_scopes("the monster moved", [["monster", "minion", "mm"], ["monster", "minion", "x"]]).items()}
     {'minion': ['mm', 'x']}
@@ -76,6 +79,7 @@ def said_scopes(text: str, pairs: list[list[str]]) -> dict[str, frozenset[str] |
     """
     folded = fold(text)
     forms = loose = ""
+    aspect = any(particle in folded for particle in ASPECT)  # else no pair is said with one
     found: dict[str, frozenset[str] | None] = {}
     for say, means, *game in pairs:
         english, padded, split = _prepared(say)
@@ -90,7 +94,7 @@ def said_scopes(text: str, pairs: list[list[str]]) -> dict[str, frozenset[str] |
                 or (say in folded and _said(folded, say))
             )
         else:
-            hit = say in folded
+            hit = say in folded or (aspect and _aspect_said(folded, say))
         if hit:
             scope = frozenset(game) if game and game[0] else None
             if means not in found:
@@ -119,6 +123,16 @@ def say_form(say: str) -> str:
     ('swing at', 'ko d')
     """
     return " ".join(word_form(w) for w in _WORD.findall(say))
+
+
+def _aspect_said(folded: str, say: str) -> bool:
+    """Whether a Chinese synonym is said with an aspect particle after its first character
+    (:data:`ASPECT`: "被砍了一刀" says 砍一刀).
+
+    >>> _aspect_said("被砍了一刀", "砍一刀"), _aspect_said("开鬼", "开鬼"), _aspect_said("san了值", "san值")
+    (True, False, False)
+    """
+    return not say[:1].isascii() and any(say[0] + particle + say[1:] in folded for particle in ASPECT)
 
 
 def said_word(say: str) -> bool:
