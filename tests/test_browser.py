@@ -6,7 +6,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 
-from sitecheck import serve
+from sitecheck import NO_OFFLINE_APP, serve
 
 pytestmark = pytest.mark.browser
 
@@ -42,22 +42,48 @@ def base_url(request, built_site):
             yield url
 
 
+def _outside(requests: list[str], base_url: str) -> list[str]:
+    """The requests that went anywhere but the site's own scheme (and, served, its own host)."""
+    allowed = urlsplit(base_url).scheme
+    return [
+        u
+        for u in requests
+        if urlsplit(u).scheme not in {allowed, "data", "blob"}
+        or (allowed == "http" and not urlsplit(u).netloc.startswith("127.0.0.1"))
+    ]
+
+
 @pytest.fixture
 def page(browser, base_url):
-    context = browser.new_context()
+    context = browser.new_context(**NO_OFFLINE_APP)
     tab = context.new_page()
     tab.requests = []
     tab.on("request", lambda req: tab.requests.append(req.url))
     yield tab
-    allowed = urlsplit(base_url).scheme
-    outside = [
-        u
-        for u in tab.requests
-        if urlsplit(u).scheme not in {allowed, "data", "blob"}
-        or (allowed == "http" and not urlsplit(u).netloc.startswith("127.0.0.1"))
-    ]
+    outside = _outside(tab.requests, base_url)
     context.close()
     assert outside == [], "the site loaded something from outside"
+
+
+@pytest.fixture(scope="module")
+def search_tab(browser, base_url):
+    """One page for every search by address of one base URL: each test loads its own ``?q=`` into it, as
+    a reader's next search from the address bar (a new page for each would cost twice the time, all of it
+    starting the page's processes again)."""
+    context = browser.new_context(**NO_OFFLINE_APP)
+    tab = context.new_page()
+    tab.requests = []
+    tab.on("request", lambda req: tab.requests.append(req.url))
+    yield tab
+    context.close()
+
+
+@pytest.fixture
+def searched(search_tab, base_url):
+    """The shared search page, with the requests of this test alone checked as :func:`page` checks them."""
+    search_tab.requests.clear()
+    yield search_tab
+    assert _outside(search_tab.requests, base_url) == [], "the site loaded something from outside"
 
 
 def first_results(page, base_url: str, query: str) -> list[str]:
@@ -68,8 +94,8 @@ def first_results(page, base_url: str, query: str) -> list[str]:
 
 
 @pytest.mark.parametrize("query, code", SEARCHES, ids=[q for q, _ in SEARCHES])
-def test_search_puts_the_expected_entry_first(page, base_url, query, code):
-    results = first_results(page, base_url, query)
+def test_search_puts_the_expected_entry_first(searched, base_url, query, code):
+    results = first_results(searched, base_url, query)
     assert results and results[0].startswith(f"{code} "), results[:3]
 
 
@@ -98,6 +124,16 @@ def test_entry_page_shows_answer_and_backlinks(page, base_url):
     assert page.locator(".hr-answer").is_visible()
 
 
+@pytest.fixture(scope="module")
+def phone_tab(browser, base_url):
+    """A phone's page, shared by the pages of one base URL that each test loads into it in turn."""
+    context = browser.new_context(
+        viewport={"width": 375, "height": 740}, device_scale_factor=2, is_mobile=True, **NO_OFFLINE_APP
+    )
+    yield context.new_page()
+    context.close()
+
+
 @pytest.mark.parametrize(
     "path",
     [
@@ -108,12 +144,9 @@ def test_entry_page_shows_answer_and_backlinks(page, base_url):
         "betrayal/errata.html",
     ],
 )
-def test_no_horizontal_overflow_on_a_phone(browser, base_url, path):
-    context = browser.new_context(viewport={"width": 375, "height": 740}, device_scale_factor=2, is_mobile=True)
-    tab = context.new_page()
-    tab.goto(f"{base_url}/{path}")
-    width = tab.evaluate("document.documentElement.scrollWidth")
-    context.close()
+def test_no_horizontal_overflow_on_a_phone(phone_tab, base_url, path):
+    phone_tab.goto(f"{base_url}/{path}")
+    width = phone_tab.evaluate("document.documentElement.scrollWidth")
     assert width <= 375
 
 

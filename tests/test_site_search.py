@@ -13,12 +13,13 @@ fixture (``tests/fixtures/search/``) has questions.
 from __future__ import annotations
 
 import collections
+import contextlib
 import itertools
 import json
 import math
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
@@ -30,7 +31,7 @@ from houserules.data.reading.load import load
 from houserules.search import analysis as searchtext
 from houserules.search import index as search
 from houserules.search import shards, siteindex
-from sitecheck import serve
+from sitecheck import NO_OFFLINE_APP, serve
 
 pytestmark = pytest.mark.browser
 
@@ -230,7 +231,7 @@ def test_shard_hash(text, shard):
 def worker_page(browser, built_site):
     """A page of the built site with the search worker's code loaded in it (not as a worker)."""
     with serve(built_site) as base:
-        page = browser.new_page()
+        page = browser.new_page(**NO_OFFLINE_APP)
         page.goto(f"{base}/index.html")
         page.add_script_tag(url=f"{base}/assets/javascripts/hr-search-worker.js")
         config = json.loads((built_site / "search/search_index.json").read_text(encoding="utf-8"))["config"]
@@ -449,27 +450,55 @@ def _type(page, query: str) -> None:
     page.wait_for_selector(".md-search-result__item", timeout=15000)
 
 
-@pytest.fixture(params=["http", "file"])
-def question_page(request, browser, question_site):
-    context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True)
+@contextlib.contextmanager
+def _phone_tab(browser, site: Path, scheme: str) -> Iterator[tuple[object, str, list[str]]]:
+    """A phone's blank page, the address of ``site`` (served, or on the disk) and the list of its requests."""
+    context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, **NO_OFFLINE_APP)
     page = context.new_page()
     requests: list[str] = []
     page.on("request", lambda req: requests.append(req.url))
-    if request.param == "file":
-        base = question_site.as_uri()
-        page.goto(f"{base}/index.html")
-        yield page, base
-    else:
-        with serve(question_site) as base:
-            page.goto(f"{base}/index.html")
-            yield page, base
-    context.close()
+    with contextlib.ExitStack() as stack:
+        base = site.as_uri() if scheme == "file" else stack.enter_context(serve(site))
+        try:
+            yield page, base, requests
+        finally:
+            context.close()
+
+
+def _only_from(base: str, requests: list[str]) -> None:
     scheme = urlsplit(base).scheme
     assert [u for u in requests if urlsplit(u).scheme not in {scheme, "data", "blob", "about"}] == []
 
 
-def test_a_question_result_shows_the_answer_and_links_its_anchor(question_page):
-    page, base = question_page
+@pytest.fixture(scope="module", params=["http", "file"])
+def _question_searches(request, browser, question_site):
+    with _phone_tab(browser, question_site, request.param) as opened:
+        yield opened
+
+
+@pytest.fixture
+def question_searches(_question_searches):
+    """As :func:`question_page`, one page for all the searches by address of one base URL (each test loads
+    its own ``?q=`` into it, as a reader's next search from the address bar; a new page for each would cost
+    twice the time, all of it starting the page's processes again)."""
+    page, base, requests = _question_searches
+    requests.clear()
+    yield page, base
+    _only_from(base, requests)
+
+
+@pytest.fixture(params=["http", "file"])
+def question_page(request, browser, question_site):
+    """A phone's page with the home page of the search fixture's site open, served or from the disk: the
+    page asks for nothing from anywhere else."""
+    with _phone_tab(browser, question_site, request.param) as (page, base, requests):
+        page.goto(f"{base}/index.html")
+        yield page, base
+    _only_from(base, requests)
+
+
+def test_a_question_result_shows_the_answer_and_links_its_anchor(question_searches):
+    page, base = question_searches
     page.goto(f"{base}/index.html?q={quote('留在电梯里会怎样')}")
     page.wait_for_selector(".md-search-result__item", timeout=15000)
     first = page.locator(".md-search-result__item").first
@@ -495,15 +524,15 @@ def test_a_question_result_shows_the_answer_and_links_its_anchor(question_page):
         ("塔樓", "DM-R01"),  # a typo, traditional characters
     ],
 )
-def test_the_box_puts_the_entry_first(question_page, query, code):
-    page, base = question_page
+def test_the_box_puts_the_entry_first(question_searches, query, code):
+    page, base = question_searches
     page.goto(f"{base}/index.html?q={quote(query)}")
     page.wait_for_selector(".md-search-result__item", timeout=15000)
     assert page.locator(".md-search-result__item h1").first.inner_text().startswith(f"{code} ")
 
 
-def test_no_missing_lines_for_words_that_match_nothing(question_page):
-    page, base = question_page
+def test_no_missing_lines_for_words_that_match_nothing(question_searches):
+    page, base = question_searches
     page.goto(f"{base}/index.html?q={quote('塔楼 zzzqqq 乾坤')}")
     page.wait_for_selector(".md-search-result__item", timeout=15000)
     assert page.locator(".md-search-result__terms").count() == 0
