@@ -369,12 +369,18 @@ TARGETS = """() => {
 
 
 @pytest.fixture(scope="module")
-def phone_tab(browser, base_url):
-    """One phone's page for the tests that each load a page into it and measure it (a new page for each
-    would start its processes again, half of such a test's time)."""
+def _phone_tab(browser, base_url):
     context = browser.new_context(**PHONE, **NO_OFFLINE_APP)
     yield context.new_page()
     context.close()
+
+
+@pytest.fixture
+def phone_tab(_phone_tab):
+    """A phone's blank page, in which the test opens its own documents: one page for the tests that each load
+    a page and measure it (a new one for each would start its processes again, half of such a test's time)."""
+    _phone_tab.goto("about:blank")
+    return _phone_tab
 
 
 @pytest.mark.parametrize(

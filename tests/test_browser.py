@@ -53,23 +53,8 @@ def _outside(requests: list[str], base_url: str) -> list[str]:
     ]
 
 
-@pytest.fixture
-def page(browser, base_url):
-    context = browser.new_context(**NO_OFFLINE_APP)
-    tab = context.new_page()
-    tab.requests = []
-    tab.on("request", lambda req: tab.requests.append(req.url))
-    yield tab
-    outside = _outside(tab.requests, base_url)
-    context.close()
-    assert outside == [], "the site loaded something from outside"
-
-
 @pytest.fixture(scope="module")
-def search_tab(browser, base_url):
-    """One page for every search by address of one base URL: each test loads its own ``?q=`` into it, as
-    a reader's next search from the address bar (a new page for each would cost twice the time, all of it
-    starting the page's processes again)."""
+def _page(browser, base_url):
     context = browser.new_context(**NO_OFFLINE_APP)
     tab = context.new_page()
     tab.requests = []
@@ -79,11 +64,14 @@ def search_tab(browser, base_url):
 
 
 @pytest.fixture
-def searched(search_tab, base_url):
-    """The shared search page, with the requests of this test alone checked as :func:`page` checks them."""
-    search_tab.requests.clear()
-    yield search_tab
-    assert _outside(search_tab.requests, base_url) == [], "the site loaded something from outside"
+def page(_page, base_url):
+    """A blank page, in which the test opens its own documents, and whose requests in this test went nowhere
+    but the site: one page per base URL for all the tests (a new one for each would start its processes again,
+    half of such a test's time), each from a new document."""
+    _page.goto("about:blank")
+    _page.requests.clear()
+    yield _page
+    assert _outside(_page.requests, base_url) == [], "the site loaded something from outside"
 
 
 def first_results(page, base_url: str, query: str) -> list[str]:
@@ -94,8 +82,8 @@ def first_results(page, base_url: str, query: str) -> list[str]:
 
 
 @pytest.mark.parametrize("query, code", SEARCHES, ids=[q for q, _ in SEARCHES])
-def test_search_puts_the_expected_entry_first(searched, base_url, query, code):
-    results = first_results(searched, base_url, query)
+def test_search_puts_the_expected_entry_first(page, base_url, query, code):
+    results = first_results(page, base_url, query)
     assert results and results[0].startswith(f"{code} "), results[:3]
 
 
@@ -125,13 +113,19 @@ def test_entry_page_shows_answer_and_backlinks(page, base_url):
 
 
 @pytest.fixture(scope="module")
-def phone_tab(browser, base_url):
-    """A phone's page, shared by the pages of one base URL that each test loads into it in turn."""
+def _phone_tab(browser, base_url):
     context = browser.new_context(
         viewport={"width": 375, "height": 740}, device_scale_factor=2, is_mobile=True, **NO_OFFLINE_APP
     )
     yield context.new_page()
     context.close()
+
+
+@pytest.fixture
+def phone_tab(_phone_tab):
+    """A phone's blank page, in which the test opens its own document (as :func:`page`, one per base URL)."""
+    _phone_tab.goto("about:blank")
+    return _phone_tab
 
 
 @pytest.mark.parametrize(

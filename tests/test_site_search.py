@@ -19,7 +19,7 @@ import json
 import math
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
@@ -450,55 +450,41 @@ def _type(page, query: str) -> None:
     page.wait_for_selector(".md-search-result__item", timeout=15000)
 
 
-@contextlib.contextmanager
-def _phone_tab(browser, site: Path, scheme: str) -> Iterator[tuple[object, str, list[str]]]:
-    """A phone's blank page, the address of ``site`` (served, or on the disk) and the list of its requests."""
+@pytest.fixture(scope="module", params=["http", "file"])
+def _question_tab(request, browser, question_site):
     context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, **NO_OFFLINE_APP)
     page = context.new_page()
     requests: list[str] = []
     page.on("request", lambda req: requests.append(req.url))
     with contextlib.ExitStack() as stack:
-        base = site.as_uri() if scheme == "file" else stack.enter_context(serve(site))
-        try:
-            yield page, base, requests
-        finally:
-            context.close()
+        base = question_site.as_uri() if request.param == "file" else stack.enter_context(serve(question_site))
+        yield page, base, requests
+    context.close()
 
 
-def _only_from(base: str, requests: list[str]) -> None:
+@pytest.fixture
+def question_tab(_question_tab):
+    """A phone's page and the address of the search fixture's site, served or on the disk, in which the test
+    opens its own documents; the page asks for nothing from anywhere else. One page per address for all the
+    tests (a new one for each would start its processes again, half of such a test's time)."""
+    page, base, requests = _question_tab
+    page.goto("about:blank")
+    requests.clear()
+    yield page, base
     scheme = urlsplit(base).scheme
     assert [u for u in requests if urlsplit(u).scheme not in {scheme, "data", "blob", "about"}] == []
 
 
-@pytest.fixture(scope="module", params=["http", "file"])
-def _question_searches(request, browser, question_site):
-    with _phone_tab(browser, question_site, request.param) as opened:
-        yield opened
-
-
 @pytest.fixture
-def question_searches(_question_searches):
-    """As :func:`question_page`, one page for all the searches by address of one base URL (each test loads
-    its own ``?q=`` into it, as a reader's next search from the address bar; a new page for each would cost
-    twice the time, all of it starting the page's processes again)."""
-    page, base, requests = _question_searches
-    requests.clear()
-    yield page, base
-    _only_from(base, requests)
+def question_page(question_tab):
+    """The same with the site's home page open, for the tests that use its search box."""
+    page, base = question_tab
+    page.goto(f"{base}/index.html")
+    return page, base
 
 
-@pytest.fixture(params=["http", "file"])
-def question_page(request, browser, question_site):
-    """A phone's page with the home page of the search fixture's site open, served or from the disk: the
-    page asks for nothing from anywhere else."""
-    with _phone_tab(browser, question_site, request.param) as (page, base, requests):
-        page.goto(f"{base}/index.html")
-        yield page, base
-    _only_from(base, requests)
-
-
-def test_a_question_result_shows_the_answer_and_links_its_anchor(question_searches):
-    page, base = question_searches
+def test_a_question_result_shows_the_answer_and_links_its_anchor(question_tab):
+    page, base = question_tab
     page.goto(f"{base}/index.html?q={quote('留在电梯里会怎样')}")
     page.wait_for_selector(".md-search-result__item", timeout=15000)
     first = page.locator(".md-search-result__item").first
@@ -524,15 +510,15 @@ def test_a_question_result_shows_the_answer_and_links_its_anchor(question_search
         ("塔樓", "DM-R01"),  # a typo, traditional characters
     ],
 )
-def test_the_box_puts_the_entry_first(question_searches, query, code):
-    page, base = question_searches
+def test_the_box_puts_the_entry_first(question_tab, query, code):
+    page, base = question_tab
     page.goto(f"{base}/index.html?q={quote(query)}")
     page.wait_for_selector(".md-search-result__item", timeout=15000)
     assert page.locator(".md-search-result__item h1").first.inner_text().startswith(f"{code} ")
 
 
-def test_no_missing_lines_for_words_that_match_nothing(question_searches):
-    page, base = question_searches
+def test_no_missing_lines_for_words_that_match_nothing(question_tab):
+    page, base = question_tab
     page.goto(f"{base}/index.html?q={quote('塔楼 zzzqqq 乾坤')}")
     page.wait_for_selector(".md-search-result__item", timeout=15000)
     assert page.locator(".md-search-result__terms").count() == 0
