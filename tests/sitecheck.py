@@ -12,6 +12,12 @@ from houserules.search.evaluate import CHROMIUM, CHROMIUM_ARGS, serve_static  # 
 #: Serve a built site on 127.0.0.1 at a free port while the block runs (yields its base URL).
 serve = serve_static
 
+#: Options of a browser context without the offline app, for the tests of something else: served over http,
+#: a context's first page would have the service worker fetch the whole site into the context's cache
+#: (over three hundred files, about two seconds of both processes' time) while the test runs. The offline app
+#: has its own tests (tests/test_offline.py, tests/test_publishing.py); from file:// it never starts anyway.
+NO_OFFLINE_APP = {"service_workers": "block"}
+
 
 class PageLinks(HTMLParser):
     """Collects the ids of a page and every URL it links to or loads."""

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from axecheck import axe_version, describe, violations
-from sitecheck import serve
+from sitecheck import NO_OFFLINE_APP, serve
 
 pytestmark = pytest.mark.browser
 
@@ -128,7 +128,7 @@ def test_axe_finds_no_violation(tab, base_url, kind, search, scheme):
 def test_a_first_visit_takes_the_preferred_palette(browser, base_url, scheme):
     """The matrix above switches the second palette of a page in place; a reader's first page comes in the
     palette of the colour scheme the browser prefers."""
-    context = browser.new_context(color_scheme=scheme)
+    context = browser.new_context(color_scheme=scheme, **NO_OFFLINE_APP)
     page = context.new_page()
     page.goto(f"{base_url}/{PAGES['entry']}")
     shown = page.evaluate("() => document.body.getAttribute('data-md-color-scheme')")
@@ -140,7 +140,7 @@ def test_axe_is_the_pinned_version(browser, base_url):
     import json
 
     pinned = json.loads((Path(__file__).resolve().parents[1] / "package.json").read_text())["devDependencies"]
-    page = browser.new_page()
+    page = browser.new_page(**NO_OFFLINE_APP)
     page.goto(f"{base_url}/index.html")
     assert axe_version(page) == pinned["axe-core"]
     page.close()
@@ -148,7 +148,7 @@ def test_axe_is_the_pinned_version(browser, base_url):
 
 def test_the_check_finds_known_violations(browser):
     """A page with known faults: the same check reports each (so a passing run means something)."""
-    page = browser.new_page()
+    page = browser.new_page(**NO_OFFLINE_APP)
     page.goto(FIXTURE.as_uri())
     found = {v["id"] for v in violations(page)}
     page.close()
@@ -156,7 +156,7 @@ def test_the_check_finds_known_violations(browser):
 
 
 def test_the_check_finds_a_fault_put_into_a_real_page(browser, base_url):
-    page = browser.new_page()
+    page = browser.new_page(**NO_OFFLINE_APP)
     page.goto(f"{base_url}/{PAGES['entry']}")
     settle(page)
     assert violations(page) == []
@@ -185,7 +185,7 @@ COUNT_QUERIES = """
 
 @pytest.fixture
 def phone(browser, base_url):
-    context = browser.new_context(**PHONE)
+    context = browser.new_context(**PHONE, **NO_OFFLINE_APP)
     context.add_init_script(COUNT_QUERIES)
     page = context.new_page()
     page.goto(f"{base_url}/index.html")
@@ -291,7 +291,7 @@ VISIBLE_FOCUS = """() => {
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_every_tab_stop_is_visible(browser, base_url, viewport):
-    context = browser.new_context(**VIEWPORTS[viewport])
+    context = browser.new_context(**VIEWPORTS[viewport], **NO_OFFLINE_APP)
     page = context.new_page()
     page.goto(f"{base_url}/{PAGES['entry']}")
     settle(page)
@@ -307,7 +307,7 @@ def test_every_tab_stop_is_visible(browser, base_url, viewport):
 
 
 def test_tab_from_the_search_box_reaches_the_results_and_escape_returns(browser, base_url):
-    context = browser.new_context(**DESKTOP)
+    context = browser.new_context(**DESKTOP, **NO_OFFLINE_APP)
     page = context.new_page()
     page.goto(f"{base_url}/index.html")
     settle(page)
@@ -332,7 +332,7 @@ def test_tab_from_the_search_box_reaches_the_results_and_escape_returns(browser,
 
 
 def test_the_result_count_is_announced(browser, base_url):
-    page = browser.new_page()
+    page = browser.new_page(**NO_OFFLINE_APP)
     page.goto(f"{base_url}/index.html?q=elevator")
     settle(page, results=True)
     meta = page.locator(".md-search-result__meta")
@@ -368,30 +368,40 @@ TARGETS = """() => {
 }"""
 
 
+@pytest.fixture(scope="module")
+def _phone_tab(browser, base_url):
+    context = browser.new_context(**PHONE, **NO_OFFLINE_APP)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def phone_tab(_phone_tab):
+    """A phone's blank page, in which the test opens its own documents: one page for the tests that each load
+    a page and measure it (a new one for each would start its processes again, half of such a test's time)."""
+    _phone_tab.goto("about:blank")
+    return _phone_tab
+
+
 @pytest.mark.parametrize(
     "path",
     [PAGES[k] for k in ("entry", "home", "game", "go", "glossary", "guide")] + ["betrayal/mystic-elevator-ruling.html"],
 )
-def test_every_control_is_a_44px_target_on_a_phone(browser, base_url, path):
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
+def test_every_control_is_a_44px_target_on_a_phone(phone_tab, base_url, path):
+    page = phone_tab
     page.goto(f"{base_url}/{path}")
     settle(page)
     page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
     page.wait_for_timeout(300)
     targets = page.evaluate(TARGETS)
-    context.close()
     assert len(targets) >= 3  # at least the header's buttons
     small = [t for t in targets if t["width"] < 44 or t["height"] < 44]
     assert small == []
 
 
-def test_copy_link_buttons_are_44px(browser, base_url):
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
-    page.goto(f"{base_url}/{PAGES['entry']}")
-    sizes = page.locator("button.hr-copy").evaluate_all("bs => bs.map(b => [b.offsetWidth, b.offsetHeight])")
-    context.close()
+def test_copy_link_buttons_are_44px(phone_tab, base_url):
+    phone_tab.goto(f"{base_url}/{PAGES['entry']}")
+    sizes = phone_tab.locator("button.hr-copy").evaluate_all("bs => bs.map(b => [b.offsetWidth, b.offsetHeight])")
     assert sizes and all(w >= 44 and h >= 44 for w, h in sizes), sizes
 
 
@@ -403,7 +413,7 @@ def test_every_answer_is_above_the_fold_on_a_phone(browser, base_url, built_site
         if 'class="hr-answer"' in p.read_text(encoding="utf-8")
     )
     assert len(pages) >= 50
-    context = browser.new_context(**PHONE)
+    context = browser.new_context(**PHONE, **NO_OFFLINE_APP)
     tabs = [context.new_page() for _ in range(4)]  # four pages load at once, each measured once loaded
     below = []
     for start in range(0, len(pages), len(tabs)):
@@ -438,9 +448,8 @@ ENGLISH_WORDS_SPLIT = """() => {
 
 
 @pytest.mark.parametrize("path", ["betrayal/index.html", "mice-and-mystics/index.html", "mausritter/index.html"])
-def test_tables_of_entries_wrap_english_at_words_and_fit_a_phone(browser, base_url, path):
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
+def test_tables_of_entries_wrap_english_at_words_and_fit_a_phone(phone_tab, base_url, path):
+    page = phone_tab
     page.goto(f"{base_url}/{path}")
     settle(page)
     assert page.locator("table.hr-entries").count() >= 1
@@ -450,4 +459,3 @@ def test_tables_of_entries_wrap_english_at_words_and_fit_a_phone(browser, base_u
     )
     assert overflowing == 0
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
-    context.close()

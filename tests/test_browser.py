@@ -6,7 +6,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 
-from sitecheck import serve
+from sitecheck import NO_OFFLINE_APP, serve
 
 pytestmark = pytest.mark.browser
 
@@ -42,22 +42,36 @@ def base_url(request, built_site):
             yield url
 
 
-@pytest.fixture
-def page(browser, base_url):
-    context = browser.new_context()
+def _outside(requests: list[str], base_url: str) -> list[str]:
+    """The requests that went anywhere but the site's own scheme (and, served, its own host)."""
+    allowed = urlsplit(base_url).scheme
+    return [
+        u
+        for u in requests
+        if urlsplit(u).scheme not in {allowed, "data", "blob"}
+        or (allowed == "http" and not urlsplit(u).netloc.startswith("127.0.0.1"))
+    ]
+
+
+@pytest.fixture(scope="module")
+def _page(browser, base_url):
+    context = browser.new_context(**NO_OFFLINE_APP)
     tab = context.new_page()
     tab.requests = []
     tab.on("request", lambda req: tab.requests.append(req.url))
     yield tab
-    allowed = urlsplit(base_url).scheme
-    outside = [
-        u
-        for u in tab.requests
-        if urlsplit(u).scheme not in {allowed, "data", "blob"}
-        or (allowed == "http" and not urlsplit(u).netloc.startswith("127.0.0.1"))
-    ]
     context.close()
-    assert outside == [], "the site loaded something from outside"
+
+
+@pytest.fixture
+def page(_page, base_url):
+    """A blank page, in which the test opens its own documents, and whose requests in this test went nowhere
+    but the site: one page per base URL for all the tests (a new one for each would start its processes again,
+    half of such a test's time), each from a new document."""
+    _page.goto("about:blank")
+    _page.requests.clear()
+    yield _page
+    assert _outside(_page.requests, base_url) == [], "the site loaded something from outside"
 
 
 def first_results(page, base_url: str, query: str) -> list[str]:
@@ -98,6 +112,22 @@ def test_entry_page_shows_answer_and_backlinks(page, base_url):
     assert page.locator(".hr-answer").is_visible()
 
 
+@pytest.fixture(scope="module")
+def _phone_tab(browser, base_url):
+    context = browser.new_context(
+        viewport={"width": 375, "height": 740}, device_scale_factor=2, is_mobile=True, **NO_OFFLINE_APP
+    )
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def phone_tab(_phone_tab):
+    """A phone's blank page, in which the test opens its own document (as :func:`page`, one per base URL)."""
+    _phone_tab.goto("about:blank")
+    return _phone_tab
+
+
 @pytest.mark.parametrize(
     "path",
     [
@@ -108,12 +138,9 @@ def test_entry_page_shows_answer_and_backlinks(page, base_url):
         "betrayal/errata.html",
     ],
 )
-def test_no_horizontal_overflow_on_a_phone(browser, base_url, path):
-    context = browser.new_context(viewport={"width": 375, "height": 740}, device_scale_factor=2, is_mobile=True)
-    tab = context.new_page()
-    tab.goto(f"{base_url}/{path}")
-    width = tab.evaluate("document.documentElement.scrollWidth")
-    context.close()
+def test_no_horizontal_overflow_on_a_phone(phone_tab, base_url, path):
+    phone_tab.goto(f"{base_url}/{path}")
+    width = phone_tab.evaluate("document.documentElement.scrollWidth")
     assert width <= 375
 
 

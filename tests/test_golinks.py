@@ -8,7 +8,7 @@ import re
 import pytest
 
 from conftest import real_check
-from sitecheck import parse, serve
+from sitecheck import NO_OFFLINE_APP, parse, serve
 
 pytestmark = pytest.mark.slow  # every test reads the real data's built site
 
@@ -58,16 +58,39 @@ def base_url(request, built_site):
             yield url
 
 
-@pytest.fixture
-def tab(browser):
-    context = browser.new_context()
+@pytest.fixture(scope="module")
+def _page(browser, base_url):
+    context = browser.new_context(**NO_OFFLINE_APP)
     yield context.new_page()
     context.close()
 
 
+@pytest.fixture
+def tab(_page):
+    """A blank page, in which the test opens its own documents: one page per address for all the tests (a new
+    one for each would start its processes again, half of such a test's time), each from a new document."""
+    _page.goto("about:blank")
+    return _page
+
+
+@pytest.fixture(scope="module")
+def go_page(browser, base_url):
+    """The go page, loaded once per address for the tests that ask its resolver (each test its own codes)."""
+    context = browser.new_context(**NO_OFFLINE_APP)
+    page = context.new_page()
+    page.goto(f"{base_url}/go.html")
+    yield page
+    context.close()
+
+
+def resolve(page, codes: list[str]) -> list[dict]:
+    """What the go page's resolver makes of each of ``codes``, as the page does for its hash or its box."""
+    return page.evaluate("codes => Promise.all(codes.map(c => window.houserulesGo.resolve(c)))", codes)
+
+
 def resolve_all(tab, base_url: str, codes: list[str]) -> list[dict]:
     tab.goto(f"{base_url}/go.html")
-    return tab.evaluate("codes => Promise.all(codes.map(c => window.houserulesGo.resolve(c)))", codes)
+    return resolve(tab, codes)
 
 
 @pytest.mark.browser
@@ -95,8 +118,8 @@ FORMS = [
 
 @pytest.mark.browser
 @pytest.mark.parametrize("typed, target", FORMS, ids=[t for t, _ in FORMS])
-def test_codes_as_people_type_them(tab, base_url, typed, target):
-    assert resolve_all(tab, base_url, [typed])[0]["url"] == target
+def test_codes_as_people_type_them(go_page, typed, target):
+    assert resolve(go_page, [typed])[0]["url"] == target
 
 
 @pytest.mark.browser
@@ -178,10 +201,10 @@ PROTOTYPE_NAMES = ["constructor", "__proto__", "toString", "hasOwnProperty", "va
 
 @pytest.mark.browser
 @pytest.mark.parametrize("name", PROTOTYPE_NAMES)
-def test_names_of_object_properties_are_no_codes_or_questions(tab, base_url, name):
+def test_names_of_object_properties_are_no_codes_or_questions(go_page, name):
     entry = KB.lookup("BH-A10")
     typed = [f"BH-A10/{name}", f"BH-{name}", name, f"{name}-A1", f"BH-A10/{name.lower()}"]
-    results = resolve_all(tab, base_url, typed)
+    results = resolve(go_page, typed)
     assert results[0]["status"] == "question" and results[0]["entry"]["url"] == f"{entry.game}/{entry.id}.html"
     assert all(r["status"] in ("unknown", "question") for r in results), results
     assert "function" not in json.dumps(results)

@@ -13,6 +13,7 @@ fixture (``tests/fixtures/search/``) has questions.
 from __future__ import annotations
 
 import collections
+import contextlib
 import itertools
 import json
 import math
@@ -30,7 +31,7 @@ from houserules.data.reading.load import load
 from houserules.search import analysis as searchtext
 from houserules.search import index as search
 from houserules.search import shards, siteindex
-from sitecheck import serve
+from sitecheck import NO_OFFLINE_APP, serve
 
 pytestmark = pytest.mark.browser
 
@@ -230,7 +231,7 @@ def test_shard_hash(text, shard):
 def worker_page(browser, built_site):
     """A page of the built site with the search worker's code loaded in it (not as a worker)."""
     with serve(built_site) as base:
-        page = browser.new_page()
+        page = browser.new_page(**NO_OFFLINE_APP)
         page.goto(f"{base}/index.html")
         page.add_script_tag(url=f"{base}/assets/javascripts/hr-search-worker.js")
         config = json.loads((built_site / "search/search_index.json").read_text(encoding="utf-8"))["config"]
@@ -463,27 +464,41 @@ def _type(page, query: str) -> None:
     page.wait_for_selector(".md-search-result__item", timeout=15000)
 
 
-@pytest.fixture(params=["http", "file"])
-def question_page(request, browser, question_site):
-    context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True)
+@pytest.fixture(scope="module", params=["http", "file"])
+def _question_tab(request, browser, question_site):
+    context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, **NO_OFFLINE_APP)
     page = context.new_page()
     requests: list[str] = []
     page.on("request", lambda req: requests.append(req.url))
-    if request.param == "file":
-        base = question_site.as_uri()
-        page.goto(f"{base}/index.html")
-        yield page, base
-    else:
-        with serve(question_site) as base:
-            page.goto(f"{base}/index.html")
-            yield page, base
+    with contextlib.ExitStack() as stack:
+        base = question_site.as_uri() if request.param == "file" else stack.enter_context(serve(question_site))
+        yield page, base, requests
     context.close()
+
+
+@pytest.fixture
+def question_tab(_question_tab):
+    """A phone's page and the address of the search fixture's site, served or on the disk, in which the test
+    opens its own documents; the page asks for nothing from anywhere else. One page per address for all the
+    tests (a new one for each would start its processes again, half of such a test's time)."""
+    page, base, requests = _question_tab
+    page.goto("about:blank")
+    requests.clear()
+    yield page, base
     scheme = urlsplit(base).scheme
     assert [u for u in requests if urlsplit(u).scheme not in {scheme, "data", "blob", "about"}] == []
 
 
-def test_a_question_result_shows_the_answer_and_links_its_anchor(question_page):
-    page, base = question_page
+@pytest.fixture
+def question_page(question_tab):
+    """The same with the site's home page open, for the tests that use its search box."""
+    page, base = question_tab
+    page.goto(f"{base}/index.html")
+    return page, base
+
+
+def test_a_question_result_shows_the_answer_and_links_its_anchor(question_tab):
+    page, base = question_tab
     page.goto(f"{base}/index.html?q={quote('留在电梯里会怎样')}")
     page.wait_for_selector(".md-search-result__item", timeout=15000)
     first = page.locator(".md-search-result__item").first
@@ -509,15 +524,15 @@ def test_a_question_result_shows_the_answer_and_links_its_anchor(question_page):
         ("塔樓", "DM-R01"),  # a typo, traditional characters
     ],
 )
-def test_the_box_puts_the_entry_first(question_page, query, code):
-    page, base = question_page
+def test_the_box_puts_the_entry_first(question_tab, query, code):
+    page, base = question_tab
     page.goto(f"{base}/index.html?q={quote(query)}")
     page.wait_for_selector(".md-search-result__item", timeout=15000)
     assert page.locator(".md-search-result__item h1").first.inner_text().startswith(f"{code} ")
 
 
-def test_no_missing_lines_for_words_that_match_nothing(question_page):
-    page, base = question_page
+def test_no_missing_lines_for_words_that_match_nothing(question_tab):
+    page, base = question_tab
     page.goto(f"{base}/index.html?q={quote('塔楼 zzzqqq 乾坤')}")
     page.wait_for_selector(".md-search-result__item", timeout=15000)
     assert page.locator(".md-search-result__terms").count() == 0
