@@ -210,6 +210,7 @@ FULL_BUILDS = {"built_site", "built_fixture_full"}
 #: build: the other's first modules, and the three after them, do not read the real data's site.
 MODULES_FIRST = [
     "tests/test_a11y.py",
+    "tests/test_a11y_desktop.py",
     "tests/test_a11y_use.py",
     "tests/test_publishing.py",
     "tests/test_site_search.py",

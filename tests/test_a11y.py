@@ -1,5 +1,6 @@
 """Everyone can use the site: axe-core (WCAG 2.1 A/AA and best practices) on every page kind in
-both palettes and on a phone and a desktop, with the search dialog open and closed. Thumbs, keyboards,
+both palettes and on a phone (a desktop: tests/test_a11y_desktop.py), with the search dialog open and
+closed. Thumbs, keyboards,
 screen readers and text that arrives without keys (IME, dictation, paste): tests/test_a11y_use.py.
 
 axe-core is the npm package pinned in package.json (``npm ci``, run by ``make setup``).
@@ -52,14 +53,20 @@ def base_url(built_site):
 SCHEMES = {"light": "default", "dark": "slate"}
 
 
-@pytest.fixture(scope="module", params=list(VIEWPORTS))
-def tab(request, browser):
-    """One page per viewport for the whole matrix; ``tab.loaded`` is the address it shows."""
-    context = browser.new_context(color_scheme="light", **VIEWPORTS[request.param])
+def matrix_tab(browser, viewport: dict):
+    """One page of ``viewport`` for the whole matrix; ``tab.loaded`` is the address it shows."""
+    context = browser.new_context(color_scheme="light", **viewport)
     page = context.new_page()
     page.loaded = None
     yield page
     context.close()
+
+
+@pytest.fixture(scope="module")
+def tab(browser):
+    """The matrix on a phone here; on a desktop in tests/test_a11y_desktop.py (two modules, which two workers
+    run side by side)."""
+    yield from matrix_tab(browser, PHONE)
 
 
 #: Resolves once no transition or animation of the page is running (results fading in, header shadows):
@@ -106,8 +113,13 @@ SWITCH_PALETTE = """scheme => document.querySelector(`input.md-option[data-md-co
 
 @pytest.mark.parametrize("kind, search, scheme", _matrix())
 def test_axe_finds_no_violation(tab, base_url, kind, search, scheme):
-    """The page is loaded once for both palettes: the second is switched to in place, the browser's preferred
-    colour scheme with it, so the page is as a reader with that preference gets it."""
+    check_page(tab, base_url, kind, search, scheme)
+
+
+def check_page(tab, base_url: str, kind: str, search: bool, scheme: str) -> None:
+    """axe on a page of ``kind`` in ``scheme``. The page is loaded once for both palettes: the second is switched
+    to in place, the browser's preferred colour scheme with it, so the page is as a reader with that preference
+    gets it."""
     url = f"{base_url}/{PAGES[kind]}" + ("?q=betrayal" if search else "")
     tab.emulate_media(color_scheme=scheme)
     if tab.loaded != url:
