@@ -1,6 +1,6 @@
 # houserules: one entry point for people, the pre-commit hook and CI.
 #   make serve   set everything up, build the site and serve it on http://127.0.0.1:8000/
-#   make test-fast  the tests a developer runs on every save: no Chromium, no full build, no PDF (about 80 s on 2 cores)
+#   make test-fast  the tests a developer runs on every save: no Chromium, no full build, no PDF (about 58 s on 2 cores)
 #   make test    set everything up, lint, and run the whole test suite (Chromium, builds, PDFs too)
 #   make fuzz    a long property-based run (HYPOTHESIS_PROFILE=long)
 PYTHON ?= python3
@@ -69,8 +69,9 @@ format: setup
 	$(BIN)/ruff check --fix tools tests benchmarks
 
 # Two workers (pytest-xdist): each has its own session and cache folder; each runs whole modules (--dist loadfile),
-# so a module's fixtures are made once, the longest modules first (tests/conftest.py: MODULES_FIRST). The real
-# data's site and the fixture's full build are built once per run and shared by both workers.
+# so a module's fixtures are made once (the modules with the most tests first: pytest-xdist's default). The real
+# data's site and the fixture's full build are built once per run and shared by both workers. Three workers were
+# slower on 2 cores (the suite keeps both busy: 93 % of the machine's CPU time).
 PYTEST_WORKERS ?= 2
 PYTEST_XDIST = -n $(PYTEST_WORKERS) --dist loadfile
 test: setup lint
