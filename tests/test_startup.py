@@ -47,9 +47,10 @@ print("\\n" + json.dumps({"code": code, "modules": sorted(sys.modules)}))
 """
 
 
-def loaded_by(*args: str, cache) -> tuple[int, set[str]]:
+def run_main(*args: str, cache, code: str = RUN) -> subprocess.CompletedProcess:
+    """``code`` (by default :data:`RUN`: ``main(args)``, then the modules it loaded) in a new interpreter."""
     result = subprocess.run(
-        [sys.executable, "-c", RUN, *args],
+        [sys.executable, "-c", code, *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -57,6 +58,11 @@ def loaded_by(*args: str, cache) -> tuple[int, set[str]]:
         env={**os.environ, "HOUSERULES_CACHE": str(cache)},
     )
     assert result.returncode == 0, result.stderr
+    return result
+
+
+def loaded_by(*args: str, cache) -> tuple[int, set[str]]:
+    result = run_main(*args, cache=cache)
     report = json.loads(result.stdout.rstrip("\n").rsplit("\n", 1)[-1])
     return report["code"], set(report["modules"])
 
@@ -89,15 +95,7 @@ def test_a_typo_search_reads_the_tables_written_with_the_index(cache):
         "homophones = sys.modules['houserules.search.homophones']\n"
         "assert not homophones.readings.cache_info().currsize, 'pypinyin read'\nprint(",
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code, "search", "塔喽", "--data", str(SEARCH_DATA)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "HOUSERULES_CACHE": str(cache)},
-    )
-    assert result.returncode == 0, result.stderr
+    result = run_main("search", "塔喽", "--data", str(SEARCH_DATA), cache=cache, code=code)
     assert "Searched for: 塔楼 (you typed 塔喽)" in result.stderr
     assert "demo:tower" in result.stdout
 
