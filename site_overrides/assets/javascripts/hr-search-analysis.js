@@ -366,13 +366,8 @@ var hrAnalysis = (function () {
       return head.aspect.split("").map(function (particle) { return first + particle + rest; });
     }
 
-    /* synonyms.synonyms_said: what they mean, without the games. */
-    function synonymsSaid(text) {
-      return saidScopes(text).map(function (said) { return said[0]; });
-    }
-
+    /* synonyms._said: whether English ``say`` stands in ``folded`` as whole words. */
     function said(folded, say) {
-      if (!/^[\x00-\x7f]*$/.test(say)) return folded.indexOf(say) >= 0;
       var start = folded.indexOf(say);
       while (start >= 0) {
         var end = start + say.length;
@@ -384,7 +379,6 @@ var hrAnalysis = (function () {
 
     return {
       bounded: bounded,
-      synonymsSaid: synonymsSaid,
       saidScopes: saidScopes,
       termOf: termOf,
       fold: fold, queryTerms: queryTerms, querySequence: querySequence, exactKey: exactKey, isQuestion: isQuestion,

@@ -153,26 +153,24 @@
           // then a word the typo left a letter out of, then the most frequent, then the
           // alphabetically last.
           var best = null, bestKey = null, rest = word.slice(1);
-          for (var i = 0; i < half; i++) {
-            var candidate = flat[i];
-            if (candidate === word || analysis.distance(candidate.slice(1), rest, maxdist + 1) > maxdist + 1) continue;
-            var edits = analysis.distance(candidate.slice(1), rest, maxdist, true);
-            if (edits > maxdist) continue;
+          // search.index.SearchIndex._closest: keep the candidate that ranks above the best so far.
+          function consider(candidate, edits) {
             var key = [-edits, candidate.length > word.length ? 1 : 0, map.get(candidate) || 1];
             var order = 0;
             for (var k = 0; bestKey !== null && order === 0 && k < key.length; k++) order = key[k] - bestKey[k];
             if (best === null || order > 0 || (order === 0 && candidate > best)) { best = candidate; bestKey = key; }
           }
+          for (var i = 0; i < half; i++) {
+            var candidate = flat[i];
+            if (candidate === word || analysis.distance(candidate.slice(1), rest, maxdist + 1) > maxdist + 1) continue;
+            var edits = analysis.distance(candidate.slice(1), rest, maxdist, true);
+            if (edits <= maxdist) consider(candidate, edits);
+          }
           // search.index.SearchIndex.sounds_like: none that close, then a word that sounds like it.
           var sound = best === null ? analysis.soundKey(word) : "";
           for (var j = 0; sound.length > head.soundMin && j < half; j++) {
             var other = flat[j];
-            if (other === word || analysis.soundKey(other) !== sound) continue;
-            var far = analysis.distance(other.slice(1), rest, Infinity, true);
-            var otherKey = [-far, other.length > word.length ? 1 : 0, map.get(other) || 1];
-            var ahead = 0;
-            for (var m = 0; bestKey !== null && ahead === 0 && m < otherKey.length; m++) ahead = otherKey[m] - bestKey[m];
-            if (best === null || ahead > 0 || (ahead === 0 && other > best)) { best = other; bestKey = otherKey; }
+            if (other !== word && analysis.soundKey(other) === sound) consider(other, analysis.distance(other.slice(1), rest, Infinity, true));
           }
           // A real English word the index lacks stays as typed (index.SearchIndex.correct).
           if (best !== null) {
@@ -327,8 +325,8 @@
       }
       // A game's synonym says nothing about which game the query is about.
       if (!exact && only === undefined && games.size === 1) {
-        var only = games.values().next().value;
-        specific.set(only, (specific.get(only) || 0) + 1);
+        var alone = games.values().next().value;
+        specific.set(alone, (specific.get(alone) || 0) + 1);
       }
     });
     var game = favouredGame(specific);
@@ -613,25 +611,27 @@
     ready = setup(config);
     return ready;
   };
+  /* How ``rank`` read a text: as corrected, its terms, whether it asks a question. */
+  function readingOf(found) {
+    return { corrected: found.corrected, terms: found.allTerms, asks: found.asks };
+  }
   self.hrSearch.rank = function (text) {
     return ready.then(function () { text = analysis.bounded(text); return rank(text); }).then(function (found) {
       return render(found, text).then(function (result) {
-        return {
+        return Object.assign(readingOf(found), {
           hits: found.hits.map(function (hit, i) {
             var item = result.items[i];
             var url = hit.lead === "entry" ? item[0].location : item[item.length - 1].location;
             return { id: item[0].ref, url: url, score: hit.score / head.scale, lead: hit.question ? hit.lead : null };
           }),
-          corrected: found.corrected, terms: found.allTerms, asks: found.asks, items: result.items
-        };
+          items: result.items
+        });
       });
     });
   };
-  /* How ``rank`` read a text (as corrected, its terms, whether it asks a question), without the results' texts. */
+  /* The same ranking's reading of a text, without the results' texts. */
   self.hrSearch.analyse = function (text) {
-    return ready.then(function () { return rank(analysis.bounded(text)); }).then(function (found) {
-      return { corrected: found.corrected, terms: found.allTerms, asks: found.asks };
-    });
+    return ready.then(function () { return rank(analysis.bounded(text)); }).then(readingOf);
   };
   self.hrSearch.stem = function (words) {
     return words.map(function (w) { return hrAnalysis.stem(w); });

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import heapq
 import json
+import math
 import re
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -56,8 +57,6 @@ ABOUT_BOOST = 10.0
 NAME_TERMS_SHARE = 0.55
 #: The documents of the game the query's words belong to (:func:`favoured_game`) gain this.
 GAME_BOOST = 3.0
-OFF_TOPIC = 1.0
-OFF_MODE = 0.0
 #: The terms whose scores an open index keeps (:meth:`SearchIndex._scores`), by field: a few
 #: megabytes at 5,000 entries.
 SCORES_KEPT = 20_000
@@ -184,20 +183,23 @@ class SearchIndex:
         "middle", not "mile"), the commonest slip; then the most frequent, then the
         alphabetically last (as Whoosh's heap keeps them).
         """
-        reader = self._reader
+        within = self._reader.terms_within("words", word, maxdist + 1, prefix=1)
+        near = self._closest(word, (c for c in within if c != word), maxdist)
+        return near if near is not None else self.sounds_like(word)
+
+    def _closest(self, word: str, candidates: Iterable[str], maxdist: float = math.inf) -> str | None:
+        """The best of ``candidates`` for a mistyped ``word`` as :meth:`suggest` orders them (none over
+        ``maxdist`` edits)."""
         best: tuple[int, int, int, str] | None = None
-        for candidate in reader.terms_within("words", word, maxdist + 1, prefix=1):
-            if candidate == word:
-                continue
+        for candidate in candidates:
             edits = damerau_levenshtein(candidate, word)
             if edits > maxdist:
                 continue
-            key = (-edits, int(len(candidate) > len(word)), int(reader.frequency("words", candidate) or 1), candidate)
+            frequency = int(self._reader.frequency("words", candidate) or 1)
+            key = (-edits, int(len(candidate) > len(word)), frequency, candidate)
             if best is None or key > best:
                 best = key
-        if best is None:
-            return self.sounds_like(word)
-        return best[3]
+        return None if best is None else best[3]
 
     def sounds_like(self, word: str) -> str | None:
         """The indexed word of the same first letter that sounds like ``word``
@@ -208,17 +210,10 @@ class SearchIndex:
         sound = searchtext.sound_key(word)
         if len(sound) <= searchtext.SOUND_MIN:
             return None
-        reader = self._reader
-        best: tuple[int, int, int, str] | None = None
-        for raw in reader.expand_prefix("words", word[0]):
-            candidate = raw.decode() if isinstance(raw, bytes) else raw
-            if candidate == word or searchtext.sound_key(candidate) != sound:
-                continue
-            edits = damerau_levenshtein(candidate, word)
-            key = (-edits, int(len(candidate) > len(word)), int(reader.frequency("words", candidate) or 1), candidate)
-            if best is None or key > best:
-                best = key
-        return None if best is None else best[3]
+        words = (
+            raw.decode() if isinstance(raw, bytes) else raw for raw in self._reader.expand_prefix("words", word[0])
+        )
+        return self._closest(word, (w for w in words if w != word and searchtext.sound_key(w) == sound))
 
     def searched_for(self, text: str) -> str | None:
         """What a query was searched as when :meth:`correct` changed a word of it (its spaces
@@ -392,15 +387,16 @@ class SearchIndex:
                 if field in COMMON_SKIPPED and self._common(field, term):
                     continue
                 ids, values = self._scores(field, term)
-                everywhere.update(ids)
                 if ids and only is not None:
+                    everywhere.update(ids)
                     kept = [(d, v) for d, v in zip(ids, values) if game_of[d] in only]
                     ids, values = tuple(d for d, _ in kept), tuple(v for _, v in kept)
                 if ids:
                     _add(scores, ids, values, boost * share)
                     docs.update(ids)
             if docs:
-                weight = term_weight(len(everywhere), self._count)
+                # Its rarity everywhere: a game's synonym's documents in every game, any other term's where it scores.
+                weight = term_weight(len(everywhere if only is not None else docs), self._count)
                 for docnum in docs:
                     shares[docnum] += weight
                 touched |= docs
@@ -428,8 +424,6 @@ class SearchIndex:
         found = []
         for docnum in touched:
             score = scores[docnum] * (shares[docnum] / total if total else 1.0)
-            if names and docnum not in names and docnum not in about:
-                score *= OFF_TOPIC
             if docnum in names:
                 score += NAME_BOOST
             elif docnum in about:

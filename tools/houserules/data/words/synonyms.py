@@ -82,7 +82,7 @@ def said_scopes(text: str, pairs: list[list[str]]) -> dict[str, frozenset[str] |
     aspect = any(particle in folded for particle in ASPECT)  # else no pair is said with one
     found: dict[str, frozenset[str] | None] = {}
     for say, means, *game in pairs:
-        english, padded, split = _prepared(say)
+        english, padded, split, aspected = _prepared(say)
         if english:
             if not forms:
                 words = _WORD.findall(folded)
@@ -94,7 +94,7 @@ def said_scopes(text: str, pairs: list[list[str]]) -> dict[str, frozenset[str] |
                 or (say in folded and _said(folded, say))
             )
         else:
-            hit = say in folded or (aspect and _aspect_said(folded, say))
+            hit = say in folded or (aspect and any(form in folded for form in aspected))
         if hit:
             scope = frozenset(game) if game and game[0] else None
             if means not in found:
@@ -106,13 +106,14 @@ def said_scopes(text: str, pairs: list[list[str]]) -> dict[str, frozenset[str] |
 
 
 @lru_cache(maxsize=16384)
-def _prepared(say: str) -> tuple[bool, str, bool]:
+def _prepared(say: str) -> tuple[bool, str, bool, tuple[str, ...]]:
     """What :func:`said_scopes` compares for one synonym, worked out once: whether it is English, its
-    words' forms between spaces, and whether it may be said with an object inside (a phrasal verb)."""
+    words' forms between spaces, whether it may be said with an object inside (a phrasal verb), and
+    a Chinese one's forms with an aspect particle (:func:`aspect_forms`)."""
     if not say.isascii():
-        return False, "", False
+        return False, "", False, aspect_forms(say)
     form = say_form(say)
-    return True, f" {form} " if form else "", " " in form and not OBJECTS.intersection(_WORD.findall(say))
+    return True, f" {form} " if form else "", " " in form and not OBJECTS.intersection(_WORD.findall(say)), ()
 
 
 @lru_cache(maxsize=4096)
@@ -125,14 +126,15 @@ def say_form(say: str) -> str:
     return " ".join(word_form(w) for w in _WORD.findall(say))
 
 
-def _aspect_said(folded: str, say: str) -> bool:
-    """Whether a Chinese synonym is said with an aspect particle after its first character
-    (:data:`ASPECT`: "被砍了一刀" says 砍一刀).
+def aspect_forms(say: str) -> tuple[str, ...]:
+    """A Chinese synonym with each aspect particle after its first character (:data:`ASPECT`: "被砍了一刀"
+    says 砍一刀); none for an English one.
 
-    >>> _aspect_said("被砍了一刀", "砍一刀"), _aspect_said("开鬼", "开鬼"), _aspect_said("san了值", "san值")
+    >>> said = lambda folded, say: any(form in folded for form in aspect_forms(say))
+    >>> said("被砍了一刀", "砍一刀"), said("开鬼", "开鬼"), said("san了值", "san值")
     (True, False, False)
     """
-    return not say[:1].isascii() and any(say[0] + particle + say[1:] in folded for particle in ASPECT)
+    return () if say[:1].isascii() else tuple(say[0] + particle + say[1:] for particle in ASPECT)
 
 
 def said_word(say: str) -> bool:
@@ -144,8 +146,7 @@ _ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 
 
 def _said(folded: str, say: str) -> bool:
-    if not say.isascii():
-        return say in folded
+    """Whether English ``say`` stands in ``folded`` as whole words."""
     start = folded.find(say)
     while start >= 0:
         end = start + len(say)
