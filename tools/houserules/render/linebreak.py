@@ -87,6 +87,8 @@ def wrap(text: str, columns: int) -> list[str]:
     ['Discoverin', 'g ，']
     >>> wrap("见楼层封闭 (BH-T06)。", 14)
     ['见楼层封', '闭 (BH-T06)。']
+    >>> wrap("魔魔魔（ ", 8)
+    ['魔魔魔', '（ ']
     """
     lines: list[str] = []
     for paragraph in text.split("\n"):
@@ -100,9 +102,14 @@ def wrap(text: str, columns: int) -> list[str]:
                 elif closing:  # "词 ，": the mark takes its word down with it
                     lines.append(line[: -len(last)].rstrip(" "))
                     line = last + unit
-                else:
-                    lines.append(line.rstrip(" "))
-                    line = unit if unit.strip() else ""
+                else:  # an opening mark the line would end with goes down with what follows it
+                    head = line.rstrip(" ")
+                    cut = len(head)
+                    while cut > 1 and head[cut - 1] in OPENING and head[: cut - 1].strip():
+                        cut -= 1
+                    lines.append(head[:cut].rstrip(" "))
+                    rest = line[cut:]
+                    line = rest + unit if rest.strip() else (unit if unit.strip() else "")
             else:
                 line += unit
             if unit.strip():
