@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the Debian packages the build and the tests need, if any is missing:
-#   chromium            end-to-end tests of the site (headless)
+#   chromium-headless-shell  end-to-end tests of the site (Chromium's headless build)
 #   nodejs              the site search's worker, run beside the Python search in the fast tests
 #   fonts-wqy-microhei  the CJK font embedded in the printed FAQ
 #   poppler-utils       pdftotext/pdffonts/pdftoppm: tests read the PDF back
@@ -9,7 +9,7 @@
 #   libpango-1.0-0 libpangoft2-1.0-0  WeasyPrint's text layout
 #   nodejs, npm         npm ci installs axe-core (package.json), the accessibility checker of the tests
 set -euo pipefail
-packages=(chromium nodejs fonts-wqy-microhei poppler-utils zbar-tools libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0)
+packages=(chromium-headless-shell nodejs fonts-wqy-microhei poppler-utils zbar-tools libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0)
 missing=()
 for pkg in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

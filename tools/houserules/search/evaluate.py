@@ -175,8 +175,11 @@ def report(table: dict[str, dict[str, Any]], misses: list[Outcome]) -> str:
 
 # -- the site's search box --------------------------------------------------------------
 
-#: Where Playwright finds Chromium (Debian's package; Playwright downloads no browser here).
-CHROMIUM = "/usr/bin/chromium"
+#: Where Playwright finds Chromium: Debian's ``chromium-headless-shell``, the headless build of the same
+#: Chromium made for automation (what Playwright itself runs for headless pages), without the desktop
+#: browser's layers: the same Blink for a third less CPU than the full browser's headless mode. Playwright
+#: downloads no browser here.
+CHROMIUM = "/usr/lib/chromium/chromium-headless-shell"
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -215,7 +218,7 @@ def evaluate_site(site: Path, judgements: list[Judgement], refs: set[str]) -> li
     if not (site / "index.html").is_file():
         raise HouserulesError(f"no site in {site} — build it first: houserules build -o {site}")
     if not Path(CHROMIUM).is_file():
-        raise HouserulesError(f"Chromium not found at {CHROMIUM} — install it: apt-get install chromium")
+        raise HouserulesError(f"Chromium not found at {CHROMIUM} — install it: apt-get install chromium-headless-shell")
     outcomes = []
     with serve_static(site) as base, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
