@@ -214,11 +214,16 @@ def test_irregular_past_forms_meet_their_verb():
         ("nobody patched her up", ["heal"]),  # ... but a phrasal verb's object may stand inside
         ("patch it up", ["heal"]),
         ("patch the rat up", []),  # only a pronoun
+        ("she walked up to the owl", ["approach"]),  # said inside a longer synonym: only the longer counts
+        ("she walks up the stairs", ["move"]),  # "walk" alone
+        ("地板塌了", ["崩塌的房间"]),  # the same for Chinese: 塌了 inside 地板塌了
+        ("塌了 lift", ["mystic elevator", "崩塌"]),  # alone, it counts
     ],
 )
 def test_synonyms_said(text, said):
     pairs = [["扣血", "伤害"], ["lift", "mystic elevator"], ["stab", "attack"], ["take a shot", "ranged attack"]]
-    pairs += [["patch up", "heal"]]
+    pairs += [["patch up", "heal"], ["walk", "move"], ["walk up to", "approach"], ["塌了", "崩塌"]]
+    pairs += [["地板塌了", "崩塌的房间"]]
     assert searchtext.synonyms_said(text, pairs) == said
 
 

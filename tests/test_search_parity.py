@@ -120,11 +120,14 @@ def test_a_games_synonyms_score_its_documents_alike(site, index):
         "my mouse stabbed the beetle during a watch",  # creature: Mausritter's
         "the big boss took a hit from the lift",  # mystic elevator: Betrayal's
         "老大的回合什么时候",  # 首领: Mice and Mystics'
+        "my mouse is scared of the owl, can she walk up to it",  # approach (Mausritter's), not walk's move
     ]
     games = [{index.games[g] for found in index.expanded(q)[2].values() for g in found} for q in queries]
     assert games == [{"mice-and-mystics"}, {"mice-and-mystics"}, {"betrayal"}, {"mausritter"}, {"betrayal"}] + [
-        {"mice-and-mystics"}
+        {"mice-and-mystics"},
+        {"mausritter"},
     ]
+    assert "move" not in index.expanded(queries[-1])[0]  # "walk" said only inside "walk up to"
     found = worker(site, rank=queries)["rank"]
     for query, got in zip(queries, found):
         key = index.exact_key(query)

@@ -332,7 +332,7 @@ var hrAnalysis = (function () {
     /* synonyms.said_scopes: what the synonyms a query uses mean, each with the games whose tables
      * say it ([means, null] for the general table's: every game's; [means, [game, ...]]). */
     function saidScopes(text) {
-      var folded = fold(text), found = [], at = new Map(), forms = null, loose = null;
+      var folded = fold(text), found = [], at = new Map(), forms = null, loose = null, hits = [];
       // Else no pair is said with an aspect particle.
       var aspect = head.aspect.split("").some(function (particle) { return folded.indexOf(particle) >= 0; });
       preparedPairs().forEach(function (pair, index) {
@@ -347,14 +347,31 @@ var hrAnalysis = (function () {
           hit = (form !== "" && forms.indexOf(" " + form + " ") >= 0) || (pair.split && loose.indexOf(" " + form + " ") >= 0)
             || said(folded, say);
         } else hit = folded.indexOf(say) >= 0 || (aspect && pair.aspect.some(function (said) { return folded.indexOf(said) >= 0; }));
-        if (!hit) return;
-        var game = pairGame[index], scope = game < 0 ? null : [game];
+        if (hit) hits.push(index);
+      });
+      longest(hits).forEach(function (index) {
+        var pair = preparedPairs()[index], game = pairGame[index], scope = game < 0 ? null : [game];
         if (!at.has(pair.means)) { at.set(pair.means, found.length); found.push([pair.means, scope]); return; }
         var prior = found[at.get(pair.means)];
         if (prior[1] === null || scope === null) prior[1] = null;
         else if (prior[1].indexOf(game) < 0) prior[1].push(game);
       });
       return found;
+    }
+
+    /* synonyms._longest: the pairs said (their indices, in order) but those said only inside a longer
+     * one also said ("walk" in "walk up to", 塌了 in 地板塌了); synonyms._key is what is compared. */
+    function longest(hits) {
+      var keys = hits.map(function (index) {
+        var pair = preparedPairs()[index];
+        return pair.ascii ? (pair.form !== "" ? " " + pair.form + " " : "") : pair.say;
+      });
+      return hits.filter(function (index, k) {
+        var key = keys[k];
+        return key === "" || !keys.some(function (other) {
+          return other !== key && (other[0] === " ") === (key[0] === " ") && other.indexOf(key) >= 0;
+        });
+      });
     }
 
     /* synonyms._aspect_said: a Chinese synonym said with an aspect particle after its first

@@ -70,7 +70,9 @@ def said_scopes(text: str, pairs: list[list[str]]) -> dict[str, frozenset[str] |
     whole words, in any of their forms ("stabbing", "stabbed" say "stab"; "took a shot" says "take a
     shot": the words' :func:`word_form`), a phrasal verb also with its object inside ("patched him
     up" says "patch up": :data:`OBJECTS`), a Chinese one also with an aspect particle after its
-    first character ("砍了一刀" says 砍一刀: :data:`ASPECT`).
+    first character ("砍了一刀" says 砍一刀: :data:`ASPECT`). A synonym said only as part of a longer one
+    the query also says does not count on its own: "walk up to" says "walk up to", not "walk" too
+    (:func:`_longest`).
 
     >>> {means: sorted(games) for means, games in said_scopes("the monster moved", [["monster", "minion", "mm"], ["monster", "minion", "x"]]).items()}
     {'minion': ['mm', 'x']}
@@ -80,8 +82,9 @@ def said_scopes(text: str, pairs: list[list[str]]) -> dict[str, frozenset[str] |
     folded = fold(text)
     forms = loose = ""
     aspect = any(particle in folded for particle in ASPECT)  # else no pair is said with one
-    found: dict[str, frozenset[str] | None] = {}
-    for say, means, *game in pairs:
+    hits: list[list[str]] = []
+    for pair in pairs:
+        say = pair[0]
         english, padded, split, aspected = _prepared(say)
         if english:
             if not forms:
@@ -96,13 +99,42 @@ def said_scopes(text: str, pairs: list[list[str]]) -> dict[str, frozenset[str] |
         else:
             hit = say in folded or (aspect and any(form in folded for form in aspected))
         if hit:
-            scope = frozenset(game) if game and game[0] else None
-            if means not in found:
-                found[means] = scope
-            else:
-                prior = found[means]
-                found[means] = None if prior is None or scope is None else prior | scope
+            hits.append(pair)
+    found: dict[str, frozenset[str] | None] = {}
+    for _say, means, *game in _longest(hits):
+        scope = frozenset(game) if game and game[0] else None
+        if means not in found:
+            found[means] = scope
+        else:
+            prior = found[means]
+            found[means] = None if prior is None or scope is None else prior | scope
     return found
+
+
+def _longest(hits: list[list[str]]) -> list[list[str]]:
+    """The synonyms a query says (in their order) but those said only inside a longer one it also says:
+    an English one whose words' forms stand inside another's ("walk" in "walk up to"), a Chinese one
+    inside another's characters (塌了 in 地板塌了).
+
+    >>> [say for say, *_ in _longest([["walk", "move"], ["walk up to", "approach"], ["owl", "creature"]])]
+    ['walk up to', 'owl']
+    >>> [say for say, *_ in _longest([["塌了", "崩塌"], ["地板塌了", "崩塌的房间"], ["walk", "move"]])]
+    ['地板塌了', 'walk']
+    """
+    keys = [_key(pair[0]) for pair in hits]
+    return [
+        pair
+        for pair, key in zip(hits, keys)
+        if not key
+        or not any(other != key and key in other for other in keys if other.startswith(" ") == key.startswith(" "))
+    ]
+
+
+def _key(say: str) -> str:
+    """What :func:`_longest` compares: an English synonym's words' forms between spaces, a Chinese one
+    itself (only an English one starts with a space: one script's synonyms are compared with each other)."""
+    english, padded, _, _ = _prepared(say)
+    return padded if english else say
 
 
 @lru_cache(maxsize=16384)
