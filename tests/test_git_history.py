@@ -9,6 +9,7 @@ commit that made it, and shows every git-derived string as text.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 import shutil
@@ -241,6 +242,23 @@ def test_a_subject_using_a_production_word_is_shown_neutral(wording_repo):
         assert content.startswith(f"<p>{html.escape(shown, quote=True)}</p>")
     for text in (page, *contents):
         assert not re.search(r"\bseed|种子|002_912163b109a9ba77|\.txt|notes\.pdf|game\.yaml", text, re.I), text
+
+
+def test_a_merge_shows_no_subject(wording_repo):
+    """Git's own subject of a merge names branches, not what changed: the version is listed without one."""
+    kb = load_kb(wording_repo)
+    history = load_history(kb)
+    for said in ("Merge branch 'tower' into main", "Merge pull request #12 from group/tower"):
+        newest = dataclasses.replace(history.versions[0], subject=said)
+        merged = dataclasses.replace(history, versions=[newest, *history.versions[1:]])
+        page = changes_page(kb, merged)
+        feed = changes_feed(kb, merged, "Demo", None)
+        assert "Merge" not in page and "Merge" not in feed, said
+        commit = re.escape(newest.commit[:10])
+        assert re.search(rf'<span lang="en">commit</span> <code>{commit}</code></p>', page)
+    # a subject that only starts like one is the group's own words
+    kept = dataclasses.replace(history.versions[0], subject="Merged the two tower answers")
+    assert "Merged the two tower answers" in changes_page(kb, dataclasses.replace(history, versions=[kept]))
 
 
 @pytest.mark.slow

@@ -142,6 +142,9 @@ def _message(path: Path_, match: re.Match[str]) -> str:
 #: subject is replaced rather than the word cut out: "Audit against the seeds: 21 entries corrected"
 #: without its word reads "Audit against the : 21 entries corrected", which says something else.
 NEUTRAL_SUBJECT = "数据更新 · Data update"
+#: The subject git itself writes for a merge ("Merge branch 'x'", "Merge pull request #3 from …"): it names
+#: branches, not what changed, so the changes page and its feed show no subject for it.
+_MERGE_SUBJECT = re.compile(r"Merge (?:branch|branches|remote-tracking branch|pull request|commit|tag)\b")
 #: A file name in a commit subject (a source document, a data or project file): a reader knows none.
 _SUBJECT_FILE = r"(?<![\w.-])[\w.-]*\w\.(?:txt|md|pdf|docx?|ya?ml|json|csv|html?)\b"
 
@@ -162,11 +165,16 @@ def subject_pattern(kb: KnowledgeBase) -> re.Pattern[str]:
 
 
 def shown_subject(subject: str, pattern: re.Pattern[str]) -> str:
-    """``subject`` as a reader sees it: :data:`NEUTRAL_SUBJECT` when it uses a word of ``pattern``.
+    """``subject`` as a reader sees it: :data:`NEUTRAL_SUBJECT` when it uses a word of ``pattern``, nothing
+    for git's own subject of a merge (:data:`_MERGE_SUBJECT`).
 
     >>> shown_subject("Content audit against the seeds", re.compile(r"\\bseed", re.I))
     '数据更新 · Data update'
     >>> shown_subject("Betrayal: the vault's answers", re.compile(r"\\bseed", re.I))
     "Betrayal: the vault's answers"
+    >>> shown_subject("Merge branch 'vault' into main", re.compile(r"\\bseed", re.I))
+    ''
     """
+    if subject and _MERGE_SUBJECT.match(subject):
+        return ""
     return NEUTRAL_SUBJECT if subject and pattern.search(subject) else subject
