@@ -286,6 +286,12 @@ def test_offline_a_pdf_never_opened_says_so_instead_of_404(browser, published):
         assert tab.evaluate(CONTROLLED)
         told = tab.wait_for_selector(".hr-offline-ready")
         assert "没有网络也能打开" in told.inner_text() and "opens without a network" in told.inner_text()
+        tab.locator(".md-search__input").focus()  # the search open: the notice waits rather than cover results
+        tab.wait_for_function("() => document.getElementById('__search').checked")
+        assert not told.is_visible()
+        tab.keyboard.press("Escape")
+        tab.wait_for_function("() => !document.getElementById('__search').checked")
+        assert told.is_visible()
         context.set_offline(True)
         response = tab.goto(f"{url}/print/demo.pdf")
         assert response is not None and response.status == 503
