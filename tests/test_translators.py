@@ -97,10 +97,13 @@ def test_diff_html(printed, corrected, lang, expected):
 
 
 def test_erratum_renders_with_its_diff_on_every_page_that_concerns_the_component():
-    printed = '<td class="hr-printed" lang="zh"><del>高</del>塔：<del>受到1点</del>肉体<del>损伤</del></td>'
-    corrected = '<td class="hr-corrected" lang="zh">塔<ins>楼</ins>：肉体<ins>能力上升1级</ins></td>'
+    printed = (
+        '<td class="hr-printed" data-label="印刷文本 Printed" lang="zh"><del>高</del>塔：<del>受到1点</del>肉体'
+        "<del>损伤</del></td>"
+    )
+    corrected = '<td class="hr-corrected" data-label="更正 Corrected" lang="zh">塔<ins>楼</ins>：肉体<ins>能力上升1级</ins></td>'
     english = (
-        '<td class="hr-printed" lang="en"><del>Take</del> 1 mental <del>damage</del> '
+        '<td class="hr-printed" data-label="印刷文本 Printed" lang="en"><del>Take</del> 1 mental <del>damage</del> '
         "<del>&lt;</del>here<del>&gt;</del>.</td>"
     )
     pages = pages_for(DATA)
@@ -388,7 +391,7 @@ ROOMS = {"menagerie": ("受到1点肉体损伤", "肉体"), "study": ("受到1�
 
 
 def _printed_cell(html: str, kept: str) -> str:
-    cells = re.findall(r'<td class="hr-printed" lang="zh">(.*?)</td>', html)
+    cells = re.findall(r'<td class="hr-printed"[^>]* lang="zh">(.*?)</td>', html)
     return next(cell for cell in cells if f"</del>{kept}<del>" in cell)
 
 
