@@ -185,7 +185,13 @@ def test_the_result_count_is_announced(browser, base_url):
     meta = page.locator(".md-search-result__meta")
     assert meta.get_attribute("role") == "status" and meta.get_attribute("aria-live") == "polite"
     assert any(ch.isdigit() for ch in meta.inner_text())
+    assert "个符合条件的结果 · results" in meta.inner_text()  # said in Chinese and in English
     assert page.locator(".md-search[role=dialog]").get_attribute("aria-label")
+    page.fill(".md-search__input", "")
+    page.wait_for_function(
+        "() => document.querySelector('.md-search-result__meta').textContent.includes('Type to search')"
+    )
+    assert meta.inner_text().strip() == "键入以开始搜索 · Type to search"
     page.close()
 
 
