@@ -12,7 +12,7 @@ from .document import LAYOUTS
 from .inserts import insert_name, inserts
 from .pdf import copy_pdf, require_cjk_font
 from .pdfcache import PdfCache
-from .plan import PrintOptions, Since
+from .plan import PrintOptions, Since, printed_changes
 
 
 def build_pdfs(kb: KnowledgeBase, site_dir: Path, site_url: str | None) -> list[str]:
@@ -35,17 +35,19 @@ def build_pdfs(kb: KnowledgeBase, site_dir: Path, site_url: str | None) -> list[
     return laid_out
 
 
-def since_options(kb: KnowledgeBase, wanted: str, game: str | None) -> Since:
-    """What an insert of the changes since the data version ``wanted`` prints (of one game, if given)."""
+def since_options(kb: KnowledgeBase, wanted: str, game: str | None, layout: str = "qa") -> Since:
+    """What an insert of the changes since the data version ``wanted`` prints (of one game, if given): the
+    entries whose change a printout in ``layout`` shows (:func:`~houserules.print.plan.printed_changes`)."""
     from ..data.versions.history import changes_since
 
     version, entries, _ = changes_since(kb, wanted)
-    entries = [c for c in entries if game is None or c.ref.split(":", 1)[0] == game]
+    entries = [c for c in printed_changes(entries, layout) if game is None or c.ref.split(":", 1)[0] == game]
     changed = {c.ref: c for c in entries if c.status != "removed" and c.ref in kb.entries}
     removed = [c for c in entries if c.status == "removed"]
     if not changed and not removed:
         raise HouserulesError(
-            f"no entry{' of ' + game if game else ''} changed since {version.version}; nothing to print"
+            f"no entry{' of ' + game if game else ''} changed in what a printout shows since {version.version}; "
+            "nothing to print"
         )
     return Since(str(version.version), changed, removed)
 
@@ -73,7 +75,7 @@ def make_faq(
         )
     if game is not None and game not in kb.games:
         raise HouserulesError(f"unknown game '{game}' — use one of: {', '.join(kb.games)}")
-    since = since_options(kb, changes_since, game) if changes_since is not None else None
+    since = since_options(kb, changes_since, game, layout) if changes_since is not None else None
     profile = None
     if profile_file is not None:
         profile, kb = load_profile(profile_file, kb)

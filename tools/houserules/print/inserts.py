@@ -2,9 +2,10 @@
 
 A group holding a printout of an earlier version downloads ``print/changes-since-<version>.pdf``
 from the site's 更新记录 page instead of running ``houserules pdf --changes-since``. The build
-writes one for each of the :data:`INSERT_VERSIONS` versions before the current one whose
-entries changed since (an insert of a version after which only a game's contents list changed
-would be empty), laid out through the same cache as every other PDF.
+writes one for each of the :data:`INSERT_VERSIONS` versions before the current one after which
+entries changed in what the printed FAQ shows (:func:`~houserules.print.plan.printed_changes`: an
+insert of a version after which only a game's contents list or entries' histories changed would
+print nothing new), laid out through the same cache as every other PDF.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from ..data.reading.model import KnowledgeBase
 from ..data.versions.git import NoGit, git_checkout
 from ..data.versions.history import History, Version, changes_between, load_history
 from ..render.urls import PRINT_DIR
-from .plan import Since
+from .plan import Since, printed_changes
 
 #: How many versions before the current one get a ready insert.
 INSERT_VERSIONS = 5
@@ -54,6 +55,7 @@ def inserts(
         if version.commit is None:
             continue
         entries, _ = changes_between(kb, top, version.version.tree)
+        entries = printed_changes(entries, "qa")  # an insert is laid out as the printed FAQ is
         changed = {c.ref: c for c in entries if c.status != "removed" and c.ref in kb.entries}
         removed = [c for c in entries if c.status == "removed"]
         if changed or removed:

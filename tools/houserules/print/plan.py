@@ -16,6 +16,23 @@ Group = tuple[str, Bilingual, list[str]]
 FRONT_LINK = "houserules-anchor:"
 
 
+#: The kinds of change (:data:`houserules.data.reading.vocab.CHANGE_ASPECTS`) each layout's pages show
+#: (:data:`houserules.print.document.PRINT_BLOCKS`: the code, title and kind, the one-line answer, the
+#: questions, the uncertain, stale and stub notices; the full layout adds the details). An insert of what
+#: changed since a printout lists an entry only for these: a change of its aliases, its history or its
+#: translator notes alone prints nothing new.
+PRINTED_ASPECTS: dict[str, frozenset[str]] = {
+    "qa": frozenset({"title", "code", "answer", "questions", "status", "translations", "details"}),
+}
+PRINTED_ASPECTS["full"] = PRINTED_ASPECTS["qa"] | {"body", "facts", "errata", "references", "sources"}
+
+
+def printed_changes(changes: list[EntryChange], layout: str) -> list[EntryChange]:
+    """The added, removed and changed entries of ``changes`` whose change a printout in ``layout`` shows."""
+    shown = PRINTED_ASPECTS[layout]
+    return [c for c in changes if c.status != "changed" or not c.aspects or not shown.isdisjoint(c.aspects)]
+
+
 def anchor(entry: Entry) -> str:
     """The entry's id in the print HTML (slugs have no '--', so this is unambiguous)."""
     return f"e-{entry.game}--{entry.id}"
