@@ -60,11 +60,12 @@ def new_repo(root: Path) -> tuple[Path, Path]:
 
 
 def change_crossing(data: Path, n: int) -> None:
+    """A change of the crossing entry that a printout shows (its answer), with a line of history."""
     path = data / CROSSING
     path.write_text(
-        path.read_text(encoding="utf-8").replace(
-            "history:\n", f"history:\n  - {{date: 2026-12-01, change: e{n}}}\n", 1
-        ),
+        path.read_text(encoding="utf-8")
+        .replace("history:\n", f"history:\n  - {{date: 2026-12-01, change: e{n}}}\n", 1)
+        .replace("try again next turn", f"try again next turn (e{n})", 1),
         encoding="utf-8",
     )
 
