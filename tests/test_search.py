@@ -674,13 +674,13 @@ def test_natural_questions_find_their_answer_first(judged):
 
 
 #: What the questions and situations players tell (groups natural and situation-*) reach, by
-#: language and together: hit@1, hit@3. The aim is 0.92 and 0.98 everywhere; hit@3 reaches it, and
-#: hit@1 together (0.922) and in Chinese (0.921), not yet in English (0.910 measured): the floors are what is reached.
+#: language and together: hit@1, hit@3. Measured: hit@1 0.976 in Chinese, 0.970 in English, 0.976
+#: together, hit@3 1.0 everywhere; each floor is what is reached, less about one query's worth.
 TOLD_FLOORS = {
-    "told-zh": (0.92, 0.98),
-    "told-en": (0.94, 0.98),
+    "told-zh": (0.96, 0.99),
+    "told-en": (0.95, 0.98),
     "told-typo": (1.0, 1.0),
-    "told": (0.93, 0.98),
+    "told": (0.96, 0.99),
 }
 
 
