@@ -12,7 +12,7 @@ from .document import LAYOUTS
 from .inserts import insert_name, inserts
 from .pdf import copy_pdf, require_cjk_font
 from .pdfcache import PdfCache
-from .plan import PrintOptions, Since, printed_changes
+from .plan import PrintOptions, Since, printed_since
 
 
 def build_pdfs(kb: KnowledgeBase, site_dir: Path, site_url: str | None) -> list[str]:
@@ -41,15 +41,14 @@ def since_options(kb: KnowledgeBase, wanted: str, game: str | None, layout: str 
     from ..data.versions.history import changes_since
 
     version, entries, _ = changes_since(kb, wanted)
-    entries = [c for c in printed_changes(entries, layout) if game is None or c.ref.split(":", 1)[0] == game]
-    changed = {c.ref: c for c in entries if c.status != "removed" and c.ref in kb.entries}
-    removed = [c for c in entries if c.status == "removed"]
-    if not changed and not removed:
+    entries = [c for c in entries if game is None or c.ref.split(":", 1)[0] == game]
+    since = printed_since(kb, str(version.version), entries, layout)
+    if not since.changes and not since.removed:
         raise HouserulesError(
             f"no entry{' of ' + game if game else ''} changed in what a printout shows since {version.version}; "
             "nothing to print"
         )
-    return Since(str(version.version), changed, removed)
+    return since
 
 
 def make_faq(

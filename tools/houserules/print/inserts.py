@@ -16,7 +16,7 @@ from ..data.reading.model import KnowledgeBase
 from ..data.versions.git import NoGit, git_checkout
 from ..data.versions.history import History, Version, changes_between, load_history
 from ..render.urls import PRINT_DIR
-from .plan import Since, printed_changes
+from .plan import Since, printed_since
 
 #: How many versions before the current one get a ready insert.
 INSERT_VERSIONS = 5
@@ -55,9 +55,7 @@ def inserts(
         if version.commit is None:
             continue
         entries, _ = changes_between(kb, top, version.version.tree)
-        entries = printed_changes(entries, "qa")  # an insert is laid out as the printed FAQ is
-        changed = {c.ref: c for c in entries if c.status != "removed" and c.ref in kb.entries}
-        removed = [c for c in entries if c.status == "removed"]
-        if changed or removed:
-            found.append((version, Since(str(version.version), changed, removed)))
+        since = printed_since(kb, str(version.version), entries, "qa")  # laid out as the printed FAQ is
+        if since.changes or since.removed:
+            found.append((version, since))
     return found

@@ -33,6 +33,14 @@ def printed_changes(changes: list[EntryChange], layout: str) -> list[EntryChange
     return [c for c in changes if c.status != "changed" or not c.aspects or not shown.isdisjoint(c.aspects)]
 
 
+def printed_since(kb: KnowledgeBase, version: str, changes: list[EntryChange], layout: str) -> Since:
+    """What an insert of the changes since ``version`` prints in ``layout``: of the entries whose change it
+    shows (:func:`printed_changes`), those added or changed and still in the data, and those removed."""
+    shown = printed_changes(changes, layout)
+    changed = {c.ref: c for c in shown if c.status != "removed" and c.ref in kb.entries}
+    return Since(version, changed, [c for c in shown if c.status == "removed"])
+
+
 def anchor(entry: Entry) -> str:
     """The entry's id in the print HTML (slugs have no '--', so this is unambiguous)."""
     return f"e-{entry.game}--{entry.id}"
