@@ -54,10 +54,11 @@ SCHEMES = {"light": "default", "dark": "slate"}
 
 
 def matrix_tab(browser, viewport: dict):
-    """One page of ``viewport`` for the whole matrix; ``tab.loaded`` is the address it shows."""
+    """One page of ``viewport`` for the whole matrix; ``tab.loaded`` is the address it shows and ``tab.searching``
+    whether its search is open."""
     context = browser.new_context(color_scheme="light", **viewport)
     page = context.new_page()
-    page.loaded = None
+    page.loaded, page.searching = None, False
     yield page
     context.close()
 
@@ -96,7 +97,7 @@ def settle(page, results: bool = False) -> None:
 
 
 def _matrix() -> list:
-    """Every page kind, with the search closed and open, in both palettes: the second palette of a page right
+    """Every page kind, with the search closed and then open, in both palettes: the second palette of a page right
     after the first (each pair starts in the palette the previous one ended in, which a new page keeps)."""
     cases = []
     for number, (kind, search) in enumerate((k, s) for k in PAGES for s in (False, True)):
@@ -116,22 +117,38 @@ def test_axe_finds_no_violation(tab, base_url, kind, search, scheme):
     check_page(tab, base_url, kind, search, scheme)
 
 
+#: Opens the search as its button or the keyboard does (Material's toggle, then the focus in the box).
+OPEN_SEARCH = """() => {
+    const toggle = document.getElementById('__search');
+    toggle.checked = true;
+    toggle.dispatchEvent(new Event('change'));
+    document.querySelector('input.md-search__input').focus();
+}"""
+
+
 def check_page(tab, base_url: str, kind: str, search: bool, scheme: str) -> None:
-    """axe on a page of ``kind`` in ``scheme``. The page is loaded once for both palettes: the second is switched
-    to in place, the browser's preferred colour scheme with it, so the page is as a reader with that preference
-    gets it."""
-    url = f"{base_url}/{PAGES[kind]}" + ("?q=betrayal" if search else "")
+    """axe on a page of ``kind`` in ``scheme``. The page is loaded once for its four states: the second palette is
+    switched to in place, the browser's preferred colour scheme with it, so the page is as a reader with that
+    preference gets it; then the search is opened on it and a query typed, as a reader does."""
+    url = f"{base_url}/{PAGES[kind]}"
     tab.emulate_media(color_scheme=scheme)
-    if tab.loaded != url:
+    if tab.loaded != url or (tab.searching and not search):
         tab.loaded = None
         tab.goto(url)
-        settle(tab, results=search)
-        tab.loaded = url
+        settle(tab)
+        tab.loaded, tab.searching = url, False
+    if search and not tab.searching:
+        tab.loaded = None  # a page left half-way is loaded again
+        tab.evaluate(OPEN_SEARCH)
+        tab.keyboard.insert_text("betrayal")
+        settle(tab, results=True)
+        tab.loaded, tab.searching = url, True
     if tab.evaluate("() => document.body.getAttribute('data-md-color-scheme')") != SCHEMES[scheme]:
         tab.evaluate(SWITCH_PALETTE, SCHEMES[scheme])
         settle(tab, results=search)
     assert tab.evaluate("() => document.body.getAttribute('data-md-color-scheme')") == SCHEMES[scheme]
     assert tab.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
+    assert tab.evaluate("() => document.getElementById('__search').checked") == search
     found = violations(tab)
     assert found == [], describe(found)
 
