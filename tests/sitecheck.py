@@ -78,3 +78,30 @@ def external_resources(site: Path) -> list[str]:
             if loads and (urlsplit(url).scheme or url.startswith("//")):
                 found.append(f"{page.relative_to(site)}: {tag} {url}")
     return found
+
+
+#: Opens the search as its button or the keyboard does (Material's toggle, then the focus in the box).
+OPEN_SEARCH = """() => {
+    const toggle = document.getElementById('__search');
+    toggle.checked = true;
+    toggle.dispatchEvent(new Event('change'));
+    document.querySelector('input.md-search__input').focus();
+}"""
+
+
+def typed_results(page, home: str, query: str) -> list[str]:
+    """The titles of the results of ``query`` typed into the search box of the page ``home``, as an input method
+    commits a word (one input event). The page is loaded only when it shows another address, so the searches of
+    a module are typed one after another into one page; the box is emptied first, and the results waited for
+    are those of ``query``."""
+    if page.url != home:
+        page.goto(home)
+    if not page.evaluate("() => document.getElementById('__search').checked"):
+        page.evaluate(OPEN_SEARCH)
+    page.fill("input.md-search__input", "")
+    page.wait_for_function("() => !document.querySelector('.md-search-result__item')")
+    page.focus("input.md-search__input")
+    page.keyboard.insert_text(query)
+    page.wait_for_selector(".md-search-result__item", timeout=15000)
+    titles = page.locator(".md-search-result__item .md-search-result__article h1").all_inner_texts()
+    return [t.replace("\u200b", "") for t in titles]

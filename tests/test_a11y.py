@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from axecheck import axe_version, describe, violations
-from sitecheck import NO_OFFLINE_APP, serve
+from sitecheck import NO_OFFLINE_APP, OPEN_SEARCH, serve
 
 pytestmark = pytest.mark.browser
 
@@ -115,15 +115,6 @@ SWITCH_PALETTE = """scheme => document.querySelector(`input.md-option[data-md-co
 @pytest.mark.parametrize("kind, search, scheme", _matrix())
 def test_axe_finds_no_violation(tab, base_url, kind, search, scheme):
     check_page(tab, base_url, kind, search, scheme)
-
-
-#: Opens the search as its button or the keyboard does (Material's toggle, then the focus in the box).
-OPEN_SEARCH = """() => {
-    const toggle = document.getElementById('__search');
-    toggle.checked = true;
-    toggle.dispatchEvent(new Event('change'));
-    document.querySelector('input.md-search__input').focus();
-}"""
 
 
 def check_page(tab, base_url: str, kind: str, search: bool, scheme: str) -> None:

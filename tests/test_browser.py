@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
 
-from sitecheck import NO_OFFLINE_APP, serve
+from sitecheck import NO_OFFLINE_APP, serve, typed_results
 
 pytestmark = pytest.mark.browser
 
@@ -74,17 +74,23 @@ def page(_page, base_url):
     assert _outside(_page.requests, base_url) == [], "the site loaded something from outside"
 
 
-def first_results(page, base_url: str, query: str) -> list[str]:
-    page.goto(f"{base_url}/index.html?q={quote(query)}")
-    page.wait_for_selector(".md-search-result__item", timeout=15000)
-    titles = page.locator(".md-search-result__item .md-search-result__article h1").all_inner_texts()
-    return [t.replace("\u200b", "") for t in titles]
+@pytest.fixture(scope="module")
+def search_tab(browser, base_url):
+    """The home page, its search open, into which the searches below are typed one after another."""
+    context = browser.new_context(**NO_OFFLINE_APP)
+    tab = context.new_page()
+    tab.requests = []
+    tab.on("request", lambda req: tab.requests.append(req.url))
+    yield tab
+    context.close()
 
 
 @pytest.mark.parametrize("query, code", SEARCHES, ids=[q for q, _ in SEARCHES])
-def test_search_puts_the_expected_entry_first(page, base_url, query, code):
-    results = first_results(page, base_url, query)
+def test_search_puts_the_expected_entry_first(search_tab, base_url, query, code):
+    search_tab.requests.clear()
+    results = typed_results(search_tab, f"{base_url}/index.html", query)
     assert results and results[0].startswith(f"{code} "), results[:3]
+    assert _outside(search_tab.requests, base_url) == [], "the site loaded something from outside"
 
 
 def test_search_box_typing_works(page, base_url):

@@ -31,7 +31,7 @@ from houserules.data.reading.load import load
 from houserules.search import analysis as searchtext
 from houserules.search import index as search
 from houserules.search import shards, siteindex
-from sitecheck import NO_OFFLINE_APP, serve
+from sitecheck import NO_OFFLINE_APP, serve, typed_results
 
 pytestmark = pytest.mark.browser
 
@@ -524,11 +524,15 @@ def test_a_question_result_shows_the_answer_and_links_its_anchor(question_tab):
         ("塔樓", "DM-R01"),  # a typo, traditional characters
     ],
 )
-def test_the_box_puts_the_entry_first(question_tab, query, code):
-    page, base = question_tab
-    page.goto(f"{base}/index.html?q={quote(query)}")
-    page.wait_for_selector(".md-search-result__item", timeout=15000)
-    assert page.locator(".md-search-result__item h1").first.inner_text().startswith(f"{code} ")
+def test_the_box_puts_the_entry_first(_question_tab, query, code):
+    """Typed one after another into the search box of one page (a link with ?q= opens the search: the tests
+    around this one)."""
+    page, base, requests = _question_tab
+    requests.clear()
+    results = typed_results(page, f"{base}/index.html", query)
+    assert results and results[0].startswith(f"{code} "), results[:3]
+    scheme = urlsplit(base).scheme
+    assert [u for u in requests if urlsplit(u).scheme not in {scheme, "data", "blob", "about"}] == []
 
 
 def test_no_missing_lines_for_words_that_match_nothing(question_tab):
