@@ -74,23 +74,14 @@ def page(_page, base_url):
     assert _outside(_page.requests, base_url) == [], "the site loaded something from outside"
 
 
-@pytest.fixture(scope="module")
-def search_tab(browser, base_url):
-    """The home page, its search open, into which the searches below are typed one after another."""
-    context = browser.new_context(**NO_OFFLINE_APP)
-    tab = context.new_page()
-    tab.requests = []
-    tab.on("request", lambda req: tab.requests.append(req.url))
-    yield tab
-    context.close()
-
-
 @pytest.mark.parametrize("query, code", SEARCHES, ids=[q for q, _ in SEARCHES])
-def test_search_puts_the_expected_entry_first(search_tab, base_url, query, code):
-    search_tab.requests.clear()
-    results = typed_results(search_tab, f"{base_url}/index.html", query)
+def test_search_puts_the_expected_entry_first(_page, base_url, query, code):
+    """Typed one after another into the home page's search box (the module's page, loaded again only after
+    another test's document)."""
+    _page.requests.clear()
+    results = typed_results(_page, f"{base_url}/index.html", query)
     assert results and results[0].startswith(f"{code} "), results[:3]
-    assert _outside(search_tab.requests, base_url) == [], "the site loaded something from outside"
+    assert _outside(_page.requests, base_url) == [], "the site loaded something from outside"
 
 
 def test_search_box_typing_works(page, base_url):
