@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
-from ..errors import HouserulesError
+from ..errors import HouserulesError, visible
 from .common import checked, emit, exportable
 from .lookup import search_command, search_eval_command, show_command
 from .publish import publish_command
@@ -268,10 +268,24 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], Runner]]] = {
 }
 
 
+def _shown(message: str) -> str:
+    """A message for the terminal: a control or format character in it (from an argument, a file
+    name, quoted data) shown as an escape, its own line breaks kept."""
+    return "\n".join(visible(line) for line in message.split("\n"))
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse quotes a mistyped argument in its error: shown as escapes, never as raw control characters."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {_shown(message)}\n")
+
+
 def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, Runner]]:
     """The parser of every command, or of the command ``only`` (each sub-parser costs a start-up
     a query notices: argparse looks its messages' translations up on disk for each one)."""
-    parser = argparse.ArgumentParser(prog="houserules", description="House-rules knowledge base for tabletop games.")
+    parser = _Parser(prog="houserules", description="House-rules knowledge base for tabletop games.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     runners: dict[str, Runner] = {}
     for name, (help_text, add) in COMMANDS.items():
@@ -295,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     except HouserulesError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
-        print(f"houserules {args.command}: {exc}", file=sys.stderr)
+        print(_shown(f"houserules {args.command}: {exc}"), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
