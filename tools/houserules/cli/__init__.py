@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -158,6 +159,20 @@ def _cmd_stamp(parser: argparse.ArgumentParser) -> Runner:
     return run
 
 
+def _site_address(text: str) -> str:
+    """``--site-url``: an http(s) address with a host, as ``$HOUSERULES_SITE_URL`` must be; every entry's
+    QR code and link in the PDF starts with it, so ``javascript:…`` or ``file:…`` is refused."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(text)
+    if parts.scheme not in {"http", "https"} or not parts.netloc or re.search(r"[\s\"'<>\\]", text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an http(s) address — give the site's full address, such as "
+            "https://your-name.github.io/houserules/"
+        )
+    return text
+
+
 def _cmd_pdf(parser: argparse.ArgumentParser) -> Runner:
     from ..data.reading.vocab import PRINT_LAYOUTS as LAYOUTS  # not print.document: parsing must stay light
 
@@ -180,6 +195,7 @@ def _cmd_pdf(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size (default: a4)")
     parser.add_argument(
         "--site-url",
+        type=_site_address,
         metavar="URL",
         help="public address of the site, for a QR code per entry (default: site_url of mkdocs.yml)",
     )
