@@ -264,6 +264,24 @@ def test_check_messages_show_escape_sequences_as_text(tmp_path):
     assert "unknown field '\\u202e\\u2028x\\u200b'" in result.stderr
 
 
+@pytest.mark.parametrize(
+    "args, quoted",
+    [
+        (("search", "--kind", "a\x1b[2Jb", "tower"), "unknown kind 'a\\x1b[2Jb'"),
+        (("l10n", "import", "in\x1b]0;pwned\x07.po"), "cannot read in\\x1b]0;pwned\\x07.po"),
+        (("export", "x\x9b2J\u202e"), "unrecognized arguments: x\\x9b2J\\u202e"),
+    ],
+    ids=["error-message", "file-name", "argparse"],
+)
+def test_error_messages_show_control_characters_of_arguments_as_text(tmp_path, args, quoted):
+    """An argument (a file name from a glob, a pasted value) is quoted in the error with its
+    escape sequences written out, never sent raw to the terminal."""
+    result = run_cli(*args[:1], "--data", str(HOSTILE), *args[1:], cwd=tmp_path)
+    assert result.returncode in (1, 2)
+    assert _terminal_safe(result.stdout + result.stderr) == []
+    assert quoted in result.stderr
+
+
 @pytest.mark.slow
 def test_escape_sequences_in_data_are_refused_by_check(tmp_path):
     """The hostile entry with terminal escape sequences: check names the first, with its line and escape."""

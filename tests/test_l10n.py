@@ -489,3 +489,87 @@ def test_a_write_failing_midway_puts_back_the_files_already_written(tmp_path, mo
         import_file(load(data).kb, data, exported)
     assert len(calls) == 3  # the first file, the failed second, the first put back
     assert snapshot(data) == before
+
+
+XLIFF_WITH_ENTITIES = """<?xml version="1.0"?>
+<!DOCTYPE xliff [<!ENTITY word "Tower"><!ENTITY secret SYSTEM "file:///etc/passwd">]>
+<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="zh" trgLang="en">
+ <file id="houserules">
+  <unit id="u1" name="demo:tower-crossing/title">
+   <segment><source>{source}</source><target>Through the &word; &secret;</target></segment>
+  </unit>
+ </file>
+</xliff>
+"""
+
+
+def test_an_xliff_file_with_entity_declarations_is_refused(tmp_path):
+    """Entities are never expanded (no file is read for ``&secret;``), and a target that uses one
+    is not imported without the entity's text: the file is refused, its line named."""
+    data = make_data(tmp_path)
+    before = snapshot(data)
+    zh_title = load(data).kb.lookup("demo:tower-crossing").data["title"]["zh"]
+    (tmp_path / "ent.xlf").write_text(XLIFF_WITH_ENTITIES.format(source=zh_title), encoding="utf-8")
+    result = run_cli("l10n", "import", "--data", "data", "ent.xlf", cwd=tmp_path)
+    assert (result.returncode, result.stdout, result.stderr) == (
+        1,
+        "",
+        "houserules l10n: ent.xlf:2: the file has a <!DOCTYPE> (entity declarations), which XLIFF files do not "
+        "have — remove the <!DOCTYPE …> and write each entity's text itself, or export the file again\n",
+    )
+    assert snapshot(data) == before
+
+
+def _fifo(path: Path) -> Path:
+    os.mkfifo(path)
+    return path
+
+
+def _folder(path: Path) -> Path:
+    path.mkdir()
+    return path
+
+
+def _sparse(path: Path) -> Path:
+    from houserules.export.l10n_read import MAX_IMPORT_BYTES
+
+    with path.open("wb") as handle:
+        handle.truncate(MAX_IMPORT_BYTES + 1)
+    return path
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (_fifo, "it is a named pipe (FIFO), not a regular file — give the path of the translated XLIFF or PO file"),
+        (_folder, "it is a folder, not a regular file — give the path of the translated XLIFF or PO file"),
+        (
+            _sparse,
+            "the file is 33554433 bytes, over the 33554432-byte limit of a translator's file — give the path of "
+            "the translated XLIFF or PO file, or export and import one game at a time (--game)",
+        ),
+    ],
+    ids=["named-pipe", "folder", "huge"],
+)
+def test_a_translators_file_that_is_no_regular_file_or_too_big_is_refused_unread(tmp_path, make, message):
+    """A named pipe nobody writes would block the import for ever, a device or a huge file fill the memory."""
+    data = make_data(tmp_path)
+    before = snapshot(data)
+    make(tmp_path / "in.po")
+    result = run_cli("l10n", "import", "--data", "data", "in.po", cwd=tmp_path)
+    assert (result.returncode, result.stdout, result.stderr) == (
+        1,
+        "",
+        f"houserules l10n: cannot read in.po: {message}\n",
+    )
+    assert snapshot(data) == before
+
+
+def test_a_device_is_refused_unread(tmp_path):
+    make_data(tmp_path)
+    result = run_cli("l10n", "import", "--data", "data", "/dev/zero", cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (
+        1,
+        "houserules l10n: cannot read /dev/zero: it is a device, not a regular file — "
+        "give the path of the translated XLIFF or PO file\n",
+    )

@@ -292,3 +292,16 @@ def test_a_games_pdf_prints_its_own_version_and_the_faq_the_whole_folders(built_
     assert f"· {tree_hash(DATA)[:8]}" in pdf_pages(built_site / "print/faq.pdf")[0]
     for game in real_kb.games:
         assert f"· {tree_hash(DATA / game)[:8]}" in pdf_pages(built_site / f"print/{game}.pdf")[0], game
+
+
+@pytest.mark.parametrize(
+    "url", ["javascript:alert(1)//", "data:text/html,x", "file:///etc/passwd", "//host/x", 'https://x/"><img>']
+)
+def test_a_site_url_that_is_no_http_address_is_refused_before_printing(tmp_path, url):
+    """Every QR code and link to the site starts with ``--site-url``: it is checked as the environment's
+    ``HOUSERULES_SITE_URL`` is, before any page is laid out."""
+    target = tmp_path / "faq.pdf"
+    result = run_cli("pdf", "--data", str(GOOD), "--site-url", url, "-o", str(target), cwd=tmp_path)
+    assert result.returncode == 2
+    assert f"argument --site-url: {url!r} is not an http(s) address — give the site's full address" in result.stderr
+    assert not target.exists()

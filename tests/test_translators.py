@@ -312,6 +312,17 @@ def test_stamp_failures_are_clear(tmp_path, args, message):
     assert result.stdout == ""
 
 
+@pytest.mark.parametrize("name", ["tower", "library"])
+def test_a_language_given_twice_is_stamped_once(tmp_path, name):
+    """With a record (tower) or without one (library, which gets one added), ``--lang en --lang en``."""
+    data = make_data(tmp_path)
+    result = run_cli("stamp", "--data", "data", f"demo:{name}", "--lang", "en", "--lang", "en", cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.count("stamped ") == 1
+    translations = load(data).kb.lookup(f"demo:{name}").data["translations"]
+    assert list(translations) == ["en"]
+
+
 def test_the_advised_placeholder_reads_as_text(tmp_path):
     """The record the message above advises, pasted in, loads: YAML would read 000000000000 as the number 0."""
     data = make_data(tmp_path)

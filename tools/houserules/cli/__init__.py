@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
-from ..errors import HouserulesError
+from ..errors import HouserulesError, visible
 from .common import checked, emit, exportable
 from .lookup import search_command, search_eval_command, show_command
 from .publish import publish_command
@@ -158,6 +159,20 @@ def _cmd_stamp(parser: argparse.ArgumentParser) -> Runner:
     return run
 
 
+def _site_address(text: str) -> str:
+    """``--site-url``: an http(s) address with a host, as ``$HOUSERULES_SITE_URL`` must be; every entry's
+    QR code and link in the PDF starts with it, so ``javascript:…`` or ``file:…`` is refused."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(text)
+    if parts.scheme not in {"http", "https"} or not parts.netloc or re.search(r"[\s\"'<>\\]", text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an http(s) address — give the site's full address, such as "
+            "https://your-name.github.io/houserules/"
+        )
+    return text
+
+
 def _cmd_pdf(parser: argparse.ArgumentParser) -> Runner:
     from ..data.reading.vocab import PRINT_LAYOUTS as LAYOUTS  # not print.document: parsing must stay light
 
@@ -180,6 +195,7 @@ def _cmd_pdf(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size (default: a4)")
     parser.add_argument(
         "--site-url",
+        type=_site_address,
         metavar="URL",
         help="public address of the site, for a QR code per entry (default: site_url of mkdocs.yml)",
     )
@@ -268,10 +284,24 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], Runner]]] = {
 }
 
 
+def _shown(message: str) -> str:
+    """A message for the terminal: a control or format character in it (from an argument, a file
+    name, quoted data) shown as an escape, its own line breaks kept."""
+    return "\n".join(visible(line) for line in message.split("\n"))
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse quotes a mistyped argument in its error: shown as escapes, never as raw control characters."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {_shown(message)}\n")
+
+
 def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, Runner]]:
     """The parser of every command, or of the command ``only`` (each sub-parser costs a start-up
     a query notices: argparse looks its messages' translations up on disk for each one)."""
-    parser = argparse.ArgumentParser(prog="houserules", description="House-rules knowledge base for tabletop games.")
+    parser = _Parser(prog="houserules", description="House-rules knowledge base for tabletop games.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     runners: dict[str, Runner] = {}
     for name, (help_text, add) in COMMANDS.items():
@@ -295,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
     except HouserulesError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
-        print(f"houserules {args.command}: {exc}", file=sys.stderr)
+        print(_shown(f"houserules {args.command}: {exc}"), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

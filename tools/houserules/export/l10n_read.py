@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..data.reading.model import INLINE_REF
+from ..data.reading.safefile import file_kind
 from ..errors import HouserulesError, display_path
 from .l10n import LANGS, XLIFF_NS, other
 
@@ -15,6 +18,10 @@ if TYPE_CHECKING:
     from lxml.etree import _Element
 
 _X = f"{{{XLIFF_NS}}}"
+
+#: The largest translator's file read: the export of every game is under 2 MB, so a file many
+#: times that size is no export, and reading it whole would only fill the memory.
+MAX_IMPORT_BYTES = 32 * 1024 * 1024
 
 
 @dataclass
@@ -78,6 +85,17 @@ def read_xliff(raw: bytes, name: str) -> tuple[str, str, list[Imported]]:
         raise _fail(
             f"{name}:{line}", f"not a valid XLIFF file: {exc.msg}", "export it again or repair the XML"
         ) from None
+    docinfo = root.getroottree().docinfo
+    if docinfo.internalDTD is not None or docinfo.system_url or docinfo.public_id:
+        # XLIFF has no DTD: an entity declared in one is never expanded here (no file, no network
+        # is read), so a target using it would be imported without its text.
+        at = raw.find(b"<!DOCTYPE")
+        line = raw[:at].count(b"\n") + 1 if at >= 0 else 1
+        raise _fail(
+            f"{name}:{line}",
+            "the file has a <!DOCTYPE> (entity declarations), which XLIFF files do not have",
+            "remove the <!DOCTYPE …> and write each entity's text itself, or export the file again",
+        )
     if root.tag != f"{_X}xliff" or not str(root.get("version", "")).startswith("2."):
         found = etree.QName(root).localname + (f" version {root.get('version')}" if root.get("version") else "")
         raise _fail(
@@ -145,15 +163,37 @@ def read_po(raw: bytes, name: str) -> tuple[str, str, list[Imported]]:
     return src, tgt, result
 
 
+def _read_bounded(path: Path, name: str) -> bytes:
+    """The bytes of a regular file of at most :data:`MAX_IMPORT_BYTES`, checked before reading: a
+    named pipe would block for ever and a device (``/dev/zero``) or a huge file fill the memory."""
+    fix = "give the path of the translated XLIFF or PO file"
+    try:
+        # Non-blocking: a named pipe nobody writes must not block the open.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise HouserulesError(f"cannot read {name}: {exc.strerror or exc} — {fix}") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise HouserulesError(f"cannot read {name}: it is {file_kind(info.st_mode)}, not a regular file — {fix}")
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            raw = handle.read(MAX_IMPORT_BYTES + 1)
+        except OSError as exc:
+            raise HouserulesError(f"cannot read {name}: {exc.strerror or exc} — {fix}") from None
+    if len(raw) > MAX_IMPORT_BYTES:
+        size = max(info.st_size, len(raw))
+        raise HouserulesError(
+            f"cannot read {name}: the file is {size} bytes, over the {MAX_IMPORT_BYTES}-byte limit of a "
+            f"translator's file — {fix}, or export and import one game at a time (--game)"
+        )
+    return raw
+
+
 def read(path: Path) -> tuple[str, str, list[Imported]]:
     """The languages and units of a translator's file, XLIFF or PO (told apart by their first character)."""
     name = display_path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise HouserulesError(
-            f"cannot read {name}: {exc.strerror or exc} — give the path of the translated XLIFF or PO file"
-        ) from None
+    raw = _read_bounded(path, name)
     head = raw.lstrip(b"\xef\xbb\xbf \t\r\n")
     if head.startswith(b"<"):
         return read_xliff(raw, name)

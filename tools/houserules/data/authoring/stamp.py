@@ -42,6 +42,7 @@ def stamp_text(
     With ``add``, a language of ``langs`` that the entry's ``translations`` do not list yet gets a
     record there (a line like the last record's), from ``source``.
     """
+    langs = list(dict.fromkeys(langs)) if langs else None  # `--lang en --lang en` stamps en once
     records = entry.data.get("translations", {})
     if records:
         wanted = langs or list(records)
