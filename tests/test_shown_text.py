@@ -43,3 +43,33 @@ def test_search_names_references_in_answers(tmp_path):
     shown_text = unwrapped(result.stdout)
     assert "楼层封闭 (BH-T06)" in shown_text and "Sealed floor (BH-T06)" in shown_text
     assert not re.search(r"\n +\([A-Z]+-[A-Z0-9]+\)", result.stdout), "a code never starts a line"
+
+
+def test_an_entry_shown_before_its_question_names_the_references_of_both_answers():
+    """A hit led by its entry (``lead: "entry"``) shows the entry's one-line answer, then the question's: the
+    references of both are named by title and code, never left as ``game:id``."""
+    from types import SimpleNamespace
+
+    from houserules.render.terminal import format_hits, shown_refs
+
+    record = {
+        "id": "demo:minion",
+        "code": "DM-T01",
+        "title": {"zh": "怪物", "en": "Minion"},
+        "summary": {"zh": "首领可能有多张，见 [[demo:boss]]。", "en": "A boss may have several, see [[demo:boss]]."},
+        "url": "demo/minion.html#big",
+        "lead": "entry",
+        "question": {
+            "question": {"zh": "大怪占几格？", "en": "How much room does a big minion take?"},
+            "answer": {"zh": "一整格，见 [[demo:space]]。", "en": "A whole space, see [[demo:space]]."},
+        },
+    }
+    hit = SimpleNamespace(record=record)
+    assert shown_refs([hit]) == {"demo:boss", "demo:space"}
+    names = {
+        "demo:boss": {"title": {"zh": "首领", "en": "Boss"}, "code": "DM-R04"},
+        "demo:space": {"title": {"zh": "区域", "en": "Space"}, "code": "DM-R05"},
+    }
+    shown = format_hits([hit], 200, names)
+    assert "首领 (DM-R04)" in shown and "Boss (DM-R04)" in shown and "Space (DM-R05)" in shown
+    assert "demo:boss" not in shown and "demo:space" not in shown

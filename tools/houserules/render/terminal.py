@@ -104,9 +104,11 @@ def shown_refs(hits: Iterable[Any]) -> set[str]:
     refs: set[str] = set()
     for hit in hits:
         rec = hit.record
-        texts = rec.get("question", {}).get("answer") or rec["summary"]
-        for text in texts.values():
-            refs.update(m.group(1).strip() for m in INLINE_REF.finditer(text))
+        # A question's hit shows its answer, and the entry's one-line answer too when the entry leads.
+        shown = [rec["summary"], rec.get("question", {}).get("answer") or {}]
+        for texts in shown:
+            for text in texts.values():
+                refs.update(m.group(1).strip() for m in INLINE_REF.finditer(text))
     return refs
 
 
