@@ -89,19 +89,27 @@ def wrap(text: str, columns: int) -> list[str]:
     ['见楼层封', '闭 (BH-T06)。']
     >>> wrap("魔魔魔（ ", 8)
     ['魔魔魔', '（ ']
+    >>> wrap("one two …… ……", 9)
+    ['one', 'two …… ……']
+    >>> wrap("BH-A13 …… ……", 9)
+    ['BH-A1', '3 …… ……']
     """
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
-        last = ""  # the last word on the line: a closing mark after a space takes it down with it
         for unit in _units(paragraph):
             closing = unit.lstrip(" ")[:1] in CLOSING
             if width(line) + width(unit) > columns and line.strip():
-                if closing and not (line.endswith(last) and line[: -len(last)].strip()):
+                # A closing mark takes its word down with it, and the marks between them ("词 …… ……").
+                held = _units(line) if closing else []
+                keep = len(held) - 1
+                while keep > 0 and held[keep].lstrip(" ")[:1] in CLOSING:
+                    keep -= 1
+                if closing and not "".join(held[:keep]).strip():
                     line += unit  # the word is the whole line: it is cut below, the mark stays with its end
-                elif closing:  # "词 ，": the mark takes its word down with it
-                    lines.append(line[: -len(last)].rstrip(" "))
-                    line = last + unit
+                elif closing:  # "词 ，": down with its word
+                    lines.append("".join(held[:keep]).rstrip(" "))
+                    line = "".join(held[keep:]) + unit
                 else:  # an opening mark the line would end with goes down with what follows it
                     head = line.rstrip(" ")
                     cut = len(head)
@@ -112,8 +120,6 @@ def wrap(text: str, columns: int) -> list[str]:
                     line = rest + unit if rest.strip() else (unit if unit.strip() else "")
             else:
                 line += unit
-            if unit.strip():
-                last = unit
             while width(line) > columns and not is_link(line.strip()):  # a word longer than the line
                 cut = _fit(line, columns)
                 while 1 < cut < len(line) and (line[cut:].lstrip(" ")[:1] in CLOSING or line[cut - 1] in OPENING):
