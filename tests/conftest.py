@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import fcntl
 import functools
@@ -201,21 +202,38 @@ def pytest_configure(config: pytest.Config) -> None:
 FULL_BUILDS = {"built_site", "built_fixture_full"}
 
 
-#: Which module a worker takes next is pytest-xdist's (``--dist loadfile``: whole modules, so a module's fixtures
-#: are made once; its default hands out the modules with the most tests first, which measured faster here than any
-#: order of the longest modules first: 296–301 s against 331 s with ``--no-loadscope-reorder``, 2 workers).
+#: Which module a worker takes next: the order of the collection (``--dist loadfile --no-loadscope-reorder``:
+#: whole modules, so a module's fixtures are made once). The modules with the most tests go first, as
+#: pytest-xdist's own order would have them, but the module with the most tests of the real data's site goes
+#: first of all: its worker builds that site at once, while the other runs tests that need no build, so no worker
+#: waits on the build later (with xdist's order the second module of that site waited 6–44 s for it, idle).
 #: Within its module, the longest test starts first: a fork's data built whole and published.
 STARTS_FIRST = {
     "tests/test_publishing.py::test_the_published_site_takes_its_addresses_from_the_environment_and_passes_the_link_check",
 }
 
 
+def _module(item: pytest.Item) -> str:
+    return item.nodeid.split("::", 1)[0]
+
+
 def _start_order(item: pytest.Item) -> tuple[str, int]:
-    return item.nodeid.split("::", 1)[0], 0 if item.nodeid in STARTS_FIRST else 1
+    return _module(item), 0 if item.nodeid in STARTS_FIRST else 1
+
+
+def module_order(items: list[pytest.Item]) -> list[str]:
+    """The modules of ``items`` in the order workers take them: the one with the most tests of the real data's
+    site first, then the others, most tests first (ties in the collection's order)."""
+    counts = collections.Counter(_module(item) for item in items)
+    builders = collections.Counter(_module(item) for item in items if "built_site" in getattr(item, "fixturenames", ()))
+    first = max(builders, key=lambda module: (builders[module], -list(counts).index(module)), default=None)
+    return sorted(counts, key=lambda module: (module != first, -counts[module]))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     items.sort(key=_start_order)  # stable: everything else keeps the collection's order
+    rank = {module: number for number, module in enumerate(module_order(items))}
+    items.sort(key=lambda item: rank[_module(item)])  # stable: a module's tests keep their order
     unmarked = [
         f"{item.nodeid} uses {', '.join(sorted(FULL_BUILDS & set(getattr(item, 'fixturenames', ()))))}"
         for item in items

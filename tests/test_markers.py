@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import DATA, require_marker
+from conftest import DATA, module_order, require_marker
 
 
 def test_an_unmarked_test_that_launches_chromium_fails():
@@ -41,3 +41,30 @@ def test_an_unmarked_test_that_builds_the_real_site_fails(tmp_path):
 @pytest.mark.slow
 def test_a_marked_test_passes_the_guard():
     require_marker("builds a site", "slow", "browser")
+
+
+def test_the_module_with_most_tests_of_the_real_site_goes_first_then_the_most_tests():
+    """Workers take modules in this order: the real data's site starts building at once, on one worker."""
+    from types import SimpleNamespace
+
+    def items(module: str, count: int, *fixtures: str) -> list:
+        return [SimpleNamespace(nodeid=f"{module}::t{n}", fixturenames=fixtures) for n in range(count)]
+
+    collected = (
+        items("tests/test_check.py", 40)
+        + items("tests/test_pages.py", 3, "built_site")
+        + items("tests/test_matrix.py", 20, "browser", "built_site")
+        + items("tests/test_search.py", 60)
+        + items("tests/test_other.py", 20)
+    )
+    assert module_order(collected) == [
+        "tests/test_matrix.py",
+        "tests/test_search.py",
+        "tests/test_check.py",
+        "tests/test_other.py",
+        "tests/test_pages.py",
+    ]
+    assert module_order(items("tests/test_a.py", 1) + items("tests/test_b.py", 2)) == [
+        "tests/test_b.py",
+        "tests/test_a.py",
+    ]
