@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from test_a11y import ANIMATIONS_DONE, DESKTOP, PAGES, PHONE, VIEWPORTS, base_url, settle
 
-from sitecheck import NO_OFFLINE_APP
+from sitecheck import NO_OFFLINE_APP, typed_results
 
 pytestmark = pytest.mark.browser
 
@@ -312,3 +312,25 @@ def test_tables_of_entries_wrap_english_at_words_and_fit_a_phone(phone_tab, base
     )
     assert overflowing == 0
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+
+
+#: Where the text of the search box ends (its right edge less its padding) and where its clear button starts.
+TEXT_END_AND_CLEAR = """() => {
+    const box = document.querySelector('input.md-search__input');
+    const clear = [...document.querySelectorAll('.md-search__options > button')].find(b => b.offsetWidth > 0);
+    return [box.getBoundingClientRect().right - parseFloat(getComputedStyle(box).paddingRight),
+            clear ? clear.getBoundingClientRect().left : null];
+}"""
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_a_long_query_stops_before_the_clear_button(browser, base_url, viewport):
+    """The clear button is enlarged to 44 px: the text of a long query must end before it, not run under it."""
+    context = browser.new_context(**VIEWPORTS[viewport], **NO_OFFLINE_APP)
+    page = context.new_page()
+    typed_results(page, f"{base_url}/index.html", "someone already opened the vault is there anything left for me")
+    settle(page, results=True)
+    text_end, clear_left = page.evaluate(TEXT_END_AND_CLEAR)
+    context.close()
+    assert clear_left is not None, "the clear button shows once something is typed"
+    assert text_end <= clear_left, (text_end, clear_left)
