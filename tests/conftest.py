@@ -217,23 +217,19 @@ def _module(item: pytest.Item) -> str:
     return item.nodeid.split("::", 1)[0]
 
 
-def _start_order(item: pytest.Item) -> tuple[str, int]:
-    return _module(item), 0 if item.nodeid in STARTS_FIRST else 1
-
-
 def module_order(items: list[pytest.Item]) -> list[str]:
     """The modules of ``items`` in the order workers take them: the one with the most tests of the real data's
     site first, then the others, most tests first (ties in the collection's order)."""
     counts = collections.Counter(_module(item) for item in items)
     builders = collections.Counter(_module(item) for item in items if "built_site" in getattr(item, "fixturenames", ()))
-    first = max(builders, key=lambda module: (builders[module], -list(counts).index(module)), default=None)
+    first = max(builders, key=builders.__getitem__, default=None)  # the first of equals, in collection order
     return sorted(counts, key=lambda module: (module != first, -counts[module]))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    items.sort(key=_start_order)  # stable: everything else keeps the collection's order
     rank = {module: number for number, module in enumerate(module_order(items))}
-    items.sort(key=lambda item: rank[_module(item)])  # stable: a module's tests keep their order
+    # Stable: apart from the test of STARTS_FIRST, a module's tests keep the collection's order.
+    items.sort(key=lambda item: (rank[_module(item)], item.nodeid not in STARTS_FIRST))
     unmarked = [
         f"{item.nodeid} uses {', '.join(sorted(FULL_BUILDS & set(getattr(item, 'fixturenames', ()))))}"
         for item in items

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from axecheck import axe_version, describe, violations
-from sitecheck import NO_OFFLINE_APP, OPEN_SEARCH, serve
+from sitecheck import NO_OFFLINE_APP, serve, typed_results
 
 pytestmark = pytest.mark.browser
 
@@ -130,8 +130,7 @@ def check_page(tab, base_url: str, kind: str, search: bool, scheme: str) -> None
         tab.loaded, tab.searching = url, False
     if search and not tab.searching:
         tab.loaded = None  # a page left half-way is loaded again
-        tab.evaluate(OPEN_SEARCH)
-        tab.keyboard.insert_text("betrayal")
+        typed_results(tab, url, "betrayal")  # on the page already loaded
         settle(tab, results=True)
         tab.loaded, tab.searching = url, True
     if tab.evaluate("() => document.body.getAttribute('data-md-color-scheme')") != SCHEMES[scheme]:

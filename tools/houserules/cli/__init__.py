@@ -162,10 +162,9 @@ def _cmd_stamp(parser: argparse.ArgumentParser) -> Runner:
 def _site_address(text: str) -> str:
     """``--site-url``: an http(s) address with a host, as ``$HOUSERULES_SITE_URL`` must be; every entry's
     QR code and link in the PDF starts with it, so ``javascript:…`` or ``file:…`` is refused."""
-    from urllib.parse import urlsplit
+    from ..site.publishing import http_address
 
-    parts = urlsplit(text)
-    if parts.scheme not in {"http", "https"} or not parts.netloc or re.search(r"[\s\"'<>\\]", text):
+    if not http_address(text) or re.search(r"[\s\"'<>\\]", text):
         raise argparse.ArgumentTypeError(
             f"{text!r} is not an http(s) address — give the site's full address, such as "
             "https://your-name.github.io/houserules/"

@@ -61,6 +61,11 @@ def _units(paragraph: str) -> list[str]:
     return glued
 
 
+def _closes(unit: str) -> bool:
+    """Whether a unit of :func:`_units` starts with a closing mark (after its spaces)."""
+    return unit.lstrip(" ")[:1] in CLOSING
+
+
 def is_link(text: str) -> bool:
     """A page address, URL or ``game:id`` reference: never broken across lines.
 
@@ -98,18 +103,18 @@ def wrap(text: str, columns: int) -> list[str]:
     for paragraph in text.split("\n"):
         line = ""
         for unit in _units(paragraph):
-            closing = unit.lstrip(" ")[:1] in CLOSING
             if width(line) + width(unit) > columns and line.strip():
-                # A closing mark takes its word down with it, and the marks between them ("词 …… ……").
-                held = _units(line) if closing else []
-                keep = len(held) - 1
-                while keep > 0 and held[keep].lstrip(" ")[:1] in CLOSING:
-                    keep -= 1
-                if closing and not "".join(held[:keep]).strip():
-                    line += unit  # the word is the whole line: it is cut below, the mark stays with its end
-                elif closing:  # "词 ，": down with its word
-                    lines.append("".join(held[:keep]).rstrip(" "))
-                    line = "".join(held[keep:]) + unit
+                if _closes(unit):  # "词 ，": the mark takes its word down with it, and the marks between them
+                    held = _units(line)
+                    keep = len(held) - 1
+                    while keep > 0 and _closes(held[keep]):
+                        keep -= 1
+                    head = "".join(held[:keep])
+                    if head.strip():
+                        lines.append(head.rstrip(" "))
+                        line = "".join(held[keep:]) + unit
+                    else:
+                        line += unit  # the word is the whole line: it is cut below, the mark stays with its end
                 else:  # an opening mark the line would end with goes down with what follows it
                     head = line.rstrip(" ")
                     cut = len(head)

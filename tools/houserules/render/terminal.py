@@ -105,7 +105,10 @@ def shown_refs(hits: Iterable[Any]) -> set[str]:
     for hit in hits:
         rec = hit.record
         # A question's hit shows its answer, and the entry's one-line answer too when the entry leads.
-        shown = [rec["summary"], rec.get("question", {}).get("answer") or {}]
+        question = rec.get("question")
+        shown = [question["answer"]] if question else []
+        if not question or rec.get("lead") == "entry":
+            shown.append(rec["summary"])
         for texts in shown:
             for text in texts.values():
                 refs.update(m.group(1).strip() for m in INLINE_REF.finditer(text))

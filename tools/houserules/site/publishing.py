@@ -36,9 +36,18 @@ EDIT_URI = "HOUSERULES_EDIT_URI"
 DOCS_DIR = "content"
 
 
-def _address(name: str, value: str) -> str:
+def http_address(value: str) -> bool:
+    """Whether ``value`` is an http(s) address with a host (a site's or a repository's public address).
+
+    >>> http_address("https://o.github.io/hr/"), http_address("javascript:alert(1)"), http_address("file:///etc")
+    (True, False, False)
+    """
     parts = urlsplit(value)
-    if parts.scheme not in {"http", "https"} or not parts.netloc:
+    return parts.scheme in {"http", "https"} and bool(parts.netloc)
+
+
+def _address(name: str, value: str) -> str:
+    if not http_address(value):
         raise HouserulesError(
             f"{name}={value!r} is not an http(s) address — set it to a full address such as "
             "https://your-name.github.io/houserules/ (or unset it to use mkdocs.yml)"
