@@ -152,7 +152,7 @@ def test_export_refuses_data_with_problems(tmp_path):
 FORMULA_TERM = """  - id: formula
     en: "=HYPERLINK(\\"https://example.invalid\\", \\"x\\")"
     zh: "＝1+1"
-    variants: ["+1", " @SUM(A1)", "\\t=1", "\\r=1", "-1 hp", "1-2", "a=b"]
+    variants: ["+1", " @SUM(A1)", "-1 hp", "1-2", "a=b"]
     note: {zh: "  -2+3", en: "cmd|' /C calc'!A0"}
 """
 
@@ -176,8 +176,9 @@ def test_csv_cells_never_start_a_formula(tmp_path):
         "'  -2+3",
         "cmd|' /C calc'!A0",
     )
-    # a list cell is one cell: only its start matters
-    assert row["variants"] == "'+1;  @SUM(A1); \t=1; \r=1; -1 hp; 1-2; a=b"
+    # a list cell is one cell: only its start matters (a variant is one line: no tab or carriage
+    # return in it, see tests/test_single_line_fields.py; spreadsheet_safe's own test has them)
+    assert row["variants"] == "'+1;  @SUM(A1); -1 hp; 1-2; a=b"
     entries = run_cli("export", "--data", "data", "--format", "csv", cwd=tmp_path)
     library_row = next(r for r in read_csv(entries.stdout.encode("utf-8")) if r["id"] == "demo:library")
     assert library_row["summary_zh"].startswith("'-1 hp：")  # still reads as "-1 hp" to a person
@@ -228,8 +229,8 @@ def test_spreadsheet_safe_cells(value, cell):
         ),
         (
             "a-file.txt/f.csv",
-            "houserules export: cannot write a-file.txt/f.csv: a-file.txt is not a folder "
-            "or choose another path with -o FILE",
+            "houserules export: cannot write a-file.txt/f.csv: a-file.txt is not a folder; "
+            "choose another path with -o FILE",
         ),
         (
             "a-folder",
@@ -259,7 +260,8 @@ def test_a_failed_export_leaves_the_previous_file_whole(tmp_path, monkeypatch, c
     monkeypatch.setattr(export.safewrite.os, "replace", disk_full)
     assert main(["export", "--data", str(TRANSLATORS), "--format", "csv", "-o", str(out)]) == 1
     assert capsys.readouterr().err == (
-        f"houserules export: cannot write {out}: No space left on device; choose another path with -o FILE\n"
+        f"houserules export: cannot write {out}: the disk is full (no space left on device); free some space or "
+        "choose another path with -o FILE (nothing was written)\n"
     )
     assert out.read_bytes() == b"the previous export"
     assert [p.name for p in tmp_path.iterdir()] == ["entries.csv"]

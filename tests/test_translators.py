@@ -29,6 +29,7 @@ from houserules.data.authoring import stamp
 from houserules.data.reading.load import load
 from houserules.data.reading.yamlload import parse
 from houserules.data.versions import sourcehash as freshness
+from houserules.data.versions.sourcehash import field_hashes
 from houserules.render.diff import diff_html
 from houserules.site.context import SiteContext
 from houserules.site.pages import site_pages
@@ -256,12 +257,14 @@ def test_stamp_rewrites_only_the_hash_and_clears_the_warning(tmp_path):
     before = path.read_text(encoding="utf-8").splitlines(keepends=True)
     result = run_cli("stamp", "--data", "data", "demo:tower", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    new_hash = freshness.source_hash(load(data).kb.entries["demo:tower"].data, "zh")
-    assert result.stdout == f"stamped demo:tower: translations.en.source_hash = {new_hash}\n"
+    hashes = field_hashes(load(data).kb.entries["demo:tower"].data, "zh")
+    stamp_text = f"{{title: {hashes['title']}, summary: {hashes['summary']}, body: {hashes['body']}}}"
+    assert result.stdout == f"stamped demo:tower: translations.en.source_hash = {stamp_text}\n"
     after = path.read_text(encoding="utf-8").splitlines(keepends=True)
     changed = [(old, new) for old, new in zip(before, after) if old != new]
     assert len(after) == len(before)
-    assert changed == [(before[11], before[11].replace("c927fa25171d", new_hash))]
+    # The old one-hash stamp becomes the stamp of each field.
+    assert changed == [(before[11], before[11].replace("c927fa25171d", stamp_text))]
     check = run_cli("check", "--data", "data", cwd=tmp_path)
     assert check.stdout.strip().splitlines() == ["ok: 4 entries, 4 references, 1 game"]
 
@@ -275,7 +278,14 @@ def test_stamp_keeps_crlf_quotes_and_comments(tmp_path):
     path.write_bytes(text.replace("\n", "\r\n").encode("utf-8"))
     result = run_cli("stamp", "--data", "data", "DM-R01", "--lang", "en", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert path.read_bytes() == text.replace("'000000000000'", "'c927fa25171d'").replace("\n", "\r\n").encode("utf-8")
+    hashes = ", ".join(f"{k}: {v}" for k, v in field_hashes(load(data).kb.entries["demo:tower"].data, "zh").items())
+    assert path.read_bytes() == text.replace("'000000000000'", f"{{{hashes}}}").replace("\n", "\r\n").encode("utf-8")
+    # Stamped again: a hash of the mapping that is quoted keeps its quotes.
+    title = field_hashes(load(data).kb.entries["demo:tower"].data, "zh")["title"]
+    quoted = path.read_bytes().replace(f"{{title: {title},".encode(), b"{title: 'aaaaaaaaaaaa',")
+    path.write_bytes(quoted)
+    assert run_cli("stamp", "--data", "data", "DM-R01", cwd=tmp_path).returncode == 0
+    assert path.read_bytes() == quoted.replace(b"'aaaaaaaaaaaa'", f"'{title}'".encode())
 
 
 def test_stamp_adds_a_translation_record_to_an_entry_without_one(tmp_path):
@@ -284,8 +294,10 @@ def test_stamp_adds_a_translation_record_to_an_entry_without_one(tmp_path):
     before = path.read_text(encoding="utf-8")
     result = run_cli("stamp", "--data", "data", "demo:library", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    new_hash = freshness.source_hash(load(data).kb.entries["demo:library"].data, "zh")
-    assert path.read_text(encoding="utf-8") == before + f"translations:\n  en: {{from: zh, source_hash: {new_hash}}}\n"
+    hashes = ", ".join(f"{k}: {v}" for k, v in field_hashes(load(data).kb.entries["demo:library"].data, "zh").items())
+    assert (
+        path.read_text(encoding="utf-8") == before + f"translations:\n  en: {{from: zh, source_hash: {{{hashes}}}}}\n"
+    )
 
 
 @pytest.mark.parametrize(

@@ -19,10 +19,13 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator, Sequence
+import string
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
+
+import ahocorasick
 
 from ..data.reading.model import Entry, KnowledgeBase, Term
 from ..errors import Problem, display_path
@@ -83,10 +86,65 @@ def _pattern(form: str) -> re.Pattern[str]:
     return re.compile(re.escape(form))
 
 
-@lru_cache(maxsize=1024)
-def _any_form(forms: tuple[str, ...]) -> re.Pattern[str]:
-    """One pattern for all of ``forms``: most texts use none, and one search tells."""
-    return re.compile("|".join(f"(?i:{_pattern(f).pattern})" if f.isascii() else _pattern(f).pattern for f in forms))
+#: What a Latin form is looked for in: a text with every character that ``re.IGNORECASE`` matches
+#: with an ASCII letter written as that letter in lower case (ASCII capitals, the Kelvin sign, the
+#: dotted and dotless I, the long s; tests/test_glossary_scale.py derives the list from ``re``).
+_CASELESS = str.maketrans(
+    {**{c: c.lower() for c in string.ascii_uppercase}, "\u212a": "k", "\u0130": "i", "\u0131": "i", "\u017f": "s"}
+)
+
+
+class _Forms:
+    """Many forms of a glossary (its deprecated ones, or its accepted ones), found in a text in one pass.
+
+    A text is read once by an Aho–Corasick automaton of the forms (``pyahocorasick``): its time
+    grows with the text and the uses found, not with the number of forms. A giant alternation of
+    every form (what this replaced) tried each form at each character: 26,000 forms took
+    minutes. Chinese forms are looked for as written; Latin ones in the text with
+    :data:`_CASELESS` applied, which finds every use ``re.IGNORECASE`` would and maybe more (a use
+    inside a word): each form found is then matched with its own pattern (:func:`_pattern`), so
+    what counts as a use is exactly what it was.
+    """
+
+    def __init__(self, forms: Iterable[tuple[Term, str]]):
+        #: The (place in the order given, term, form) of each key; the key's number is its place here.
+        self._groups: list[list[tuple[int, Term, str]]] = []
+        written = ahocorasick.Automaton()
+        caseless = ahocorasick.Automaton()
+        keys: dict[tuple[bool, str], int] = {}
+        for place, (term, form) in enumerate(forms):
+            if not form:
+                continue
+            latin = form.isascii()
+            key = (latin, form.translate(_CASELESS) if latin else form)
+            if key not in keys:
+                keys[key] = len(self._groups)
+                self._groups.append([])
+                (caseless if latin else written).add_word(key[1], keys[key])
+            self._groups[keys[key]].append((place, term, form))
+        self._automata = [(a, latin) for a, latin in ((written, False), (caseless, True)) if len(a)]
+        for automaton, _ in self._automata:
+            automaton.make_automaton()
+
+    def __bool__(self) -> bool:
+        return bool(self._groups)
+
+    def candidates(self, text: str) -> list[tuple[Term, str]]:
+        """The (term, form) pairs whose key the text holds, in the order given (a superset of the forms it uses)."""
+        seen: set[int] = set()
+        for automaton, latin in self._automata:
+            for _, group in automaton.iter(text.translate(_CASELESS) if latin else text):
+                seen.add(group)
+        found = sorted((each for group in seen for each in self._groups[group]), key=lambda each: each[0])
+        return [(term, form) for _, term, form in found]
+
+    def used(self, text: str) -> bool:
+        """Whether the text uses one of the forms."""
+        return any(_pattern(form).search(text) for _, form in self.candidates(text))
+
+    def uses(self, text: str) -> list[tuple[int, int, Term, str]]:
+        """Every use of every form: (start, end, term, form), by term and form in the order given."""
+        return [(start, end, term, form) for term, form in self.candidates(text) for start, end in _find(form, text)]
 
 
 def _find(form: str, text: str) -> Iterator[tuple[int, int]]:
@@ -94,7 +152,15 @@ def _find(form: str, text: str) -> Iterator[tuple[int, int]]:
         yield match.span()
 
 
-def _deprecated_uses(text: str, glossary: Sequence[Term]) -> Iterator[tuple[Term, str, int]]:
+class _Glossary:
+    """A game's terms as the deprecated-form check reads them: its deprecated and its accepted forms."""
+
+    def __init__(self, glossary: Sequence[Term]):
+        self.deprecated = _Forms((term, form) for term in glossary for form in term.deprecated)
+        self.accepted = _Forms((term, form) for term in glossary for form in (term.zh, *term.variants))
+
+
+def _deprecated_uses(text: str, glossary: Sequence[Term] | _Glossary) -> Iterator[tuple[Term, str, int]]:
     """(term, deprecated form, offset of its first use) for each deprecated form a text uses.
 
     A form inside an accepted form of any term (塔 inside 塔楼) is no use, nor is
@@ -104,13 +170,11 @@ def _deprecated_uses(text: str, glossary: Sequence[Term]) -> Iterator[tuple[Term
     >>> [(form, offset) for _, form, offset in _deprecated_uses("塔楼旁的高塔，不是塔。", [tower])]
     [('高塔', 4), ('塔', 9)]
     """
-    found = [
-        (start, end, term, form) for term in glossary for form in term.deprecated for start, end in _find(form, text)
-    ]
+    forms = glossary if isinstance(glossary, _Glossary) else _Glossary(glossary)
+    found = forms.deprecated.uses(text)
     if not found:  # the usual case: no need to look for the accepted forms
         return
-    accepted = [span for term in glossary for form in (term.zh, *term.variants) for span in _find(form, text)]
-    covering = _Spans(accepted)
+    covering = _Spans([(start, end) for start, end, _, _ in forms.accepted.uses(text)])
     hits = [(start, end, term, form) for start, end, term, form in found if not covering.holds(start, end)]
     longer = _Spans([(start, end) for start, end, _, _ in hits])
     reported: set[tuple[str, str]] = set()
@@ -172,21 +236,20 @@ def check_titles(kb: KnowledgeBase) -> Iterator[Problem]:
 
 def check_deprecated(kb: KnowledgeBase) -> Iterator[Problem]:
     """No Chinese text of an entry uses a deprecated translation of a term."""
-    screens: dict[str, re.Pattern[str] | None] = {}
+    matchers: dict[str, _Glossary] = {}
     for entry in kb.entries.values():
         glossary = terms(kb, entry.game)
-        if entry.game not in screens:
-            forms = tuple(form for term in glossary for form in term.deprecated)
-            screens[entry.game] = _any_form(forms) if forms else None
-        screen = screens[entry.game]
+        if entry.game not in matchers:
+            matchers[entry.game] = _Glossary(glossary)
+        forms = matchers[entry.game]
         # Every text of the entry (an erratum's correction too) is in its joined text, between
-        # blank lines a form never spans: one search of it passes most entries at once.
-        if screen is None or not screen.search(entry.all_text):
+        # blank lines a form never spans: one pass over it passes most entries at once.
+        if not forms.deprecated or not forms.deprecated.used(entry.all_text):
             continue
         for path, text in chinese_fields(entry):
-            if not screen.search(text):
+            if not forms.deprecated.used(text):
                 continue
-            for term, form, offset in _deprecated_uses(text, glossary):
+            for term, form, offset in _deprecated_uses(text, forms):
                 if path == ("title", "zh") and term is _title_term(entry, glossary):
                     continue  # check_titles already reports this title
                 yield Problem(

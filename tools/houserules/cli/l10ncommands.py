@@ -35,14 +35,30 @@ def add(parser: argparse.ArgumentParser) -> Runner:
     imp = sub.add_parser(
         "import",
         help="write the translated texts of an XLIFF or PO file back into the data",
-        description="Write the changed targets of an XLIFF or PO file back into the YAML files, stamp them "
-        "and check the data; every file is written or none.",
+        description="Write the targets the translator changed in an XLIFF or PO file back into the YAML files, "
+        "stamp the fields they translate and check the data; every file is written or none. A target the data "
+        "changed since the export too is a conflict.",
     )
     _add_data(imp)
     imp.add_argument("file", type=Path, metavar="FILE", help="the XLIFF or PO file")
-    imp.add_argument("--dry-run", action="store_true", help="show what would change; write nothing")
-    imp.add_argument("--force", action="store_true", help="write targets whose source changed since the export")
+    imp.add_argument("--dry-run", action="store_true", help="show each text's old and new version; write nothing")
+    imp.add_argument(
+        "--force",
+        action="store_true",
+        help="write changed targets whose source or data target changed since the export (the file's text wins), "
+        "or from a file that records no exported targets",
+    )
+    imp.add_argument(
+        "--skip-unreviewed",
+        action="store_true",
+        help="leave out targets the file marks as not reviewed (PO fuzzy, XLIFF state initial); by default they "
+        "are imported without a stamp",
+    )
     return lambda args: (_export if args.l10n_command == "export" else _import)(args)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' if n != 1 else ''}"
 
 
 def _add_data(parser: argparse.ArgumentParser) -> None:
@@ -60,7 +76,7 @@ def _export(args: argparse.Namespace) -> int:
     if report is None:
         return 1
     try:
-        site_url = configured_site_url() or ""
+        site_url = configured_site_url(args.data) or ""
     except OSError:
         site_url = ""
     target = "en" if args.source == "zh" else "zh"
@@ -74,27 +90,57 @@ def _export(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     from ..check import run as run_check
+    from ..data.authoring.transaction import writing
     from ..errors import display_path
-    from ..export.l10n_import import import_file
+    from ..export.l10n_import import diff_lines, import_file
 
-    report = run_check(args.data)
-    if report.errors:
-        for problem in report.errors:
-            print(problem, file=sys.stderr)
-        print(f"not imported: the data has problems; fix them first ({report.summary()})", file=sys.stderr)
-        return 1
-    result = import_file(report.kb, args.data, args.file, args.dry_run, args.force)
+    with writing(args.data, "l10n import"):
+        report = run_check(args.data)
+        if report.errors:
+            for problem in report.errors:
+                print(problem, file=sys.stderr)
+            print(f"not imported: the data has problems; fix them first ({report.summary()})", file=sys.stderr)
+            return 1
+        result = import_file(report.kb, args.data, args.file, args.dry_run, args.force, args.skip_unreviewed)
+    name = display_path(args.file)
+    if args.dry_run:
+        for change in result.changes:
+            print("\n".join(diff_lines(change, result.tgt)))
     verb = "would change" if args.dry_run else "changed"
     for owner, paths in result.changed.items():
-        stamp = f" (stamped {result.tgt}: {result.stamped[owner]})" if owner in result.stamped else ""
-        print(f"{verb} {owner}: {', '.join(paths)}{stamp}")
+        stamps = []
+        if owner in result.stamped:
+            stamps.append(f"stamped {result.tgt}: {', '.join(result.stamped[owner])}")
+        if owner in result.review:
+            stamps.append(f"marked for review {result.tgt}: {', '.join(result.review[owner])}")
+        print(f"{verb} {owner}: {', '.join(paths)}" + (f" ({'; '.join(stamps)})" if stamps else ""))
+    unreviewed = result.unreviewed
+    if unreviewed:
+        ids = ", ".join(c.unit.id for c in unreviewed)
+        why = sorted({c.unreviewed or "its source changed since the export" for c in unreviewed})
+        print(
+            f"{len(unreviewed)} target{'s' if len(unreviewed) != 1 else ''} not reviewed in {name} "
+            f"({', '.join(why)}) {'would be ' if args.dry_run else ''}imported without a stamp: {ids}; a title, "
+            "summary or body among them shows as needing review until 'houserules stamp' "
+            "(--skip-unreviewed leaves them out)"
+        )
+    if result.left_out:
+        print(
+            f"left out {len(result.left_out)} unreviewed target{'s' if len(result.left_out) != 1 else ''} "
+            f"(--skip-unreviewed): {', '.join(result.left_out)}"
+        )
+    if result.obsolete:
+        entries, are, it = ("entry", "is", "it") if len(result.obsolete) == 1 else ("entries", "are", "one")
+        print(
+            f"left out {len(result.obsolete)} obsolete {entries} (#~) of {name}, which {are} never imported: "
+            f"{', '.join(result.obsolete)} (to import {it}, remove its #~ marks)"
+        )
     count = sum(len(p) for p in result.changed.values())
     files = len(result.files)
-    name = display_path(args.file)
     if not count:
-        print(f"nothing to import from {name}: every target is as in the data")
+        print(f"nothing to import from {name}: every target is as exported or as in the data")
     elif args.dry_run:
-        print(f"dry run: {count} texts in {files} files would change; nothing written")
+        print(f"dry run: {_count(count, 'text')} in {_count(files, 'file')} would change; nothing written")
     else:
-        print(f"imported {count} texts into {files} files from {name}; houserules check: ok")
+        print(f"imported {_count(count, 'text')} into {_count(files, 'file')} from {name}; houserules check: ok")
     return 0

@@ -17,8 +17,14 @@ YAML files. A unit is one text in one place of one file:
 - its **state**: ``new`` (no target), ``needs-review`` (the entry's translation stamp, see
   :mod:`houserules.data.versions.sourcehash`, says its source changed since the translation was
   stamped; title, summary and body) or ``translated``;
-- its **note**: the entry's code and titles, the page, the file and line, and the
-  glossary terms the source holds with their translations.
+- its **note**: the entry's code and titles, the page, the file and line, the
+  glossary terms the source holds with their translations, each ``[[game:id]]`` reference's
+  entry by title and code, and for an erratum the component (card) it is on, its printed text
+  and its corrected text;
+- the **exported target**: a digest of the target the unit was exported with
+  (:func:`target_digest`), which the import compares with the data's target now: a unit whose
+  file target is unchanged is never written, and one whose data target changed since the export
+  is a conflict (see :mod:`.l10n_import`).
 
 ``[[game:id]]`` references are inline codes: XLIFF ``<ph>`` elements whose original data
 is the reference, so a CAT tool moves them as a whole; in PO they stay as text and the
@@ -27,6 +33,7 @@ import checks that every reference of the source is in the target.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -34,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from ..data.reading.model import INLINE_REF, NO_TEXT, Entry, Game, KnowledgeBase
-from ..data.versions.sourcehash import HASHED_FIELDS, stale_translations
+from ..data.versions.sourcehash import HASHED_FIELDS, stale_fields
 from ..errors import HouserulesError, display_path
 from ..render.urls import entry_url, glossary_src, page_url, question_url
 from .tbx import language_of
@@ -46,6 +53,31 @@ XLIFF_NS = "urn:oasis:names:tc:xliff:document:2.0"
 SUBSTATE_REVIEW = "houserules:needs-review"
 #: Texts not to translate: the translation stamps themselves.
 _SKIPPED = {"translations"}
+#: The XLIFF 2.0 Metadata module, where each unit records the target it was exported with.
+MDA_NS = "urn:oasis:names:tc:xliff:metadata:2.0"
+#: The Metadata module's category and type for it, and the PO comment line carrying the same.
+MDA_CATEGORY = "houserules"
+MDA_EXPORTED = "exported-target-sha256"
+PO_EXPORTED = "houserules-exported-target:"
+
+
+def lf_breaks(text: str) -> str:
+    """``text`` with each CRLF and lone CR line break as LF, as the import reads every target.
+
+    >>> lf_breaks("a\\r\\nb\\rc\\n")
+    'a\\nb\\nc\\n'
+    """
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def target_digest(text: str) -> str:
+    """The digest a file records of the target a unit was exported with: SHA-256, 16 hex digits, of the text
+    with its line breaks as LF (:func:`lf_breaks`), so a target a tool saved with CRLF is still the one exported.
+
+    >>> target_digest(""), target_digest("Tower"), target_digest("a\\r\\nb") == target_digest("a\\nb")
+    ('e3b0c44298fc1c14', 'aeb11001d7769761', True)
+    """
+    return hashlib.sha256(lf_breaks(text).encode("utf-8")).hexdigest()[:16]
 
 
 @dataclass
@@ -111,6 +143,21 @@ class _Terms:
         return list(seen)
 
 
+def _entry_name(kb: KnowledgeBase, ref: str) -> str:
+    """An entry as a translator knows it: its titles and code (``塔楼 · Tower (DM-R01)``)."""
+    entry = kb.entries.get(ref)
+    if entry is None:
+        return ref
+    titles = " · ".join(dict.fromkeys(t for t in (entry.title.zh, entry.title.en) if t))
+    return f"{titles} ({entry.code})"
+
+
+def _references(kb: KnowledgeBase, text: str) -> list[str]:
+    """Each ``[[game:id]]`` of ``text`` once, with the entry it names (``[[demo:tower]] = 塔楼 · Tower (DM-R01)``)."""
+    refs = dict.fromkeys(match.group(1) for match in INLINE_REF.finditer(text))
+    return [f"[[{ref}]] = {_entry_name(kb, ref)}" for ref in refs]
+
+
 def _url(site_url: str, url: str) -> str:
     return site_url.rstrip("/") + "/" + url if site_url else url
 
@@ -120,14 +167,17 @@ def entry_units(kb: KnowledgeBase, entry: Entry, src: str, site_url: str = "") -
     tgt = other(src)
     data = entry.data
     terms = _Terms(kb.games.get(entry.game), src)
-    stale = tgt in stale_translations(entry) and data["translations"][tgt]["from"] == src
+    record = data.get("translations", {}).get(tgt)
+    stale = set(stale_fields(entry, tgt)) if record is not None and record["from"] == src else set()
     where = display_path(entry.path)
     head = f"{entry.code} · {entry.title.zh} · {entry.title.en}"
 
-    def unit(names: tuple, path: tuple, source: str, target: str, is_list: bool = False, url: str = "") -> Unit:
+    def unit(
+        names: tuple, path: tuple, source: str, target: str, is_list: bool = False, url: str = "", **extra: str
+    ) -> Unit:
         line = entry.line(*path)
         state = "new" if not target.strip() else "translated"
-        if state == "translated" and stale and path[0] in HASHED_FIELDS:
+        if state == "translated" and path[0] in HASHED_FIELDS and path[0] in stale:
             state = "needs-review"
         notes = {"entry": head, "url": _url(site_url, url or entry_url(entry)), "location": f"{where}:{line}"}
         found = terms.found(source)
@@ -137,6 +187,8 @@ def entry_units(kb: KnowledgeBase, entry: Entry, src: str, site_url: str = "") -
             notes["hint"] = "每行一个名称 One name a line: what players type to find this entry."
         elif INLINE_REF.search(source):
             notes["hint"] = "[[…]] 是条目引用，保持原样 [[…]] are references to entries: keep each one."
+            notes["references"] = "引用 References: " + "; ".join(_references(kb, source))
+        notes.update(extra)
         return Unit(
             f"{entry.ref}/{'/'.join(map(str, names))}",
             entry.path,
@@ -179,6 +231,10 @@ def entry_units(kb: KnowledgeBase, entry: Entry, src: str, site_url: str = "") -
                 ("errata", index, "corrected"),
                 erratum.source_en,
                 erratum.corrected,
+                component="卡牌 Component: " + _entry_name(kb, erratum.component),
+                printed=f"印刷的文字 Printed ({erratum.lang}{', ' + erratum.edition if erratum.edition else ''}): "
+                f"{erratum.printed}",
+                corrected=f"更正的文字 Corrected (now in the data): {erratum.corrected}",
             )
 
 

@@ -8,7 +8,19 @@ from typing import Any
 from ..data.reading.model import INLINE_REF, KnowledgeBase
 from ..errors import HouserulesError
 from ..render.text import xml_text
-from .l10n import L10N_FORMATS, SUBSTATE_REVIEW, XLIFF_NS, Unit, other, units
+from .l10n import (
+    L10N_FORMATS,
+    MDA_CATEGORY,
+    MDA_EXPORTED,
+    MDA_NS,
+    PO_EXPORTED,
+    SUBSTATE_REVIEW,
+    XLIFF_NS,
+    Unit,
+    other,
+    target_digest,
+    units,
+)
 
 # -- XLIFF 2.0 ---------------------------------------------------------------------------------------
 _clean = xml_text
@@ -68,7 +80,11 @@ def _indent(element: Any, level: int) -> None:
 
 
 def to_xliff(items: list[Unit], src: str, version: str = "") -> bytes:
-    """The units as one XLIFF 2.0 document (one ``<file>``, a ``<unit>`` per text)."""
+    """The units as one XLIFF 2.0 document (one ``<file>``, a ``<unit>`` per text).
+
+    Each unit records the target it was exported with in the Metadata module (``<mda:metadata>``,
+    category ``houserules``, a ``meta`` of type ``exported-target-sha256``), the place XLIFF 2.0
+    gives tools for data of their own, which CAT tools keep."""
     import xml.etree.ElementTree as etree
 
     def sub(parent: Any, tag: str, attributes: dict[str, str] | None = None, text: str | None = None) -> Any:
@@ -78,8 +94,11 @@ def to_xliff(items: list[Unit], src: str, version: str = "") -> bytes:
         return element
 
     etree.register_namespace("", XLIFF_NS)
+    etree.register_namespace("mda", MDA_NS)
     root = etree.Element(f"{{{XLIFF_NS}}}xliff", {"version": "2.0", "srcLang": src, "trgLang": other(src)})
+    # Every text's white space is its own: also in a target a tool adds without saying so (translate-toolkit does).
     file = sub(root, "file", {"id": "houserules", "original": "rules_data"})
+    file.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")
     notes = sub(file, "notes")
     sub(
         notes,
@@ -89,6 +108,9 @@ def to_xliff(items: list[Unit], src: str, version: str = "") -> bytes:
     )
     for unit in items:
         element = sub(file, "unit", {"id": unit_xml_id(unit.id), "name": unit.id})
+        metadata = etree.SubElement(element, f"{{{MDA_NS}}}metadata")
+        group = etree.SubElement(metadata, f"{{{MDA_NS}}}metaGroup", {"category": MDA_CATEGORY})
+        etree.SubElement(group, f"{{{MDA_NS}}}meta", {"type": MDA_EXPORTED}).text = target_digest(unit.target)
         unit_notes = sub(element, "notes")
         for category, text in unit.notes.items():
             sub(unit_notes, "note", {"category": category}, text)
@@ -116,7 +138,10 @@ def to_xliff(items: list[Unit], src: str, version: str = "") -> bytes:
 
 
 def to_po(items: list[Unit], src: str, version: str = "") -> bytes:
-    """The units as a gettext PO file (msgctxt: the unit id; fuzzy: needs review)."""
+    """The units as a gettext PO file (msgctxt: the unit id; fuzzy: needs review).
+
+    Each unit records the target it was exported with in its last extracted comment
+    (``#. houserules-exported-target: <digest>``), which Weblate, Poedit and translate-toolkit keep."""
     from translate.storage import pypo
 
     store = pypo.pofile()
@@ -136,7 +161,8 @@ def to_po(items: list[Unit], src: str, version: str = "") -> bytes:
         po = store.addsourceunit(unit.source)
         po.setcontext(unit.id)
         po.target = unit.target
-        po.addnote("\n".join(text for category, text in unit.notes.items() if category != "location"), "developer")
+        notes = [text for category, text in unit.notes.items() if category != "location"]
+        po.addnote("\n".join([*notes, f"{PO_EXPORTED} {target_digest(unit.target)}"]), "developer")
         po.addlocation(unit.notes["location"])
         if unit.state == "needs-review":
             po.markfuzzy(True)

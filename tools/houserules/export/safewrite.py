@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from ..errors import HouserulesError, visible
+from ..errors import HouserulesError, is_write_failure, read_only_disk, visible, write_failure, write_fix
 
 Row = dict[str, str]
 
@@ -51,20 +51,24 @@ def to_csv(columns: tuple[str, ...], records: list[Row]) -> bytes:
     return ("\ufeff" + buffer.getvalue()).encode("utf-8")
 
 
-def write_output(path: Path, data: bytes, example: str = "export.csv") -> None:
+#: The option of the command line that names an output file, for the messages of a refused path.
+OUTPUT_OPTION = "-o FILE"
+
+
+def write_output(path: Path, data: bytes, example: str = "export.csv", option: str | None = None) -> None:
     """Write ``data`` to ``path`` by the rules of :func:`open_output`; :class:`HouserulesError` otherwise."""
-    with open_output(path, example) as out:
+    with open_output(path, example, option) as out:
         out.write(data)
 
 
-def copy_output(source: Path, path: Path, example: str = "faq.pdf") -> None:
+def copy_output(source: Path, path: Path, example: str = "faq.pdf", option: str | None = None) -> None:
     """Copy the file ``source`` to ``path`` by the rules of :func:`open_output`."""
-    with open_output(path, example) as out, open(source, "rb") as src:
+    with open_output(path, example, option) as out, open(source, "rb") as src:
         shutil.copyfileobj(src, out)
 
 
 @contextlib.contextmanager
-def open_output(path: Path, example: str = "export.csv") -> Iterator[BinaryIO]:
+def open_output(path: Path, example: str = "export.csv", option: str | None = None) -> Iterator[BinaryIO]:
     """A binary file to write the output ``path`` into; every ``-o FILE`` of the CLI goes through here.
 
     - A regular file, or a missing one, is written whole or not at all: the bytes go to a
@@ -80,11 +84,13 @@ def open_output(path: Path, example: str = "export.csv") -> Iterator[BinaryIO]:
     - A folder, a socket, a block device or a path whose folder is missing is refused.
 
     Every refusal or failed write is a :class:`HouserulesError` naming ``path`` and leaves
-    what was there untouched.
+    what was there untouched. It names ``option`` (:data:`OUTPUT_OPTION`: the command's ``-o FILE``)
+    as the way to choose another path only when given: a command that writes its own files (the
+    import of a translator's file into the data) has no such option to offer.
     """
-    info = check_output(path, example)
+    info = check_output(path, example, option)
     if info is not None and not stat.S_ISREG(info.st_mode):
-        with _write_into(path, info) as out:
+        with _write_into(path, info, option) as out:
             yield out
         return
     folder = path.parent
@@ -102,19 +108,27 @@ def open_output(path: Path, example: str = "export.csv") -> Iterator[BinaryIO]:
             with contextlib.suppress(OSError):
                 os.unlink(temp)
         if isinstance(exc, OSError):
-            raise _cannot_write(path, exc) from None
+            raise _cannot_write(path, exc, option) from None
         raise
 
 
-def check_output(path: Path, example: str = "export.csv") -> os.stat_result | None:
+def _elsewhere(option: str | None, first: str = "") -> str:
+    """The end of a refusal: ``; choose another path with -o FILE`` when the command has the option."""
+    if option:
+        return f"; {first}choose another path with {option}"
+    return f"; {first.removesuffix(' or ')}" if first else ""
+
+
+def check_output(path: Path, example: str = "export.csv", option: str | None = None) -> os.stat_result | None:
     """Refuse an output ``path`` that :func:`open_output` would refuse, before any work is done for it.
 
     Returns what ``path`` is now (None: nothing yet).
     """
-    info = _lstat(path)
+    info = _lstat(path, option)
     kind = stat.S_IFMT(info.st_mode) if info is not None else None
     if kind == stat.S_IFDIR:
-        raise HouserulesError(f"cannot write {path}: it is a folder; give a file name, e.g. -o {path / example}")
+        name = f", e.g. {option.split()[0]} {path / example}" if option else ""
+        raise HouserulesError(f"cannot write {path}: it is a folder; give a file name{name}")
     if kind == stat.S_IFLNK:
         raise HouserulesError(
             f"cannot write {path}: it is a symbolic link (to {_quoted_target(path)}); "
@@ -122,21 +136,23 @@ def check_output(path: Path, example: str = "export.csv") -> os.stat_result | No
         )
     if kind in (stat.S_IFSOCK, stat.S_IFBLK):
         what = "a socket" if kind == stat.S_IFSOCK else "a block device"
-        raise HouserulesError(f"cannot write {path}: it is {what}; choose another path with -o FILE")
+        raise HouserulesError(f"cannot write {path}: it is {what}{_elsewhere(option)}")
     if kind is None or kind == stat.S_IFREG:
         folder = path.parent
         if not folder.is_dir():
-            problem = (
-                f"{folder} is not a folder"
-                if folder.exists()
-                else f"the folder {folder} does not exist; create it first"
+            if folder.exists():
+                raise HouserulesError(f"cannot write {path}: {folder} is not a folder{_elsewhere(option)}")
+            raise HouserulesError(
+                f"cannot write {path}: the folder {folder} does not exist{_elsewhere(option, 'create it first or ')}"
             )
-            raise HouserulesError(f"cannot write {path}: {problem} or choose another path with -o FILE")
+        if not os.access(folder, os.W_OK):  # a read-only disk or folder: said before the work, not after
+            code = errno.EROFS if read_only_disk(folder) else errno.EACCES
+            raise _cannot_write(path, OSError(code, "", str(path)), option)
     return info
 
 
 @contextlib.contextmanager
-def _write_into(path: Path, info: os.stat_result) -> Iterator[BinaryIO]:
+def _write_into(path: Path, info: os.stat_result, option: str | None) -> Iterator[BinaryIO]:
     """Write into the existing character device or named pipe ``path``."""
     kind = stat.S_IFMT(info.st_mode)
     flags = os.O_WRONLY | os.O_NOFOLLOW | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
@@ -149,7 +165,7 @@ def _write_into(path: Path, info: os.stat_result) -> Iterator[BinaryIO]:
             raise HouserulesError(
                 f"cannot write {path}: it is a named pipe and no program reads from it; start the reader first"
             ) from None
-        raise _cannot_write(path, exc) from None
+        raise _cannot_write(path, exc, option) from None
     try:
         if stat.S_IFMT(os.fstat(handle).st_mode) != kind:  # something else was put there meanwhile
             raise HouserulesError(f"cannot write {path}: it changed while being opened; try again")
@@ -158,18 +174,18 @@ def _write_into(path: Path, info: os.stat_result) -> Iterator[BinaryIO]:
             yield out
             out.flush()
     except OSError as exc:
-        raise _cannot_write(path, exc) from None
+        raise _cannot_write(path, exc, option) from None
     finally:
         os.close(handle)
 
 
-def _lstat(path: Path) -> os.stat_result | None:
+def _lstat(path: Path, option: str | None) -> os.stat_result | None:
     try:
         return os.lstat(path)
     except (FileNotFoundError, NotADirectoryError):  # the folder check names what is missing
         return None
     except OSError as exc:
-        raise _cannot_write(path, exc) from None
+        raise _cannot_write(path, exc, option) from None
 
 
 def _quoted_target(path: Path) -> str:
@@ -185,5 +201,11 @@ def _umask() -> int:
     return mask
 
 
-def _cannot_write(path: Path, exc: OSError) -> HouserulesError:
-    return HouserulesError(f"cannot write {path}: {exc.strerror or exc}; choose another path with -o FILE")
+def _cannot_write(path: Path, exc: OSError, option: str | None) -> HouserulesError:
+    """A write refused or failed: a full disk or a read-only folder said as such (nothing was written:
+    :func:`open_output` removes its new file, and what was at ``path`` stays)."""
+    if is_write_failure(exc):
+        return HouserulesError(
+            f"{write_failure(exc, path)}{_elsewhere(option, write_fix(exc) + ' or ')} (nothing was written)"
+        )
+    return HouserulesError(f"cannot write {path}: {exc.strerror or exc}{_elsewhere(option)}")

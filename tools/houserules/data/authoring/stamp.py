@@ -1,57 +1,104 @@
 """``houserules stamp``: record in an entry's file that its translation matches the current source text.
 
-Only the ``source_hash`` value changes; every other byte of the file stays as written,
-the result is read back before it is written, and the file keeps its mode, owner and links.
+The stamp is a hash of each source field (title, summary, body; see
+:mod:`houserules.data.versions.sourcehash`). Only the ``source_hash`` value changes (an old
+one-hash stamp becomes the mapping of the fields); every other byte of the file stays as written,
+the result is read back before it is written, and the files of one command are written all or
+none (:mod:`.transaction`), each keeping its mode, owner and links.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
-import re
-import stat
-import tempfile
+import copy
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from ...errors import HouserulesError, display_path
 from ..reading.model import Entry, read_entry
-from ..reading.yamlload import YamlError, parse
-from ..versions.sourcehash import source_hash
+from ..reading.yamlload import Path_, YamlError, parse
+from ..versions.sourcehash import HASHED_FIELDS, UNREVIEWED, field_hash, stamped_fields
+from .transaction import commit
+from .yamledit import EditError, edit_values, plain_is_text, quoted
+
+Stamp = dict[str, str]
 
 
-def stamp(entry: Entry, langs: list[str] | None = None, source: str = "zh") -> dict[str, str]:
-    """Record the current source hash of an entry's translations in its file; returns ``{lang: hash}``.
+def stamp_entries(
+    data_dir: Path, entries: list[Entry], langs: list[str] | None = None
+) -> list[tuple[Entry, dict[str, Stamp]]]:
+    """Stamp every field of the translations of ``entries``, all files or none; returns what each got.
 
-    Only the ``source_hash`` value of each stamped language changes; every other
-    byte of the file stays as written. An entry without a ``translations`` field
-    gets one, appended at the end of the file, for every language other than
-    ``source`` (or for ``langs``).
+    The caller holds the data folder for writing (:func:`.transaction.writing`).
     """
-    text = entry.path.read_bytes().decode("utf-8")
-    new_text, stamped = stamp_text(entry, text, langs, source)
-    _write(entry, new_text)
-    return stamped
+    texts: dict[Path, str] = {}
+    done = []
+    for entry in entries:
+        old = texts.get(entry.path)
+        if old is None:
+            old = entry.path.read_bytes().decode("utf-8")
+        else:  # the same entry named twice (by id and by code): stamp what the first stamp wrote
+            entry = read_entry(entry.path, parse(old.lstrip("\ufeff").replace("\r\n", "\n")), entry.game)
+        new_text, stamped = stamp_text(entry, old, langs)
+        texts[entry.path] = new_text
+        done.append((entry, stamped))
+    commit(
+        data_dir,
+        {path: text.encode("utf-8") for path, text in texts.items()},
+        "stamp",
+        again="stamp again, or leave it as it is",
+    )
+    return done
+
+
+def new_stamps(
+    entry: Entry,
+    langs: list[str],
+    source: str,
+    fields: Iterable[str] = HASHED_FIELDS,
+    unreviewed: Iterable[str] = (),
+) -> dict[str, Stamp]:
+    """What each language's stamp becomes: ``fields`` stamped from the current source, ``unreviewed``
+    marked as not reviewed (:data:`UNREVIEWED`), the other fields as they were (an old one-hash stamp
+    read field by field). A language whose stamp would cover no field gets none."""
+    records = entry.data.get("translations", {})
+    result = {}
+    fields, unreviewed = set(fields), set(unreviewed)
+    for lang in langs:
+        origin = records[lang]["from"] if lang in records else source
+        stamp = stamped_fields(entry.data, lang)
+        for name in fields:
+            stamp[name] = field_hash(entry.data, name, origin)
+        for name in unreviewed:
+            stamp[name] = UNREVIEWED
+        ordered = {name: stamp[name] for name in HASHED_FIELDS if name in stamp}
+        if ordered:
+            result[lang] = ordered
+    return result
 
 
 def stamp_text(
-    entry: Entry, text: str, langs: list[str] | None = None, source: str = "zh", add: bool = False
-) -> tuple[str, dict[str, str]]:
+    entry: Entry,
+    text: str,
+    langs: list[str] | None = None,
+    source: str = "zh",
+    add: bool = False,
+    fields: Iterable[str] = HASHED_FIELDS,
+    unreviewed: Iterable[str] = (),
+) -> tuple[str, dict[str, Stamp]]:
     """The entry file's ``text`` (as ``entry`` was read from it) with its translations stamped, verified.
 
-    With ``add``, a language of ``langs`` that the entry's ``translations`` do not list yet gets a
-    record there (a line like the last record's), from ``source``.
+    ``fields`` are stamped from the current source text and ``unreviewed`` marked as needing review
+    (see :func:`new_stamps`). With ``add``, a language of ``langs`` that the entry's
+    ``translations`` do not list yet gets a record there (a line like the last record's), from
+    ``source``. Returns the new text and each language's new stamp.
     """
     langs = list(dict.fromkeys(langs)) if langs else None  # `--lang en --lang en` stamps en once
     records = entry.data.get("translations", {})
     if records:
         wanted = langs or list(records)
         missing = [lang for lang in wanted if lang not in records]
-        if missing and add:
-            text = _add_records(entry, text, missing, source)
-            reread = read_entry(entry.path, parse(text.lstrip("\ufeff").replace("\r\n", "\n")), entry.game)
-            return stamp_text(reread, text, langs, source)
-        if missing:
+        if missing and not add:
             raise HouserulesError(
                 f"{display_path(entry.path)}: {entry.ref} has no translation record for "
                 f"{', '.join(missing)}; add '{missing[0]}: {{from: {source}, source_hash: "
@@ -59,39 +106,47 @@ def stamp_text(
             )
     else:
         wanted = langs or [lang for lang in ("zh", "en") if lang != source]
-    lines = text.splitlines(keepends=True)
-    new_data = {**entry.data, "translations": {k: dict(v) for k, v in records.items()}}
-    stamped: dict[str, str] = {}
-    for lang in wanted:
-        origin = records[lang]["from"] if lang in records else source
-        new_hash = source_hash(entry.data, origin)
-        stamped[lang] = new_hash
-        new_data["translations"].setdefault(lang, {"from": origin, "source_hash": new_hash})["source_hash"] = new_hash
-        if lang in records:
-            index = entry.line("translations", lang, "source_hash") - 1
-            old = re.search(rf"""(["']?){records[lang]["source_hash"]}\1""", lines[index])
-            if old is None:
-                raise HouserulesError(
-                    f"{display_path(entry.path)}:{index + 1}: cannot find the hash "
-                    f"{records[lang]['source_hash']} on this line; "
-                    "write 'source_hash:' on the same line as its value"
-                )
-            new_text = f"{old.group(1)}{new_hash}{old.group(1)}" if old.group(1) else _scalar(new_hash)
-            lines[index] = lines[index][: old.start()] + new_text + lines[index][old.end() :]
-    added = [lang for lang in wanted if lang not in records]
-    if added:
+    stamps = new_stamps(entry, wanted, source, fields, unreviewed)
+    expected = copy.deepcopy(entry.data)
+    translations = expected.setdefault("translations", {})
+    added = [lang for lang in stamps if lang not in records]
+    for lang, stamp in stamps.items():
+        translations.setdefault(lang, {"from": source})["source_hash"] = stamp
+    if not translations:
+        del expected["translations"]
+    if added and records:
+        text = _add_records(entry, text, {lang: stamps[lang] for lang in added}, source)
+    elif added:
         newline = "\r\n" if text.endswith("\r\n") else "\n"
-        if lines and not lines[-1].endswith("\n"):
-            lines[-1] += newline
-        lines.append(f"translations:{newline}")
-        lines += [f"  {lang}: {{from: {source}, source_hash: {_scalar(stamped[lang])}}}{newline}" for lang in added]
-    new_text = "".join(lines)
-    _verify(entry, new_text, new_data)
-    return new_text, stamped
+        if text and not text.endswith("\n"):
+            text += newline
+        text += f"translations:{newline}" + "".join(
+            f"  {_record(lang, source, stamps[lang])}{newline}" for lang in added
+        )
+    changes: dict[Path_, str | list[str] | dict[str, str]] = {
+        ("translations", lang, "source_hash"): stamp
+        for lang, stamp in stamps.items()
+        if lang in records and records[lang]["source_hash"] != stamp
+    }
+    if changes:
+        try:
+            text, _ = edit_values(text, changes)
+        except EditError as exc:
+            raise HouserulesError(
+                f"{display_path(entry.path)}: cannot stamp this file's layout safely ({exc}); "
+                "set 'source_hash' by hand (see 'houserules check')"
+            ) from None
+    _verify(entry, text, expected)
+    return text, stamps
 
 
-def _add_records(entry: Entry, text: str, langs: list[str], source: str) -> str:
-    """``text`` with a placeholder record for each of ``langs`` after the entry's last translation record."""
+def _record(lang: str, source: str, stamp: Stamp) -> str:
+    hashes = ", ".join(f"{name}: {_scalar(value)}" for name, value in stamp.items())
+    return f"{lang}: {{from: {source}, source_hash: {{{hashes}}}}}"
+
+
+def _add_records(entry: Entry, text: str, stamps: dict[str, Stamp], source: str) -> str:
+    """``text`` with a record for each language of ``stamps`` after the entry's last translation record."""
     last = list(entry.data["translations"])[-1]
     index = entry.line("translations", last) - 1
     lines = text.splitlines(keepends=True)
@@ -105,13 +160,8 @@ def _add_records(entry: Entry, text: str, langs: list[str], source: str) -> str:
     end = index + 1
     while end < len(lines) and lines[end].strip() and len(lines[end]) - len(lines[end].lstrip()) > len(indent):
         end += 1
-    added = [f'{indent}{lang}: {{from: {source}, source_hash: "000000000000"}}{newline}' for lang in langs]
+    added = [f"{indent}{_record(lang, source, stamp)}{newline}" for lang, stamp in stamps.items()]
     return "".join(lines[:end] + added + lines[end:])
-
-
-#: Hashes YAML reads as something other than text: all digits (an integer), digits with an
-#: 'e' inside (a float in YAML 1.2, as editors read it), '0b' and binary digits (YAML 1.1).
-_NOT_TEXT = re.compile(r"[0-9]+(e[0-9]+)?|0b[01]+")
 
 
 def _scalar(value: str) -> str:
@@ -120,7 +170,7 @@ def _scalar(value: str) -> str:
     >>> _scalar("3f2a9c0d41b7"), _scalar("000000000000"), _scalar("123e45678901")
     ('3f2a9c0d41b7', '"000000000000"', '"123e45678901"')
     """
-    return f'"{value}"' if _NOT_TEXT.fullmatch(value) else value
+    return value if plain_is_text(value) else quoted(value)
 
 
 def _verify(entry: Entry, new_text: str, expected: dict[str, Any]) -> None:
@@ -136,66 +186,3 @@ def _verify(entry: Entry, new_text: str, expected: dict[str, Any]) -> None:
             f"{display_path(entry.path)}: cannot stamp this file's layout safely; "
             "set 'source_hash' by hand (see 'houserules check')"
         )
-
-
-def _write(entry: Entry, text: str) -> None:
-    rewrite(entry.path, text, "stamp")
-
-
-def rewrite(path: Path, text: str, action: str) -> None:
-    """Put the new ``text`` (verified by the caller) in the data file ``path``, as its owner would expect.
-
-    - A file without write permission is refused, even for root: someone made it
-      read-only (``chmod a-w``) on purpose.
-    - Usually the text is written beside the file and renamed over it, so an
-      interrupted stamp never leaves half a file; the new file keeps the old one's
-      mode (and group, where allowed).
-    - A file with other hard links, or owned by another user, or in a folder the user
-      may not write, is rewritten in place instead: every link sees the new text and
-      the file keeps its owner. The text was verified before (:func:`_verify`) and is
-      written in one call from the start; a stamp only lengthens a file or keeps its
-      length, so even an interrupted write leaves the old bytes after the new ones,
-      never a hole.
-    """
-    where = display_path(path)
-    try:
-        info = os.stat(path)
-        if not info.st_mode & 0o222 or not os.access(path, os.W_OK):
-            raise HouserulesError(
-                f"{where}: the file is read-only; make it writable (chmod u+w {where}) "
-                f"and {action} again, or leave it as it is"
-            )
-        data = text.encode("utf-8")
-        if info.st_nlink > 1 or info.st_uid != os.geteuid() or not _replace(path, data, info):
-            _write_in_place(path, data)
-    except OSError as exc:
-        raise HouserulesError(f"{where}: cannot write the file: {exc.strerror or exc}") from None
-
-
-def _replace(path: Path, data: bytes, info: os.stat_result) -> bool:
-    """Write ``data`` beside ``path`` and rename it over; False when the folder is not writable."""
-    try:
-        handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    except PermissionError:
-        return False
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temp, stat.S_IMODE(info.st_mode))  # mkstemp creates 0600
-        with contextlib.suppress(OSError):  # only root or a member of the group may set it
-            os.chown(temp, -1, info.st_gid)
-        os.replace(temp, path)
-    except BaseException:
-        os.unlink(temp)
-        raise
-    return True
-
-
-def _write_in_place(path: Path, data: bytes) -> None:
-    with open(path, "r+b") as out:
-        out.write(data)
-        out.truncate()
-        out.flush()
-        os.fsync(out.fileno())

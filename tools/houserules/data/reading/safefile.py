@@ -161,12 +161,17 @@ def uncarriable(code: int) -> tuple[str, str]:
     return "the control character", f"{named} or {written}" if named else written
 
 
+def first_uncarriable(text: str) -> int | None:
+    """The first code point of ``text`` that no output can carry (:data:`_UNCARRIABLE`), or None."""
+    found = _UNCARRIABLE.search(text)
+    return None if found is None else ord(found.group())
+
+
 def carriable(text: str, line: int) -> None:
     """Refuse ``text`` holding a code point of :data:`_UNCARRIABLE`, naming it, its escape and the line."""
-    found = _UNCARRIABLE.search(text)
-    if found is None:
+    code = first_uncarriable(text)
+    if code is None:
         return
-    code = ord(found.group())
     what, written = uncarriable(code)
     raise YamlError(
         line,

@@ -9,6 +9,8 @@ table says is looked up in every game, what a game's table or glossary says in t
 from __future__ import annotations
 
 import re
+from collections import deque
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -100,21 +102,30 @@ def said_scopes(text: str, pairs: list[list[str]]) -> dict[str, frozenset[str] |
             hit = say in folded or (aspect and any(form in folded for form in aspected))
         if hit:
             hits.append(pair)
-    found: dict[str, frozenset[str] | None] = {}
-    for _say, means, *game in _longest(hits):
-        scope = frozenset(game) if game and game[0] else None
-        if means not in found:
-            found[means] = scope
-        else:
-            prior = found[means]
-            found[means] = None if prior is None or scope is None else prior | scope
-    return found
+    return _scopes(_longest(hits))
+
+
+def _scopes(said: list[list[str]]) -> dict[str, frozenset[str] | None]:
+    """What the pairs said mean, in their order without repeats, each with the games whose tables say
+    it (None: the general table's); a set per meaning, so thousands of pairs of one meaning cost
+    thousands of steps."""
+    found: dict[str, set[str] | None] = {}
+    for _say, means, *game in said:
+        if game and game[0]:
+            games = found.setdefault(means, set())
+            if games is not None:
+                games.add(game[0])
+        else:  # the general table's: every game's
+            found[means] = None
+    return {means: None if games is None else frozenset(games) for means, games in found.items()}
 
 
 def _longest(hits: list[list[str]]) -> list[list[str]]:
     """The synonyms a query says (in their order) but those said only inside a longer one it also says:
     an English one whose words' forms stand inside another's ("walk" in "walk up to"), a Chinese one
-    inside another's characters (塌了 in 地板塌了).
+    inside another's characters (塌了 in 地板塌了). The time grows with the hits and their distinct
+    keys' length (:func:`inside_others`), not with the square of the hits: a crafted table can make
+    thousands of pairs say one word.
 
     >>> [say for say, *_ in _longest([["walk", "move"], ["walk up to", "approach"], ["owl", "creature"]])]
     ['walk up to', 'owl']
@@ -122,12 +133,51 @@ def _longest(hits: list[list[str]]) -> list[list[str]]:
     ['地板塌了', 'walk']
     """
     keys = [_key(pair[0]) for pair in hits]
-    return [
-        pair
-        for pair, key in zip(hits, keys)
-        if not key
-        or not any(other != key and key in other for other in keys if other.startswith(" ") == key.startswith(" "))
-    ]
+    # Only one script's keys are compared with each other: only an English one starts with a space.
+    inside = inside_others(k for k in keys if k.startswith(" ")) | inside_others(
+        k for k in keys if k and not k.startswith(" ")
+    )
+    return [pair for pair, key in zip(hits, keys) if not key or key not in inside]
+
+
+def inside_others(keys: Iterable[str]) -> set[str]:
+    """The keys that stand inside another of the keys (a proper substring of it).
+
+    Each distinct key is written once into a trie with Aho–Corasick's failure links (a node's link is
+    its longest proper suffix that is also a node): a key inside another is a proper prefix of a key
+    (its node has children) or a proper suffix of a prefix of one (some node links to it). The time
+    grows with the total length of the distinct keys; comparing every key with every other grew with
+    the square of their number.
+
+    >>> sorted(inside_others(["地板塌了", "塌了", "板塌", "了", "墙"]))
+    ['了', '塌了', '板塌']
+    """
+    children: list[dict[str, int]] = [{}]
+    node_of: dict[str, int] = {}
+    for key in set(keys):
+        node = 0
+        for char in key:
+            following = children[node].get(char)
+            if following is None:
+                following = children[node][char] = len(children)
+                children.append({})
+            node = following
+        node_of[key] = node
+    link = [0] * len(children)
+    linked: set[int] = set()
+    queue = deque(children[0].values())  # breadth first: a node's link is known before its children's
+    while queue:
+        node = queue.popleft()
+        for char, child in children[node].items():
+            back = link[node]
+            while back and char not in children[back]:
+                back = link[back]
+            target = children[back].get(char, 0)
+            link[child] = target if node and target != child else 0
+            if link[child]:
+                linked.add(link[child])
+            queue.append(child)
+    return {key for key, node in node_of.items() if children[node] or node in linked}
 
 
 def _key(say: str) -> str:
