@@ -143,8 +143,18 @@ def choose_id(kb: KnowledgeBase, game: Game, english: str, kind: str, given: str
     return candidate
 
 
+def kind_section(kind: str) -> str:
+    """The id of the contents section named for a kind of entry, where a game has one.
+
+    >>> kind_section("rule"), kind_section("ruling"), kind_section("house-rule")
+    ('rules', 'rulings', 'house-rules')
+    """
+    return slugify(vocab.KINDS[kind]["en"]) + "s"
+
+
 def choose_section(game: Game, kb: KnowledgeBase, kind: str, given: str | None) -> int:
-    """The contents section the entry goes in: ``--section``, else the one holding most entries of its kind."""
+    """The contents section the entry goes in: ``--section``, else the one holding most entries of its kind,
+    else (no section lists one yet) the section named for the kind (:func:`kind_section`)."""
     ids = [section.id for section in game.contents]
     if given is not None:
         if given not in ids:
@@ -154,6 +164,8 @@ def choose_section(game: Game, kb: KnowledgeBase, kind: str, given: str | None) 
         sum(1 for ref in section.entries if ref in kb.entries and kb.entries[ref].kind == kind)
         for section in game.contents
     ]
+    if not any(counts) and (named := kind_section(kind)) in ids:
+        return ids.index(named)  # a new game's sections (houserules new-game): 'rules', 'rulings'
     if not any(counts):
         raise HouserulesError(
             f"no contents section of game '{game.id}' lists a {kind} yet — choose one with "

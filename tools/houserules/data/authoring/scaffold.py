@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...errors import HouserulesError, display_path, visible
+from ...errors import HouserulesError, display_path, is_write_failure, visible, write_failure, write_fix
 from ..reading import vocab
 from ..reading.load import ENTRIES_DIR
 from ..reading.model import Game, KnowledgeBase
@@ -26,7 +26,7 @@ from ..reading.safefile import read_bytes
 from ..reading.schema import committed_schema_path
 from ..reading.yamlload import YamlError, parse
 from .numbering import choose_id, choose_section, next_code
-from .stamp import rewrite
+from .transaction import commit
 
 SCHEMA_LINE = "# yaml-language-server: $schema="
 
@@ -55,7 +55,7 @@ def _schema_line(folder: Path) -> str:
 _NOT_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
 
 
-def _one_line(flag: str, text: str) -> None:
+def one_line(flag: str, text: str) -> None:
     """Refuse a title that is blank or that is not one line of text."""
     if not text.strip():
         raise HouserulesError(f"{flag} must be a one-line title, not {visible(repr(text))}")
@@ -170,7 +170,8 @@ def new_entry(
     section: str | None = None,
     today: str | None = None,
 ) -> NewEntry:
-    """Write the new entry's file and list it in its game's contents; refuse anything ambiguous."""
+    """Write the new entry's file and list it in its game's contents, both or neither; refuse anything
+    ambiguous. The caller holds the data folder for writing (:func:`.transaction.writing`)."""
     if game_id not in kb.games:
         known = ", ".join(sorted(kb.games)) or "(none loaded)"
         raise HouserulesError(
@@ -180,7 +181,7 @@ def new_entry(
     if kind not in vocab.KINDS:
         raise HouserulesError(f"unknown kind '{kind}' — use one of: {', '.join(vocab.KINDS)}")
     for flag, text in (("--zh", zh), ("--en", en)):
-        _one_line(flag, text)
+        one_line(flag, text)
     game = kb.games[game_id]
     new_id = choose_id(kb, game, en, kind, entry_id)
     code = next_code(kb, game, kind)
@@ -209,21 +210,22 @@ def new_entry(
             f"'{game.contents[index].id}' safely; add it by hand (nothing was written)"
         )
 
-    folder.mkdir(exist_ok=True)
+    if os.path.lexists(path):
+        raise HouserulesError(f"{display_path(path)} already exists — choose another --id")
     try:
-        with open(path, "x", encoding="utf-8", newline="\n") as out:  # "x": never over an existing file
-            out.write(body)
-    except FileExistsError:
-        raise HouserulesError(f"{display_path(path)} already exists — choose another --id") from None
-    try:
-        rewrite(game.path, new_game_text, "run 'houserules new'")
-        if not _verified(game.path, game.path.read_bytes().decode("utf-8"), expected):
-            rewrite(game.path, game_text, "run 'houserules new'")
-            raise HouserulesError(
-                f"{display_path(game.path)} did not read back as expected; it was restored — "
-                f"add '{ref}' to its contents by hand"
-            )
-    except BaseException:
-        path.unlink(missing_ok=True)
-        raise
+        folder.mkdir(exist_ok=True)
+    except OSError as exc:
+        if not is_write_failure(exc):
+            raise
+        raise HouserulesError(
+            f"{write_failure(exc, display_path(folder), 'create')} — {write_fix(exc)} and run 'houserules new' "
+            "again (nothing was written)"
+        ) from None
+    commit(
+        kb.root if kb.root is not None else game.path.parent.parent,
+        {path: body.encode("utf-8"), game.path: new_game_text.encode("utf-8")},
+        "new",
+        again="run 'houserules new' again",
+        create={path},
+    )
     return NewEntry(path, ref, code, game.contents[index].id)
