@@ -3,8 +3,9 @@
  * reading the files of a built site from disk.
  *
  * stdin: {"site": folder holding assets/javascripts/ and search/hr/, "config": the worker's
- *         SETUP config, "stem": [words], "rank": [texts], "analyse": [texts]}
- * stdout: {"stem": [stems], "rank": [{hits, corrected, terms, asks, items}], "analyse": [{corrected, terms, asks}]}
+ *         SETUP config, "stem": [words], "rank": [texts], "analyse": [texts], "corrected": [texts]}
+ * stdout: {"stem": [stems], "rank": [{hits, corrected, terms, asks, answered, lang, searched, items}],
+ *          "analyse": [{corrected, terms, asks, answered, lang, searched}], "corrected": [texts as searched]}
  */
 "use strict";
 const fs = require("fs");
@@ -38,6 +39,7 @@ importScripts(pathToFileURL(worker).href);
   for (const text of job.rank || []) {
     out.rank.push(await self.hrSearch.rank(text));
   }
+  out.corrected = await self.hrSearch.corrected(job.corrected || []);
   out.analyse = [];
   for (const text of job.analyse || []) {
     out.analyse.push(await self.hrSearch.analyse(text));

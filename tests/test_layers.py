@@ -115,6 +115,41 @@ def test_a_private_import_is_found():
     ]
 
 
+#: Names that begin with "_" but are public by the library's own word: os._exit, a named tuple's methods.
+PUBLIC_UNDERSCORED = {"_exit", "_replace", "_asdict", "_fields", "_make"}
+
+
+def private_reads(source: str, module: str) -> list[str]:
+    """``x._name`` in ``source`` where ``x`` is not ``self`` or ``cls``: a read of another object's private name."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Attribute):
+            continue
+        name = node.attr
+        if not name.startswith("_") or name.startswith("__") or name in PUBLIC_UNDERSCORED:
+            continue
+        if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+            continue
+        found.append(f"{module}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_no_module_reads_another_objects_private_names():
+    """What a class keeps under ``_`` is read by its own methods only: the site's index reads the search index
+    through ``SearchIndex.postings`` (``search/postings.py``, the one reader of Whoosh's objects), not ``_reader``."""
+    found = [
+        problem
+        for path in sorted((ROOT / "tools/houserules").rglob("*.py"))
+        for problem in private_reads(path.read_text(encoding="utf-8"), _module_name(path))
+    ]
+    assert found == []
+
+
+def test_a_private_read_is_found():
+    source = "self._a\ncls._b\nindex._reader.lexicon('w')\nos._exit(1)\nrow._replace(a=1)\nx.__class__\n"
+    assert private_reads(source, "houserules.search.shards") == ["houserules.search.shards:3: index._reader"]
+
+
 def test_every_module_name_is_unique():
     """Two modules of one name (``cache.py`` in two packages) make a reader open the wrong room."""
     names: dict[str, list[str]] = {}

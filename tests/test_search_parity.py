@@ -10,6 +10,7 @@ summary, question and the odd inputs of ``_corpus``) runs here only.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -51,12 +52,26 @@ def site(kb, tmp_path_factory) -> tuple[Path, dict]:
     return folder, {"houserules": {"version": head["version"], "path": "search/hr"}}
 
 
-def worker(site: tuple[Path, dict], stem: list[str] = (), rank: list[str] = (), analyse: list[str] = ()) -> dict:
-    """Run the worker under Node on ``site``: the stems of ``stem``, ``hrSearch.rank`` of each text of ``rank``
-    and ``hrSearch.analyse`` (the same ranking, without the results' texts) of each text of ``analyse``."""
+def worker(
+    site: tuple[Path, dict],
+    stem: list[str] = (),
+    rank: list[str] = (),
+    analyse: list[str] = (),
+    corrected: list[str] = (),
+) -> dict:
+    """Run the worker under Node on ``site``: the stems of ``stem``, ``hrSearch.rank`` of each text of ``rank``,
+    ``hrSearch.analyse`` (the same ranking, without the results' texts) of each text of ``analyse`` and
+    ``hrSearch.corrected`` (what each text of ``corrected`` is searched as)."""
     assert NODE, "node is missing: tools/setup-debian.sh installs it (Debian package nodejs)"
     folder, config = site
-    job = {"site": str(folder), "config": config, "stem": list(stem), "rank": list(rank), "analyse": list(analyse)}
+    job = {
+        "site": str(folder),
+        "config": config,
+        "stem": list(stem),
+        "rank": list(rank),
+        "analyse": list(analyse),
+        "corrected": list(corrected),
+    }
     result = subprocess.run(
         [NODE, str(ROOT / "tests" / "search_worker.js")],
         input=json.dumps(job),
@@ -71,7 +86,7 @@ def worker(site: tuple[Path, dict], stem: list[str] = (), rank: list[str] = (), 
 def test_every_indexed_word_stems_alike(site, index, kb):
     from whoosh.lang.porter import stem
 
-    words = sorted(w.decode() if isinstance(w, bytes) else w for w in index._reader.lexicon("words"))
+    words = sorted(index.postings.terms("words"))
     words += sorted({t for t in searchtext.TOKEN.findall(" ".join(_corpus(kb)).lower()) if t.isascii()})
     assert len(words) > 1000
     assert worker(site, stem=words)["stem"] == [stem(w) for w in words]
@@ -154,19 +169,88 @@ def test_the_worker_really_stems(site):
     assert stems == [stem(w) for w in words] and stems != words
 
 
-def test_a_result_that_leads_with_its_answer_shows_it_then_the_question(site):
-    """Material shows a result's own text only when nothing below it scores as high: when the
-    one-line answer leads, the worker gives one document, the answer first, the question below."""
-    found = worker(site, rank=["电梯到了必须出去吗", "坐魔梯到了别层，出去再进来，还能再开一次吗"])["rank"]
-    answer_first, question_first = found[0], found[1]
-    assert answer_first["hits"][0]["lead"] == "entry"
-    [item] = answer_first["items"][0]
-    assert "#" not in item["location"] and item["text"].index("每名探索者每回合最多一次") < item["text"].index(
-        "hr-q-below"
+def test_a_result_led_by_its_question_shows_its_answer_and_links_its_anchor(site):
+    """The question that answers the query leads: both documents of the result link the question's anchor (Material
+    makes the last one the result's heading, so its title opens the answer too), the question's answer first, the
+    entry's one-line answer below it in the reader's language; an entry shown for a keyword is one document."""
+    found = worker(site, rank=["进新房间先抽卡还是先看房间上的字", "电梯", "what happens when the elevator crashes"])[
+        "rank"
+    ]
+    told, keyword, english = found
+    assert told["hits"][0]["lead"] == "question" and told["lang"] == "zh"
+    question, heading = told["items"][0]
+    assert question["location"] == heading["location"] == "betrayal/discovering-rooms.html#draw-first"
+    assert heading["text"] == "" and heading["title"].startswith('<span class="hr-code">BH-A1</span>')
+    answer = question["text"]
+    assert answer.index("先抽卡") < answer.index("The card first") < answer.index('class="hr-sum"')
+    below = answer[answer.index('class="hr-sum"') :]
+    assert below.startswith('class="hr-sum"><span class="hr-zh" lang="zh-Hans">') and 'lang="en"' not in below
+    assert keyword["hits"][0]["lead"] is None and len(keyword["items"][0]) == 1
+    assert "#" not in keyword["items"][0][0]["location"]
+    assert english["lang"] == "en"
+    english_question = english["items"][0][0]
+    assert english_question["title"].index("What happens") < english_question["title"].index("魔梯坠毁")
+    assert english_question["text"].index("It affects everyone") < english_question["text"].index("会影响所有人")
+
+
+def test_the_next_question_shows_below_the_answer_in_the_readers_language(site, index):
+    query = "塔楼考验没过能回头吗？过了的话还要花速度吗"
+    found = worker(site, rank=[query])["rank"][0]
+    cli = index.find(query, limit=1).hits[0].record
+    assert found["hits"][0]["also"] == cli["also"]["id"]
+    text = found["items"][0][0]["text"]
+    also = text[text.index('class="hr-also"') : text.index('class="hr-sum"')]
+    assert cli["also"]["answer"]["zh"] in re.sub(r"<[^>]+>", "", also) and 'lang="en"' not in also
+    assert re.sub(r"<[^>]+>", "", text).index(cli["question"]["answer"]["zh"]) < re.sub(r"<[^>]+>", "", text).index(
+        cli["also"]["answer"]["zh"]
     )
-    assert question_first["hits"][0]["lead"] == "question"
-    parent, question = question_first["items"][0]
-    assert parent["text"] == "" and question["location"].endswith("#re-enter")
+
+
+def test_what_leads_and_whether_a_ruling_answers_alike(site, index):
+    """Every judged and every told question of tests/lead_judgements.yaml: the same question leads (its anchor), the
+    same next question shows below it,
+    the same language and script, the same verdict whether a ruling answers, the same words searched for."""
+    from houserules.search.evaluate import read_leads
+
+    judged = read_leads(ROOT / "tests" / "lead_judgements.yaml")
+    queries = [j.query for j in read_judgements(JUDGEMENTS)] + [lead.query for lead in judged.leads] + judged.unanswered
+    queries += [
+        "電梯墜毀怎麼辦",
+        "elevatr crash",
+        '"elevatr crash"',
+        "回合结束会怎样",
+        "dumb waiter",
+        "奸徒能把英雄关在保险库里吗",
+        "乾糧吃完了，在野外找吃的要花多久？",
+    ]
+    for query, found in zip(queries, worker(site, rank=queries)["rank"], strict=True):
+        cli = index.find(query, limit=len(found["hits"]) + 2)
+        shown = {
+            h.record["id"]: (h.record["url"], h.record.get("lead"), (h.record.get("also") or {}).get("id"))
+            for h in cli.hits
+        }
+        # The first hits alike; near ties further down (scores within 0.05) may swap, as in _ranked_alike.
+        assert [h["id"] for h in found["hits"][:1]] == [h.record["id"] for h in cli.hits[:1]], query
+        for hit in found["hits"]:
+            if hit["id"] in shown:
+                assert (hit["url"], hit["lead"], hit["also"]) == shown[hit["id"]], query
+        assert (found["lang"], found["answered"], found["searched"]) == (
+            cli.lang,
+            cli.answered,
+            index.searched_for(query),
+        ), query
+
+
+def test_no_vocabulary_word_is_corrected_by_the_worker(site, index):
+    """The property of tests/test_search.py in the worker: no indexed English word, name, common English word or
+    word of jieba's dictionary is changed by its correction (all of them)."""
+    from test_search import vocabulary
+
+    words = [w for group in vocabulary(index).values() for w in group]
+    typed = [searchtext.as_typed(w) for w in words]
+    expected = [searchtext.fold(t if t is not None else w) for w, t in zip(words, typed)]
+    found = worker(site, corrected=words)["corrected"]
+    assert [w for w, got, want in zip(words, found, expected, strict=True) if got != want] == []
 
 
 def test_everyday_words_are_analysed_and_ranked_alike(site, index):

@@ -96,7 +96,7 @@ def test_a_typo_search_reads_the_tables_written_with_the_index(cache):
         "assert not homophones.readings.cache_info().currsize, 'pypinyin read'\nprint(",
     )
     result = run_main("search", "塔喽", "--data", str(SEARCH_DATA), cache=cache, code=code)
-    assert "Searched for: 塔楼 (you typed 塔喽)" in result.stderr
+    assert "Showing results for: 塔楼 — search instead for: 塔喽" in result.stderr
     assert "demo:tower" in result.stdout
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..data.words.english import common_words, is_common
 from ..data.words.querynames import longest_spans, name_terms
 from ..data.words.searchtext import (
+    ASKING,
     ASKS,
     DOUBLED,
     IRREGULAR,
@@ -16,6 +17,7 @@ from ..data.words.searchtext import (
     MAX_QUERY,
     QUESTION,
     QUESTION_WORDS,
+    QUOTES,
     SOUND_MIN,
     SOUNDS,
     T2S,
@@ -23,11 +25,13 @@ from ..data.words.searchtext import (
     EnglishStemFilter,
     MixedTokenizer,
     analyzer,
+    as_typed,
     bounded,
     english_words,
     exact_key,
     fold,
     index_terms,
+    is_asking,
     is_last_word,
     is_question,
     joined,
@@ -44,10 +48,13 @@ from ..data.words.synonyms import said_scopes, said_word, synonym_pairs, synonym
 # search/shards.py writes out for the browser's query analysis).
 __all__ = [
     "ASKS",
+    "ASKING",
     "QUESTION",
     "QUESTION_WORDS",
     "T2S",
     "TOKEN",
+    "QUOTES",
+    "as_typed",
     "IRREGULAR",
     "JOIN_FIRST",
     "JOIN_MIN",
@@ -64,6 +71,7 @@ __all__ = [
     "fold",
     "index_terms",
     "is_last_word",
+    "is_asking",
     "is_question",
     "joined",
     "name_key",

@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # the search starts without loading the data model
     from ..data.reading.model import KnowledgeBase, Question
 
 #: Bump when the schema, the analysis or the stored record changes: caches rebuild.
-INDEX_VERSION = 16  # 16: the characters' readings written with the index; 15: the homophone table written with the index (no words file); 14: the site's head says how a word split as heard is joined back (joinRun, joinFirst, joinMin), how a word sounds (sounds, soundMin) and the Chinese aspect particles (aspect); 13: each synonym pair with its game ("" for every game); 12: real Chinese words are never corrected (the words file); 11: a short verb's doubled consonant undone (stabbing: stab); 10: one-term names a game's texts use everywhere name nothing; 9: codes also without zero padding (MR-R8); 8: the games' names in the metadata; 7: irregular past forms; 6: names (titles, aliases, glossary terms) and what an entry is about as query-term runs; analyzer in data.searchtext
+INDEX_VERSION = 17  # 17: OpenCC's traditional → simplified table; the records' Traditional texts; 16: the characters' readings written with the index; 15: the homophone table written with the index (no words file); 14: the site's head says how a word split as heard is joined back (joinRun, joinFirst, joinMin), how a word sounds (sounds, soundMin) and the Chinese aspect particles (aspect); 13: each synonym pair with its game ("" for every game); 12: real Chinese words are never corrected (the words file); 11: a short verb's doubled consonant undone (stabbing: stab); 10: one-term names a game's texts use everywhere name nothing; 9: codes also without zero padding (MR-R8); 8: the games' names in the metadata; 7: irregular past forms; 6: names (titles, aliases, glossary terms) and what an entry is about as query-term runs; analyzer in data.searchtext
 
 #: A one-term name found in more than this share of its game's documents is context, not a name
 #: (:func:`context_names`).
@@ -58,6 +58,7 @@ def schema(analyzer: Any = None) -> Schema:
         names=TEXT(analyzer=_lines(), phrase=False),
         about=TEXT(analyzer=_lines(), phrase=False),
         record=STORED,
+        hant=STORED,
         **{name: TEXT(analyzer=text, phrase=False) for name in FIELD_BOOSTS},
     )
 
@@ -71,7 +72,13 @@ def _lines() -> Any:
 
 def documents(kb: KnowledgeBase) -> Iterable[dict[str, Any]]:
     """The index documents of a :class:`~houserules.data.reading.model.KnowledgeBase`: each entry, then its questions."""
+    from ..data.words.chinese import to_traditional
     from ..render.urls import entry_url
+
+    regional = kb.traditional_terms()
+
+    def hant(text: str) -> str:
+        return to_traditional(text, regional)
 
     termed = _glossary_names(kb)
     own = {
@@ -108,6 +115,8 @@ def documents(kb: KnowledgeBase) -> Iterable[dict[str, Any]]:
             "game": entry.game,
             "kind": entry.kind,
             "record": record,
+            # What a reader of Traditional characters sees of it (search.index.SearchIndex.find).
+            "hant": {"title": hant(entry.title.zh), "summary": hant(entry.summary.zh)},
             "exact": "\n".join(searchtext.exact_key(t) for t in [*code_forms(entry.code), *titles]),
             "exact_alias": "\n".join(searchtext.exact_key(a) for a in entry.aliases),
             "words": _words(texts.values()),
@@ -140,6 +149,7 @@ def documents(kb: KnowledgeBase) -> Iterable[dict[str, Any]]:
                         "url": url,
                     },
                 },
+                "hant": {"question": hant(question.q.zh), "answer": hant(question.a.zh)},
                 "exact_alias": "\n".join(searchtext.exact_key(a) for a in asked),
                 "words": _words(qtexts.values()),
                 "names": names,

@@ -305,3 +305,122 @@ def report_both(cli: dict[str, dict[str, Any]], site: dict[str, dict[str, Any]])
             f"  {other['hit@1']:>6.3f} {other['hit@3']:>6.3f} {other['mrr']:>6.3f}"
         )
     return "\n".join(lines)
+
+
+# -- what a result shows first, and whether a ruling answers ---------------------------------------------------
+
+DEFAULT_LEADS = Path("tests/lead_judgements.yaml")
+
+
+@dataclass(frozen=True)
+class Lead:
+    """A told question, the entry that answers it and what of that entry answers it first: question ids,
+    or ``summary`` for the entry's one-line answer."""
+
+    query: str
+    entry: str
+    shows: tuple[str, ...]
+    game: str | None
+    line: int
+
+
+@dataclass(frozen=True)
+class Leads:
+    leads: list[Lead]
+    unanswered: list[str]
+
+
+def read_leads(path: Path) -> Leads:
+    """The judged leads of ``path`` (``leads:`` and ``unanswered:``); a malformed item is a located error."""
+    where = display_path(path)
+    try:
+        doc = load_yaml(path)
+    except YamlError as exc:
+        raise HouserulesError(
+            "cannot read the lead judgements", [Problem(where, exc.line, "-", exc.problem, exc.fix)]
+        ) from None
+    except OSError as exc:
+        raise HouserulesError(f"cannot read {where}: {exc.strerror} — pass --leads FILE") from None
+    data = doc.data if isinstance(doc.data, dict) else {}
+    leads, problems = [], []
+    for index, item in enumerate(data.get("leads") or []):
+        shows = item.get("shows") if isinstance(item, dict) else None
+        if not (
+            isinstance(item, dict)
+            and isinstance(item.get("q"), str)
+            and isinstance(item.get("entry"), str)
+            and isinstance(shows, list)
+            and shows
+            and all(isinstance(s, str) for s in shows)
+        ):
+            problems.append(
+                Problem(
+                    where,
+                    doc.line(("leads", index)),
+                    "-",
+                    "a lead needs 'q', 'entry' and 'shows'",
+                    "write {q: QUESTION, entry: game:id, shows: [question-id or summary]}",
+                )
+            )
+            continue
+        leads.append(Lead(item["q"], item["entry"], tuple(shows), item.get("game"), doc.line(("leads", index))))
+    unanswered = data.get("unanswered") or []
+    if not leads or not all(isinstance(q, str) for q in unanswered):
+        problems.append(
+            Problem(where, 1, "-", "no 'leads:' list, or an unanswered item that is no text", "see the file's header")
+        )
+    if problems:
+        raise HouserulesError("malformed lead judgements", problems)
+    return Leads(leads, list(unanswered))
+
+
+def shown_first(hit: Any) -> str:
+    """What a hit shows first: the id of the question that leads, else ``summary``."""
+    question = hit.record.get("question")
+    return str(question["id"]) if question else "summary"
+
+
+def evaluate_leads(index: SearchIndex, judged: Leads) -> dict[str, Any]:
+    """How often the first result reads right (its entry, and the judged text shown first), and how well
+    ``answered`` tells the told questions no ruling answers (precision and recall of saying so)."""
+    right = entry_right = 0
+    wrong: list[tuple[str, str, tuple[str, ...]]] = []
+    said_answered: list[bool | None] = []
+    for lead in judged.leads:
+        found = index.find(lead.query, game=lead.game, limit=DEPTH)
+        first = found.hits[0] if found.hits else None
+        said_answered.append(found.answered)
+        if first is None or first.record["id"] != lead.entry:
+            continue
+        entry_right += 1
+        shows = shown_first(first)
+        if shows in lead.shows:
+            right += 1
+        else:
+            wrong.append((lead.query, shows, lead.shows))
+    flagged_unanswered = [index.find(q, limit=DEPTH).answered is False for q in judged.unanswered]
+    false_alarms = sum(1 for a in said_answered if a is False)
+    caught = sum(flagged_unanswered)
+    return {
+        "leads": len(judged.leads),
+        "lead right": right / len(judged.leads),
+        "lead right, entry first": right / entry_right if entry_right else 0.0,
+        "unanswered": len(judged.unanswered),
+        "nothing-answers precision": caught / (caught + false_alarms) if caught + false_alarms else 1.0,
+        "nothing-answers recall": caught / len(judged.unanswered) if judged.unanswered else 1.0,
+        "said of answerable questions": false_alarms,
+        "misread": wrong,
+    }
+
+
+def report_leads(table: dict[str, Any]) -> str:
+    """The lead judgements' scores as lines, then the first results that read wrong."""
+    lines = [
+        f"{name:<28} {value:.3f}" if isinstance(value, float) else f"{name:<28} {value}"
+        for name, value in table.items()
+        if name != "misread"
+    ]
+    if table["misread"]:
+        lines.append("\nshows first something else:")
+        lines += [f"  {q!r}: {shows} (judged {', '.join(judged)})" for q, shows, judged in table["misread"]]
+    return "\n".join(lines)

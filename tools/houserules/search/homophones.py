@@ -10,9 +10,13 @@ indexed bigram of the query stays: a correct query stays as it is, and so does a
 魔梯坠毁), whose characters belong to the indexed words around them. A bigram with one such character may have its
 other one corrected, the one slip of a word the rest of which was typed right (遭遇咖 → 遭遇卡: 遇 stays).
 
-A demonstrative and the word after it (这章, 那层) stay as typed (:data:`DEMONSTRATIVES`). A real word is never corrected: a bigram of the query that jieba's dictionary holds as a word
-(seen at least :data:`MIN_WORD_FREQUENCY` times: 一刀, 到底, 步数, 吧台) stays as typed, though it sounds
-like an indexed name (一道, 捕鼠). The key table lists those words of its keys, marked ``!``.
+A demonstrative and the word after it (这章, 那层) stay as typed (:data:`DEMONSTRATIVES`). A real word is never
+corrected: a bigram of the query that stands in a word of jieba's dictionary (of two to four characters, seen at
+least :data:`MIN_WORD_FREQUENCY` times: 一刀, 到底, 步数, 吧台, and 刀两 of 一刀两断) stays as typed, though it
+sounds like an indexed name (一道, 捕鼠). The key table lists those bigrams of its keys, marked ``!``. And a
+correction must make a whole name: a bigram of a longer name is listed with the names it stands in (``束回/结束回合``),
+and it replaces a typed bigram only where the corrected query then holds one of them (回合结束会怎样 keeps its 会:
+回合结束回怎样 holds no name; 捕鼠架 becomes 捕鼠夹).
 
 The site's worker (``hr-search-analysis.js`` ``correctHomophones``) runs the same steps on the
 tables :func:`char_table` and :func:`key_table` write into the site index.
@@ -37,6 +41,10 @@ DEMONSTRATIVES = frozenset("这那哪")
 MIN_WORD_FREQUENCY = 5
 #: A real word in a key's list of the key table (never a candidate: the query keeps it).
 WORD_MARK = "!"
+#: Between a bigram of a longer name and the names it stands in, in a key's list (``束回/结束回合``).
+NAME_MARK = "/"
+#: The lengths of the dictionary's words whose bigrams stay as typed (:func:`dictionary_words`).
+WORD_LENGTHS = (2, 4)
 
 #: Characters with a reading in the tables: the CJK Unified Ideographs block (the site ships them all).
 FIRST, LAST = 0x4E00, 0x9FFF
@@ -101,44 +109,50 @@ def key(bigram: str, reading: Mapping[str, str] | None = None) -> str | None:
     return f"{first} {second}" if first and second else None
 
 
-def key_table(bigrams: Iterable[tuple[str, tuple[bool, int]]], words: Iterable[str] = ()) -> dict[str, list[str]]:
-    """The bigrams of the names ``(bigram, (whole name, frequency))`` by key, best first: whole names
-    (奸徒) before bigrams of longer names (间图 of 房间图块), then the most frequent, then code-point order;
-    then the real ``words`` of the same key, marked (``!一刀`` beside 一道).
+def key_table(
+    bigrams: Iterable[tuple[str, tuple[bool, int, Iterable[str]]]], words: Iterable[str] = ()
+) -> dict[str, list[str]]:
+    """The bigrams of the names ``(bigram, (whole name, frequency, longer names it stands in))`` by key, best
+    first: whole names (奸徒) before bigrams of longer names (间图 of 房间图块, written ``间图/房间图块``: it
+    corrects only into one of them), then the most frequent, then code-point order; then the real ``words``
+    (bigrams of the dictionary's words) of the same key, marked (``!一刀`` beside 一道).
 
-    >>> key_table([("魔梯", (True, 3))], ["模体", "魔梯", "大家"])
-    {'mo ti': ['魔梯', '!模体']}
+    >>> key_table([("魔梯", (True, 3, ())), ("束回", (False, 2, ["结束回合"]))], ["模体", "魔梯", "大家"])
+    {'mo ti': ['魔梯', '!模体'], 'shu hui': ['束回/结束回合']}
     """
-    found: dict[str, list[tuple[bool, int, str]]] = defaultdict(list)
-    for bigram, (whole, frequency) in bigrams:
+    found: dict[str, list[tuple[bool, int, str, str]]] = defaultdict(list)
+    for bigram, (whole, frequency, names) in bigrams:
         k = key(bigram)
         if k is not None:
-            found[k].append((not whole, -frequency, bigram))
-    table = {k: [bigram for *_, bigram in sorted(items)] for k, items in sorted(found.items())}
+            shown = bigram if whole else NAME_MARK.join([bigram, *sorted(set(names))])
+            found[k].append((not whole, -frequency, bigram, shown))
+    table = {k: [shown for *_, shown in sorted(items)] for k, items in sorted(found.items())}
     for word in sorted(set(words)):
         k = key(word)
-        if k in table and word not in table[k]:
+        if k in table and not any(entry[:2] == word for entry in table[k]):
             table[k].append(WORD_MARK + word)
     return table
 
 
 @cache
 def dictionary_words() -> tuple[str, ...]:
-    """The two-character Chinese words of jieba's dictionary seen at least :data:`MIN_WORD_FREQUENCY`
-    times (some 64,000): read from its file when an index is first written in a process (a preview's
-    rebuilds read it once), never at query time."""
+    """The bigrams of the Chinese words of jieba's dictionary of :data:`WORD_LENGTHS` characters seen at
+    least :data:`MIN_WORD_FREQUENCY` times (some 120,000): read from its file when an index is first written
+    in a process (a preview's rebuilds read it once), never at query time."""
     import importlib.util
 
     spec = importlib.util.find_spec("jieba")
     if spec is None or spec.origin is None:
         return ()
-    words = []
-    with open(Path(spec.origin).parent / "dict.txt", encoding="utf-8") as lines:
-        for line in lines:
-            word, frequency, *_ = line.split(" ")
-            if len(word) == 2 and is_cjk(word[0]) and is_cjk(word[1]) and int(frequency) >= MIN_WORD_FREQUENCY:
-                words.append(word)
-    return tuple(words)
+    shortest, longest = WORD_LENGTHS
+    # A line is "word frequency tag": the words of the lengths wanted, all CJK, and their frequencies.
+    line = re.compile(rf"^([\u3400-\u9fff]{{{shortest},{longest}}}) (\d+)", re.MULTILINE)
+    text = (Path(spec.origin).parent / "dict.txt").read_text(encoding="utf-8")
+    found: set[str] = set()
+    for word, frequency in line.findall(text):
+        if int(frequency) >= MIN_WORD_FREQUENCY and all(is_cjk(c) for c in word):
+            found.update(word[i : i + 2] for i in range(len(word) - 1))
+    return tuple(sorted(found))
 
 
 def is_cjk(char: str) -> bool:
@@ -185,6 +199,8 @@ def correct(
         options = candidates(k)
         if WORD_MARK + bigram in options:  # a real word, meant as typed (一刀, not 一道)
             continue
+        if any(option.split(NAME_MARK)[0] == bigram for option in options):  # a name's own bigram
+            continue
         # A character of an indexed bigram stays: only the other one was mistyped (行动股 → 行动骰).
         kept = 0 if covered[i] else 1 if covered[i + 1] else None
         best, fewest = "", 3
@@ -192,9 +208,27 @@ def correct(
             if candidate.startswith(WORD_MARK) or (kept is not None and candidate[kept] != chars[i + kept]):
                 continue
             changed = (candidate[0] != chars[i]) + (candidate[1] != chars[i + 1])
-            if changed < fewest:
+            if changed < fewest and makes_name(chars, i, candidate):
                 best, fewest = candidate, changed
         if best:
             chars[i], chars[i + 1] = best[0], best[1]
             covered[i] = covered[i + 1] = True
     return "".join(chars)
+
+
+def makes_name(chars: list[str], at: int, candidate: str) -> bool:
+    """Whether putting the bigram of ``candidate`` at ``chars[at:at + 2]`` makes a name: it is a whole name,
+    or one of the longer names it is listed with (``束回/结束回合``) then stands there, over it.
+
+    >>> makes_name(list("捕鼠架"), 1, "鼠夹/捕鼠夹"), makes_name(list("回合结束会"), 3, "束回/结束回合"), makes_name(list("魔题"), 0, "魔梯")
+    (True, False, True)
+    """
+    bigram, *names = candidate.split(NAME_MARK)
+    if not names:
+        return True
+    text = "".join(chars[:at]) + bigram + "".join(chars[at + 2 :])
+    for name in names:
+        for start in range(max(0, at + 2 - len(name)), at + 1):
+            if text.startswith(name, start):
+                return True
+    return False

@@ -121,8 +121,12 @@ def write_index(target: Path, docs: Iterable[dict[str, Any]], meta: dict[str, An
         writer.commit()
         with ix.reader() as reader:
             bigrams = name_bigrams(reader, meta.get("synonyms", []))
+            reader_names = [raw.decode("utf-8") if isinstance(raw, bytes) else raw for raw in reader.lexicon("names")]
         ix.close()
-        table = homophones.key_table(bigrams.items(), homophones.dictionary_words())
+        # The vocabulary's bigrams stay as typed: the dictionary's words', and every name's and synonym's (打它,
+        # 被抱住: what players say that no entry writes).
+        vocabulary = homophones.dictionary_words() + tuple(vocabulary_bigrams(reader_names, meta.get("synonyms", [])))
+        table = homophones.key_table(bigrams.items(), vocabulary)
         (tmp / HOMOPHONES_FILE).write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
         readings = homophones.char_table()
         (tmp / READINGS_FILE).write_text(json.dumps(readings, ensure_ascii=False), encoding="utf-8")
@@ -141,20 +145,54 @@ def write_index(target: Path, docs: Iterable[dict[str, Any]], meta: dict[str, An
     return target
 
 
-def name_bigrams(reader: Any, synonyms: list[list[str]]) -> dict[str, tuple[bool, int]]:
+def name_bigrams(reader: Any, synonyms: list[list[str]]) -> dict[str, tuple[bool, int, list[str]]]:
     """The Chinese bigrams of the names (titles, aliases, glossary terms) and of the synonym tables' words
-    (what players say, 坏人, and the rules' word for it, 奸徒): whether one is a whole name, and its document
-    frequency in the searched fields (summed over them). What a homophone is corrected into."""
+    (what players say, 坏人, and the rules' word for it, 奸徒): whether one is a whole name, its document
+    frequency in the searched fields (summed over them), and the longer names (their Chinese runs) it stands in.
+    What a homophone is corrected into (:func:`homophones.key_table`)."""
     names = [raw.decode("utf-8") if isinstance(raw, bytes) else raw for raw in reader.lexicon("names")]
     names += [searchtext.name_key(word) for pair in synonyms for word in pair[:2]]
-    found: dict[str, tuple[bool, int]] = {}
+    found: dict[str, tuple[bool, int, list[str]]] = {}
     for name in names:
-        for term in name.split(" "):
+        for run in _chinese_runs(name.split(" ")):
+            for term in run:
+                frequency = sum(int(reader.doc_frequency(f, term)) for f in FIELD_BOOSTS)
+                if not frequency:  # only what the searched fields hold (a corrected query finds it)
+                    continue
+                whole, _, longer = found.get(term, (False, 0, []))
+                text = run[0] + "".join(t[1] for t in run[1:])
+                found[term] = (whole or len(run) == 1 and term == name, frequency, longer + [text] * (len(run) > 1))
+    # A title or alias of two characters is a whole name, even where its game's texts use it everywhere and it
+    # names nothing there (documents.context_names: 塔楼 in a game about a tower).
+    for field in ("exact", "exact_alias"):
+        for raw in reader.lexicon(field):
+            term = raw.decode("utf-8") if isinstance(raw, bytes) else raw
             if len(term) == 2 and homophones.is_cjk(term[0]) and homophones.is_cjk(term[1]):
                 frequency = sum(int(reader.doc_frequency(f, term)) for f in FIELD_BOOSTS)
-                if frequency:  # only what the searched fields hold (a corrected query finds it)
-                    found[term] = (term == name or found.get(term, (False, 0))[0], frequency)
+                if frequency:
+                    found[term] = (True, frequency, found.get(term, (False, 0, []))[2])
     return found
+
+
+def vocabulary_bigrams(names: list[str], synonyms: list[list[str]]) -> set[str]:
+    """The Chinese bigrams of the names (their keys, ``names``) and of the synonym tables' words, whether the
+    searched fields hold them or not: words of the vocabulary, never corrected."""
+    keys = names + [searchtext.name_key(word) for pair in synonyms for word in pair[:2]]
+    return {term for key in keys for run in _chinese_runs(key.split(" ")) for term in run}
+
+
+def _chinese_runs(terms: list[str]) -> list[list[str]]:
+    """The runs of a name key's Chinese bigrams that follow one another in the name (魔梯 坠毁: two runs;
+    结束 束回 回合: one, 结束回合)."""
+    runs: list[list[str]] = []
+    for term in terms:
+        if not (len(term) == 2 and homophones.is_cjk(term[0]) and homophones.is_cjk(term[1])):
+            runs.append([])
+        elif runs and runs[-1] and runs[-1][-1][1] == term[0]:
+            runs[-1].append(term)
+        else:
+            runs.append([term])
+    return [run for run in runs if run]
 
 
 def build_for(data_dir: Path, target: Path) -> Path:

@@ -10,9 +10,23 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-#: A question hit leads with the question only when the question holds this share of the query
-#: (its coordination); else the entry's one-line answer comes first, the question below it.
-QUESTION_SHOWN = 0.9
+#: A question of a hit's entry answers a question a player tells (and its answer is shown first) when it
+#: scores at least this share of the entry's own document: measured on tests/lead_judgements.yaml (the text a
+#: result shows first, judged for 206 told questions: 0.85 showed the judged answer first most often; a
+#: question leading whenever one matched, 0.82 of them; the coordination of the question, at best 0.82).
+LEAD_SHARE = 0.85
+#: A told question is answered when its first hit's score, times the share of the query's terms the index
+#: knows at all, times the first hit's lead over the next entry (its score over the second hit's), reaches
+#: this: below it the results say they are not sure a ruling answers it exactly. Measured on
+#: tests/lead_judgements.yaml (206 answerable told questions, 40 that no entry answers; ``houserules search-eval
+#: --leads``) and on told questions written from the source documents alone, the text shown first judged by a
+#: reviewer: at 65 the note stood above a right answer for 6 of 100 and 11 of 111 of them (and rightly above 9 of
+#: 38 that were not answered); at 50, 2 and 5 (and 4 of 38); at 40 none, but it said so for 12 of the 40 that
+#: nothing answers. 50 keeps it for nearly half of those while it seldom doubts a right answer.
+ANSWERED = 50.0
+#: A second question of the hit's entry is shown below the leading one when it scores at least this share of it
+#: (:func:`also`).
+ALSO_SHARE = 0.6
 
 
 def coordination(term_docs: list[frozenset[int]], count: int) -> Callable[[int], float]:
@@ -58,11 +72,13 @@ def favourite(counts: dict[int, int]) -> int | None:
 
 @dataclass
 class Hit:
-    """One search result: the stored record of an entry (with ``question`` when a question
-    of the entry matched best) and its score."""
+    """One search result: the stored record of an entry (with ``question`` and ``lead: "question"`` when a
+    question of the entry answers the query, :func:`leading`), its score, and for a reader of Traditional
+    characters the Chinese texts it shows in Traditional (``title``, ``summary``, ``question``, ``answer``)."""
 
     record: dict[str, Any]
     score: float
+    traditional: dict[str, str] | None = None
 
     @property
     def question(self) -> dict[str, Any] | None:
@@ -72,29 +88,77 @@ class Hit:
         return {**self.record, "score": round(self.score, 4)}
 
 
-def fold(scored: Iterable[tuple[dict[str, Any], float, float]], limit: int, asks: bool) -> list[Hit]:
-    """One hit per entry, in rank order, at most ``limit``: the entry's best document and score.
+@dataclass
+class Found:
+    """What a search found: the hits, the language and script the query is written in (``zh``, ``zh-Hant``,
+    ``en``: what the results show first), and, for a question a player tells, whether a ruling answers it
+    (None for a keyword query)."""
 
-    When that document is a question but the query does not ask anything (``电梯``,
-    ``elevator crash``), the hit shows the entry itself, with the question's score. When
-    the query asks but the question holds less than :data:`QUESTION_SHOWN` of it (by
-    coordination), the question answers something else: the hit leads with the entry's
-    one-line answer (``lead: "entry"``, the entry's page) and keeps the question below it.
-    """
+    hits: list[Hit]
+    lang: str
+    answered: bool | None
+
+
+def fold(scored: Iterable[tuple[int, dict[str, Any], float]], limit: int) -> list[tuple[int, dict[str, Any], float]]:
+    """One item per entry, in rank order, at most ``limit``: the entry's best document ``(docnum, record, score)``."""
     seen: set[str] = set()
-    hits = []
-    for record, score, share in scored:
+    best = []
+    for docnum, record, score in scored:
         if record["id"] not in seen:
             seen.add(record["id"])
-            if not asks and "question" in record:
-                record = {key: value for key, value in record.items() if key != "question"}
-                record["url"] = record["url"].partition("#")[0]
-            elif "question" in record:
-                lead = "question" if share >= QUESTION_SHOWN else "entry"
-                record = {**record, "lead": lead}
-                if lead == "entry":
-                    record["url"] = record["url"].partition("#")[0]
-            hits.append(Hit(record, score))
-            if len(hits) == limit:
+            best.append((docnum, record, score))
+            if len(best) == limit:
                 break
-    return hits
+    return best
+
+
+def leading(entry_score: float, questions: Iterable[tuple[float, int]], asks: bool) -> int | None:
+    """Which question of an entry a hit shows first: the best-scoring of ``questions`` (``(score, docnum)``
+    of the entry's matched question documents; ties: the lower docnum) when the query asks something and it
+    scores at least :data:`LEAD_SHARE` of the entry's own document (``entry_score``, 0 when it did not
+    match); else None (the entry and its one-line answer are shown). A keyword query (``电梯``,
+    ``elevator crash``) shows the entry.
+
+    >>> leading(100.0, [(90.0, 3), (95.0, 5)], True), leading(100.0, [(80.0, 3)], True), leading(9.0, [(9.0, 2)], False)
+    (5, None, None)
+    """
+    if not asks:
+        return None
+    found = max(questions, key=lambda item: (item[0], -item[1]), default=None)
+    if found is None or found[0] < LEAD_SHARE * entry_score:
+        return None
+    return found[1]
+
+
+def also(questions: Iterable[tuple[float, int]], lead: int | None) -> int | None:
+    """The entry's question a hit shows below the leading one: the best-scoring of ``questions`` (``(score,
+    docnum)``; ties: the lower docnum) after ``lead``, when a question leads and it scores at least
+    :data:`ALSO_SHARE` of the leading one. A player often tells two things at once ("did I fail …, and if I pass,
+    does it cost Speed?"), and the entry's next question answers the second.
+
+    >>> also([(100.0, 3), (70.0, 5), (90.0, 4)], 3), also([(100.0, 3), (50.0, 5)], 3), also([(9.0, 2)], None)
+    (4, None, None)
+    """
+    if lead is None:
+        return None
+    ranked = sorted(questions, key=lambda item: (-item[0], item[1]))
+    first = next((score for score, docnum in ranked if docnum == lead), None)
+    rest = [(score, docnum) for score, docnum in ranked if docnum != lead]
+    if first is None or not rest or rest[0][0] < ALSO_SHARE * first:
+        return None
+    return rest[0][1]
+
+
+def answered(first: float, second: float, known: float) -> bool:
+    """Whether the first hit of a told question answers it: its score (``first``) times the share of the
+    query's terms the index knows (``known``, 0–1) times its lead over the second hit (``first / second``;
+    no second hit: any lead) reaches :data:`ANSWERED`.
+
+    >>> answered(100.0, 50.0, 1.0), answered(60.0, 59.0, 0.67), answered(10.0, 0.0, 0.5), answered(10.0, 0.0, 0.0)
+    (True, False, True, False)
+    """
+    if not known:
+        return False
+    if second <= 0:
+        return first > 0
+    return first * known * (first / second) >= ANSWERED

@@ -13,6 +13,8 @@ ranking of its own. Layout under ``site/search/hr/``::
     w/<letter>.js    the English words (for typo correction and completion)
     e/<letter>.js    common English words the index lacks (never corrected into another word)
     r/<n>.js         the result records, entries in chunks of RECORDS_PER_CHUNK
+    rt/<n>.js        the same with their Chinese texts in Traditional characters, for a query in
+                     Traditional characters (what ``houserules search`` shows it)
 
 Every file is a script that registers itself (``hrSearch.put(name, data)``), so
 it loads with a script tag where ``fetch`` cannot (a site opened from
@@ -31,10 +33,12 @@ import re
 import shutil
 from collections import defaultdict
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from ..data.reading.model import INLINE_REF
+from ..data.words import chinese
 from ..data.words.synonyms import ASPECT
 from . import analysis as searchtext
 from . import homophones
@@ -82,35 +86,15 @@ def postings(index: search.SearchIndex) -> dict[str, dict[int, float]]:
     and a query's score is the sum over its terms: exactly what is stored here.
     The exact keys (``=``, ``~`` prefixes) work the same way with their own boosts.
     """
-    from whoosh.scoring import BM25FScorer, bm25
-
-    searcher, reader = index._searcher, index._reader
-    weighting = searcher.weighting
     boosts = {**FIELD_BOOSTS, "exact": search.EXACT_BOOST, "exact_alias": search.EXACT_ALIAS_BOOST}
     prefix = {"exact": EXACT, "exact_alias": EXACT_ALIAS}
-    count = reader.doc_count_all()
     result: dict[str, dict[int, float]] = defaultdict(lambda: defaultdict(float))
     for field, boost in boosts.items():
-        # The field lengths once per field, as the scorer reads them (its dfl, default 1).
-        lengths = [searcher.doc_field_length(d, field, 1) for d in range(count)]
-        for raw in reader.lexicon(field):
-            text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-            if field in search.COMMON_SKIPPED and index._common(field, text):
-                continue
-            scorer = weighting.scorer(searcher, field, text)
-            scores = result[prefix.get(field, "") + text]
-            if type(scorer) is BM25FScorer:  # the same formula and numbers, without a call per posting
-                idf, avgfl, b, k1 = scorer.idf, scorer.avgfl, scorer.B, scorer.K1
-                matcher = reader.postings(field, text)
-                while matcher.is_active():
-                    docnum = matcher.id()
-                    scores[docnum] += boost * bm25(idf, matcher.weight(), lengths[docnum], avgfl, b, k1)
-                    matcher.next()
-                continue
-            matcher = reader.postings(field, text, scorer=scorer)
-            while matcher.is_active():
-                scores[matcher.id()] += boost * matcher.score()
-                matcher.next()
+        common = partial(index.common_in, field) if field in search.COMMON_SKIPPED else None
+        for term, (ids, values) in index.postings.field_scores(field, common):
+            scores = result[prefix.get(field, "") + term]
+            for docnum, value in zip(ids, values):
+                scores[docnum] += boost * value
     return result
 
 
@@ -137,6 +121,7 @@ def analysis_tables() -> dict[str, Any]:
     pairs = sorted(searchtext.T2S.items())
     return {
         "t2s": ["".join(chr(t) for t, _ in pairs), "".join(s for _, s in pairs)],
+        "bothScripts": "".join(sorted(chinese.BOTH_SCRIPTS)),
         "stop": sorted(STOP_WORDS),
         "irregular": searchtext.IRREGULAR,
         "doubled": searchtext.DOUBLED.pattern,
@@ -144,6 +129,8 @@ def analysis_tables() -> dict[str, Any]:
         "question": searchtext.QUESTION.pattern,
         "questionWords": _js_pattern(searchtext.QUESTION_WORDS),
         "asks": _js_pattern(searchtext.ASKS),
+        "asking": _js_pattern(searchtext.ASKING),
+        "quotes": [list(pair) for pair in searchtext.QUOTES],
         "minCorrected": search.MIN_CORRECTED,
         "minCompleted": search.MIN_COMPLETED,
         "completions": search.COMPLETIONS,
@@ -157,22 +144,32 @@ def analysis_tables() -> dict[str, Any]:
     }
 
 
-def _records(index: search.SearchIndex) -> list[list[Any]]:
-    """One list per entry: the entry's display record, then one per question; texts as a reader sees them."""
-    records = [index._reader.stored_fields(d)["record"] for d in range(index._reader.doc_count_all())]
-    names = {r["id"]: r for r in records if "question" not in r}
+def _records(index: search.SearchIndex, traditional: bool = False) -> list[list[Any]]:
+    """One list per entry: the entry's display record, then one per question; texts as a reader sees them
+    (``traditional``: the Chinese texts in Traditional characters, as stored with the index)."""
+    stored = [index.postings.stored(d) for d in range(index.postings.doc_count())]
+    records = [fields["record"] for fields in stored]
+    hant = [fields.get("hant", {}) for fields in stored]
+    names = {r["id"]: (r, h) for r, h in zip(records, hant) if "question" not in r}
 
     def shown(text: str, lang: str) -> str:
         """``[[game:id]]`` as the target's title and code, as the terminal names it: ``塔楼 (DM-R01)``."""
 
         def name(match: re.Match[str]) -> str:
             target = names.get(match.group(1).strip())
-            return f"{target['title'][lang]} ({target['code']})" if target else match.group(1)
+            if not target:
+                return match.group(1)
+            record, texts = target
+            title = texts.get("title", record["title"]["zh"]) if traditional and lang == "zh" else record["title"][lang]
+            return f"{title} ({record['code']})"
 
         return INLINE_REF.sub(name, text)
 
+    def zh(texts: dict[str, str], key: str, own: dict[str, str]) -> str:
+        return own.get(key, texts["zh"]) if traditional else texts["zh"]
+
     groups: list[list[Any]] = []
-    for record in records:
+    for record, own in zip(records, hant):
         question = record.get("question")
         if question is None:
             title, summary = record["title"], record["summary"]
@@ -180,9 +177,9 @@ def _records(index: search.SearchIndex) -> list[list[Any]]:
                 [
                     [
                         record["code"],
-                        title["zh"],
+                        zh(title, "title", own),
                         title["en"],
-                        shown(summary["zh"], "zh"),
+                        shown(zh(summary, "summary", own), "zh"),
                         shown(summary["en"], "en"),
                         record["url"],
                         record["id"],
@@ -192,7 +189,13 @@ def _records(index: search.SearchIndex) -> list[list[Any]]:
         else:
             asked, answer = question["question"], question["answer"]
             groups[-1].append(
-                [question["id"], asked["zh"], asked["en"], shown(answer["zh"], "zh"), shown(answer["en"], "en")]
+                [
+                    question["id"],
+                    zh(asked, "question", own),
+                    asked["en"],
+                    shown(zh(answer, "answer", own), "zh"),
+                    shown(answer["en"], "en"),
+                ]
             )
     return groups
 
@@ -200,13 +203,11 @@ def _records(index: search.SearchIndex) -> list[list[Any]]:
 def name_lists(index: search.SearchIndex, field: str) -> dict[str, dict[str, list[int]]]:
     """The names of a field (``names``, ``about``) by their first term: ``{term: {name key: doc
     deltas}}`` (a query loads the shard of each of its terms anyway, so it finds the names that begin there)."""
-    reader = index._reader
     found: dict[str, dict[str, list[int]]] = defaultdict(dict)
-    if field not in reader.indexed_field_names():
+    if field not in index.postings.fields():
         return found
-    for raw in reader.lexicon(field):
-        key = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-        docs = sorted(reader.postings(field, key).all_ids())
+    for key in index.postings.terms(field):
+        docs = sorted(index.postings.docs(field, key))
         found[key.split(" ")[0]][key] = [docs[0]] + [b - a for a, b in zip(docs, docs[1:])]
     return found
 
@@ -214,21 +215,17 @@ def name_lists(index: search.SearchIndex, field: str) -> dict[str, dict[str, lis
 def _words(index: search.SearchIndex) -> dict[str, list[Any]]:
     """The spelling words by first letter: ``{letter: [words..., frequencies...]}``."""
     by_letter: dict[str, list[tuple[str, int]]] = defaultdict(list)
-    reader = index._reader
-    for raw in reader.lexicon("words"):
-        word = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-        by_letter[word[0]].append((word, int(reader.frequency("words", word))))
+    for word in index.postings.terms("words"):
+        by_letter[word[0]].append((word, index.postings.frequency("words", word)))
     return {letter: [w for w, _ in items] + [f for _, f in items] for letter, items in by_letter.items()}
 
 
 def common_terms(index: search.SearchIndex) -> list[str]:
     """The terms too common in the long texts to be looked up there (``SearchIndex.is_common``)."""
-    reader = index._reader
     found = set()
     for field in search.COMMON_SKIPPED:
-        for raw in reader.lexicon(field):
-            text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-            if index._common(field, text):
+        for text in index.postings.terms(field):
+            if index.common_in(field, text):
                 found.add(text)
     return sorted(found)
 
@@ -237,10 +234,9 @@ def _english(index: search.SearchIndex) -> dict[str, list[str]]:
     """The common English words the index lacks, by first letter (:mod:`~houserules.data.words.english`):
     never corrected into another word. The worker loads a letter's only when a correction is about
     to replace a word of it."""
-    reader = index._reader
     by_letter: dict[str, list[str]] = defaultdict(list)
     for word in sorted(searchtext.common_words()):
-        if ("words", word) not in reader:
+        if not index.postings.has("words", word):
             by_letter[word[0]].append(word)
     return dict(by_letter)
 
@@ -270,12 +266,12 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         for first, names in name_lists(index, field).items():
             buckets[fnv1a(first) % shards][prefix + first] = names
     groups = _records(index)
-    reader = index._reader
-    kinds = [reader.stored_fields(d)["record"]["kind"] for d in range(reader.doc_count_all())]
+    stored = index.postings.stored
+    kinds = [stored(d)["record"]["kind"] for d in range(index.postings.doc_count())]
     sizes, answers, entry_games, doc = [], [], [], 0
     for group in groups:
         sizes.append(len(group))
-        entry_games.append(reader.stored_fields(doc)["record"]["game"])
+        entry_games.append(stored(doc)["record"]["game"])
         answers.append(1 if kinds[doc] in search.QUESTION_KINDS else 0)
         doc += len(group)
     files: dict[str, str] = {}
@@ -286,12 +282,13 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
     english = _english(index)
     for letter, words in english.items():
         files[f"e/{letter}"] = _script(f"e/{letter}", words)
-    for n in range(0, len(groups), RECORDS_PER_CHUNK):
-        name = f"r/{n // RECORDS_PER_CHUNK}"
-        files[name] = _script(name, groups[n : n + RECORDS_PER_CHUNK])
+    for folder, chunked in (("r", groups), ("rt", _records(index, traditional=True))):
+        for n in range(0, len(chunked), RECORDS_PER_CHUNK):
+            name = f"{folder}/{n // RECORDS_PER_CHUNK}"
+            files[name] = _script(name, chunked[n : n + RECORDS_PER_CHUNK])
     terms_shown = []
     if glossary is not None:
-        terms_shown = [glossary._reader.stored_fields(d)["record"] for d in range(glossary._reader.doc_count_all())]
+        terms_shown = [glossary.postings.stored(d)["record"] for d in range(glossary.postings.doc_count())]
     for n in range(0, len(terms_shown), GLOSSARY_PER_CHUNK):
         name = f"g/{n // GLOSSARY_PER_CHUNK}"
         files[name] = _script(
@@ -301,7 +298,7 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
     version = hashlib.blake2b("".join(files[k] for k in sorted(files)).encode(), digest_size=8).hexdigest()
     head = {
         "version": version,
-        "docs": reader.doc_count_all(),
+        "docs": index.postings.doc_count(),
         "shards": shards,
         "chunk": RECORDS_PER_CHUNK,
         "groups": sizes,
@@ -317,7 +314,9 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         "commonTerms": common_terms(index),
         "aboutBoost": round(search.ABOUT_BOOST * SCALE),
         "about": ABOUT,
-        "questionShown": search.QUESTION_SHOWN,
+        "leadShare": search.LEAD_SHARE,
+        "alsoShare": search.ALSO_SHARE,
+        "answered": search.ANSWERED,
         "gameBoost": round(search.GAME_BOOST * SCALE),
         "names": NAMES,
         "maxNameTerms": searchtext.MAX_NAME_TERMS,

@@ -287,7 +287,7 @@ def _parse_fast(text: str) -> Document | None:
     Anything unusual (no libyaml, odd characters, any error) returns None, so
     every message comes from the pure-Python reader, exactly as before.
     """
-    if CParser is None or _python_only(text):
+    if not _HAVE_LIBYAML or _python_only(text):
         return None
     loader = _ComposedInC(text) if _composable_in_c(text) else _FastLoader(text)
     try:
