@@ -35,8 +35,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	@touch $@
 
+# PROFILE=path/to/profile.yaml: a group's site and PDFs with its house rules (README: Publish for your group).
 build: setup
-	$(BIN)/houserules build
+	$(BIN)/houserules build $(if $(PROFILE),--profile $(PROFILE))
 
 serve: build
 	$(BIN)/houserules serve --port $(PORT)
@@ -51,7 +52,7 @@ data-test: setup
 # Build the site and check every link, anchor and offline file: what .github/workflows/pages.yml and
 # .gitlab-ci.yml run before they publish site/.
 publish-check: setup
-	$(BIN)/houserules publish --check
+	$(BIN)/houserules publish --check $(if $(PROFILE),--profile $(PROFILE))
 
 # ruff (lint and format check), mypy (pyproject.toml: [tool.mypy]), the import contracts and the publishing workflows (offline: zizmor's
 # audits without GitHub's API, check-jsonschema's vendored schemas): CI and the pre-commit hook run the same.
@@ -92,11 +93,12 @@ bench: setup
 	$(BIN)/python -m benchmarks.run --sizes $(SIZES)
 
 # A long property-based run of the loader, checker, renderer and search (tests/test_fuzz.py), and of the
-# hardened classes: output paths, git history, text limits, new's titles, build neighbours, long queries.
+# hardened classes: output paths, git history, text limits, new's titles, build neighbours, long queries,
+# the values an import writes into the data files.
 FUZZ_PROPERTIES = tests/test_fuzz.py tests/test_output_paths.py tests/test_git_history.py tests/test_text_limits.py \
-	tests/test_new_inputs.py tests/test_build_paths.py tests/test_query_bounds.py
+	tests/test_new_inputs.py tests/test_build_paths.py tests/test_query_bounds.py tests/test_yamledit.py
 fuzz: setup
-	HYPOTHESIS_PROFILE=long $(BIN)/pytest $(FUZZ_PROPERTIES) -k "any_ or what_follows or match_their_definition or worst_cases"
+	HYPOTHESIS_PROFILE=long $(BIN)/pytest $(FUZZ_PROPERTIES) -k "any_ or what_follows or match_their_definition or worst_cases or every_edit"
 
 clean:
 	rm -rf site .cache .pytest_cache
