@@ -258,8 +258,14 @@ def test_copy_link_buttons_are_44px(phone_tab, base_url):
     assert sizes and all(w >= 44 and h >= 44 for w, h in sizes), sizes
 
 
+#: The lines each language's text of the answer box takes (its height over its line height).
+ANSWER_LINES = """() => [...document.querySelectorAll('.hr-answer .hr-lang p')].map(p =>
+    [p.closest('[lang]').lang, Math.round(p.getBoundingClientRect().height / parseFloat(getComputedStyle(p).lineHeight))])"""
+
+
 def test_every_answer_is_above_the_fold_on_a_phone(browser, base_url, built_site):
-    """On a 375×667 phone the whole one-line answer of every entry shows without scrolling."""
+    """On a 375×667 phone the whole one-line answer of every entry shows without scrolling, and each of its
+    languages takes two lines at most (the limit ``houserules check`` counts, DESIGN.md "The one-line answer")."""
     pages = sorted(
         p.relative_to(built_site).as_posix()
         for p in built_site.glob("*/*.html")
@@ -268,7 +274,7 @@ def test_every_answer_is_above_the_fold_on_a_phone(browser, base_url, built_site
     assert len(pages) >= 50
     context = browser.new_context(**PHONE, **NO_OFFLINE_APP)
     tabs = [context.new_page() for _ in range(4)]  # four pages load at once, each measured once loaded
-    below = []
+    below, long = [], []
     for start in range(0, len(pages), len(tabs)):
         batch = list(zip(tabs, pages[start : start + len(tabs)]))
         for page, path in batch:
@@ -278,8 +284,10 @@ def test_every_answer_is_above_the_fold_on_a_phone(browser, base_url, built_site
             box = page.locator(".hr-answer").first.bounding_box()
             if box["y"] + box["height"] > PHONE["viewport"]["height"]:
                 below.append((path, round(box["y"] + box["height"])))
+            long += [(path, lang, lines) for lang, lines in page.evaluate(ANSWER_LINES) if lines > 2]
     context.close()
     assert below == []
+    assert long == []
 
 
 ENGLISH_WORDS_SPLIT = """() => {

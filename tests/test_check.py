@@ -45,6 +45,7 @@ def with_questions(a: str, b: str) -> str:
     q: {{zh: 会怎样？, en: "What happens?"}}
     a: {{zh: 停下。, en: You stop.}}
     source: {{doc: seed.txt, ref: "【2】"}}
+    restates: []
 """
     )
 
@@ -55,6 +56,25 @@ def with_exceptions(item: str, section: str = "【1】") -> str:
     return text.replace(
         '"【1】": [go-back, fail-stop]\n',
         f'"【1】": [go-back, fail-stop]\n    exceptions:\n      "{section}":\n        - {item}\n',
+    )
+
+
+def restating(restates: str, a: str = "{zh: 再试一次。, en: Try again.}") -> str:
+    """An entry citing 【1】 and the rulebook whose question answers from the rulebook (answer on line 15,
+    source on line 16), with ``restates`` (a YAML value, or empty for none) on line 17."""
+    return (
+        entry(**{"summary: {zh: 一句话。}": "summary: {zh: 考验失败就停下。, en: Fail and you stop.}"}).replace(
+            '"【1】"}\n', '"【1】"}\n  - {doc: rulebook, ref: p.10}\n'
+        )
+        + """questions:
+  - id: again
+    q: {zh: 还能再试吗？, en: "Can I try again?"}
+    a: """
+        + a
+        + """
+    source: {doc: rulebook, ref: p.10}
+"""
+        + (f"    restates: {restates}\n" if restates else "")
     )
 
 
@@ -174,6 +194,34 @@ CASES = [
 ]
 LOAD_FAILURES = {c[0] for c in CASES}
 CASES += [
+    # -- the reviewed Traditional forms of the search -----------------------------------------------------
+    (
+        "traditional-forms",
+        {
+            "data/traditional.yaml": "terms:\n"
+            "  - {zh: 塔楼, hant: 塔樓, note: what OpenCC writes anyway}\n"
+            "  - {zh: 塔楼, hant: 高樓, note: a second form}\n"
+            "  - {zh: 原路, hant: 原道, note: not the same text}\n"
+            "  - {zh: 麒麟台, hant: 麒麟台, note: in no text}\n"
+        },
+        [
+            "data/traditional.yaml:2: -: OpenCC already writes '塔楼' as '塔樓' — remove the row",
+            "data/traditional.yaml:3: -: '塔楼' has two Traditional forms (also item 1) — keep one row for it",
+            "data/traditional.yaml:4: -: '原道' folds to '原道', not to its simplified text '原路' — write a Traditional "
+            "form of '原路', character for character",
+            "data/traditional.yaml:5: -: '麒麟台' stands in no title, answer, question or alias a result shows — remove "
+            "the row, or write the simplified text as the entries write it",
+        ],
+    ),
+    (
+        "traditional-form-unknown-field",
+        {"data/traditional.yaml": "terms:\n  - {zh: 塔楼, hant: 塔樓}\n"},
+        ["data/traditional.yaml:2: -: missing required field 'note' in terms.0 — add 'note:' (see CONTRIBUTING.md)"],
+    ),
+]
+
+
+CASES += [
     # -- schema -----------------------------------------------------------------------------------------
     (
         "wrong-type",
@@ -191,7 +239,7 @@ CASES += [
         "unknown-field",
         {f"{E}/extra.yaml": entry() + "colour: red\n"},
         [
-            f"{E}/extra.yaml:11: demo:extra: unknown field 'colour' — remove it or use one of: aliases, applies_to, authority, body, code, completion, confidence, confidence_note, errata, facts, history, id, kind, questions, scope, see_also, sources, status, summary, title, translations, translator_notes"
+            f"{E}/extra.yaml:11: demo:extra: unknown field 'colour' — remove it or use one of: aliases, applies_to, authority, body, code, completion, confidence, confidence_note, errata, facts, history, id, kind, overrides, questions, scope, see_also, sources, status, summary, title, translations, translator_notes"
         ],
     ),
     (
@@ -238,7 +286,7 @@ CASES += [
     ),
     (
         "blank-alias",
-        {f"{E}/extra.yaml": entry() + 'aliases: [塔, "   ", "\\u3000\\t\\u2060"]\n'},
+        {f"{E}/extra.yaml": entry() + 'aliases: [塔, "   ", "\\u3000\\u2003\\u2060"]\n'},
         [
             f"{E}/extra.yaml:11: demo:extra: field 'aliases.1' has no visible text — {BLANK_FIX}",
             f"{E}/extra.yaml:11: demo:extra: field 'aliases.2' has no visible text — {BLANK_FIX}",
@@ -371,8 +419,60 @@ CASES += [
             )
         },
         [
-            f"{E}/tower-crossing.yaml:6: demo:tower-crossing: summary.en does not state the exception 'way-back' of 【1】, which its question 'go-back' keeps — say it (go back) or link [[demo:tower-crossing]], which holds it",
-            f"{E}/tower-crossing.yaml:6: demo:tower-crossing: summary.zh does not state the exception 'way-back' of 【1】, which its question 'go-back' keeps — say it (原路) or link [[demo:tower-crossing]], which holds it",
+            f"{E}/tower-crossing.yaml:6: demo:tower-crossing: summary.en states the rule without the exception 'way-back' of 【1】, which its question 'go-back' keeps — say it (go back) or link [[demo:tower-crossing]], which holds it, or say that it has exceptions (exception / unless / except) and leave them to the answers",
+            f"{E}/tower-crossing.yaml:6: demo:tower-crossing: summary.zh states the rule without the exception 'way-back' of 【1】, which its question 'go-back' keeps — say it (原路) or link [[demo:tower-crossing]], which holds it, or say that it has exceptions (例外 / 除非 / 除了 / 另有) and leave them to the answers",
+        ],
+    ),
+    (
+        # A question answering from another document (the rulebook) that restates a clause of 【1】 keeps
+        # that clause's exceptions, as a question citing 【1】 itself does.
+        "exception-of-a-restated-clause",
+        {
+            "data/demo/game.yaml": with_exceptions(
+                "{id: stay-there, clauses: [fail-stop], zh: [原地], en: [stop]}"
+            ).replace("demo:tower-errata]", "demo:tower-errata, demo:extra]"),
+            f"{E}/extra.yaml": restating('[{doc: seed.txt, ref: "【1】", clause: fail-stop}]')
+            .replace("考验失败就停下。", "考验失败就停下来。")
+            .replace("Fail and you stop.", "On a failure you wait."),
+        },
+        [
+            f"{E}/extra.yaml:5: demo:extra: summary.en states the rule without the exception 'stay-there' of 【1】, which its question 'again' keeps — say it (stop), or say that it has exceptions (exception / unless / except) and leave them to the answers",
+            f"{E}/extra.yaml:5: demo:extra: summary.zh states the rule without the exception 'stay-there' of 【1】, which its question 'again' keeps — say it (原地), or say that it has exceptions (例外 / 除非 / 除了 / 另有) and leave them to the answers",
+            f"{E}/extra.yaml:15: demo:extra: question 'again' does not state the exception 'stay-there' of 【1】 in its en answer — say it (stop)",
+            f"{E}/extra.yaml:15: demo:extra: question 'again' does not state the exception 'stay-there' of 【1】 in its zh answer — say it (原地)",
+        ],
+    ),
+    (
+        "restates-not-said",
+        {f"{E}/extra.yaml": restating("")},
+        [
+            f"{E}/extra.yaml:16: demo:extra: question 'again' cites rulebook p.10, which declares no clauses, in an entry that also cites 【1】: it does not say which of their clauses its answer states — name them (restates: [{{doc: seed.txt, ref: \"【1】\", clause: ...}}]), or write restates: [] if it states none",
+        ],
+    ),
+    (
+        "restates-what-is-not-there",
+        {
+            f"{E}/extra.yaml": restating(
+                '[{doc: seed.txt, ref: "【2】", clause: go-back}, {doc: rulebook, ref: p.10, clause: go-back}, '
+                '{doc: seed.txt, ref: "【1】", clause: jump}]'
+            )
+        },
+        [
+            f"{E}/extra.yaml:17: demo:extra: question 'again' restates a clause of p.10, which declares no clauses — name a clause of a section that declares them, or remove the item",
+            f"{E}/extra.yaml:17: demo:extra: question 'again' restates clause 'jump', which 【1】 does not declare — name one of: go-back, fail-stop",
+            f"{E}/extra.yaml:17: demo:extra: question 'again' restates seed.txt 【2】, which the entry does not cite — cite it in the entry's sources (role: context) or remove the item",
+        ],
+    ),
+    (
+        "restates-beside-a-clause",
+        {
+            f"{E}/extra.yaml": restating("[]").replace(
+                "source: {doc: rulebook, ref: p.10}\n    restates",
+                'source: {doc: seed.txt, ref: "【1】", clause: go-back}\n    restates',
+            )
+        },
+        [
+            f"{E}/extra.yaml:17: demo:extra: question 'again' names clauses it restates, but its own source 【1】 declares clauses — remove 'restates' and name the clause it answers in 'source'",
         ],
     ),
     (
@@ -411,6 +511,51 @@ CASES += [
         {"data/demo/game.yaml": with_exceptions("{id: x, zh: [停], en: [stop]}", section="【3】")},
         [
             "data/demo/game.yaml:24: demo: exceptions given for '【3】', which is not a section of seed.txt — add it to 'sections' or fix the name"
+        ],
+    ),
+    # -- the one-line answer fits two lines of the answer box on a phone (SUMMARY_COLUMNS) -------------
+    (
+        "summary-too-long",
+        {
+            f"{E}/extra.yaml": entry(
+                **{
+                    "summary: {zh: 一句话。}": "summary:\n  zh: 不能。过[[demo:tower]]要先通过力量考验，失败就停在原地，下回合再试；怪物不用考验。\n"
+                    '  en: "**No.** Crossing the [[demo:tower]] takes a Might roll first; on a failure you stop and try again."'
+                }
+            )
+        },
+        [
+            f"{E}/extra.yaml:6: demo:extra: summary.zh is 72 columns wide as shown, over the 70 that two lines of the "
+            "answer box hold on a 375 px phone — keep the direct answer a player needs first (about 35 Chinese "
+            "characters) and move the rest into body.zh",
+            f"{E}/extra.yaml:7: demo:extra: summary.en is 85 columns wide as shown, over the 76 that two lines of the "
+            "answer box hold on a 375 px phone — keep the direct answer a player needs first (about 76 characters) "
+            "and move the rest into body.en",
+        ],
+    ),
+    # -- the two languages say the same certainty (CERTAINTY) -----------------------------------------
+    (
+        "certainty-differs",
+        {
+            f"{E}/extra.yaml": entry(
+                **{
+                    "summary: {zh: 一句话。}": "summary: {zh: 补全的结尾很可能就是这个意思。, "
+                    "en: The completed ending almost certainly meant this.}\n"
+                    "body: {zh: 推测是扩展内容。, en: It is probably from an expansion.}"
+                }
+            )
+        },
+        [
+            f"{E}/extra.yaml:5: demo:extra: summary.en says 'almost certainly' (almost certain) and summary.zh does "
+            "not, it says '很可能' (probable) — say it with the same certainty in both languages (almost certain: "
+            "几乎可以肯定 / almost certainly)",
+            f"{E}/extra.yaml:5: demo:extra: summary.zh says '很可能' (probable) and summary.en does not, it says "
+            "'almost certainly' (almost certain) — say it with the same certainty in both languages (probable: "
+            "很可能 / probably)",
+            f"{E}/extra.yaml:6: demo:extra: body.en says 'probably' (probable) and body.zh does not, it says '推测' "
+            "(presumed) — say it with the same certainty in both languages (probable: 很可能 / probably)",
+            f"{E}/extra.yaml:6: demo:extra: body.zh says '推测' (presumed) and body.en does not, it says 'probably' "
+            "(probable) — say it with the same certainty in both languages (presumed: 推测 / presumed)",
         ],
     ),
     # -- production words in shown text (production_words in game.yaml; file-name source ids) ----------
@@ -679,3 +824,50 @@ def test_text_with_nothing_visible_is_reported_in_games_and_glossaries(tmp_path,
     result = run_cli("check", "--data", "data", cwd=tmp_path)
     assert result.returncode == 1
     assert problems(result.stderr) == [expected]
+
+
+# -- the one-line answer's measure, and a short answer that says it has exceptions --------------------
+
+
+def _summary_check(tmp_path: Path, zh: str, en: str) -> list[str]:
+    make_data(
+        tmp_path, {f"{E}/extra.yaml": entry(**{"summary: {zh: 一句话。}": f"summary: {{zh: '{zh}', en: '{en}'}}"})}
+    )
+    return problems(run_cli("check", "--data", "data", cwd=tmp_path).stderr)
+
+
+@pytest.mark.parametrize("extra, over", [(0, []), (1, ["en", "zh"])], ids=["at-the-limit", "one-over"])
+def test_a_summary_may_fill_two_lines_and_no_more(tmp_path, extra, over):
+    """The limit counts the text as shown: a reference as its target's title (塔楼, Tower), Markdown marks not at all."""
+    zh = "[[demo:tower]]" + "能" * (35 - 2 + extra)  # 35 Chinese characters: 70 columns
+    en = "**Yes**, cross the [[demo:tower]]" + "." * (76 - len("Yes, cross the Tower") + extra)
+    found = _summary_check(tmp_path, zh, en)
+    assert [line.split("summary.")[1][:2] for line in found] == over
+
+
+def test_a_short_answer_that_says_it_has_exceptions_leaves_them_to_the_answers(tmp_path):
+    """Under an exception of 【1】 the summary may say "unless…" instead of the exception; the answer must still state it."""
+    game = with_exceptions("{id: way-back, clauses: [go-back], zh: [原路], en: [go back]}")
+    crossing = GOOD.joinpath("demo/entries/tower-crossing.yaml").read_text(encoding="utf-8")
+    qualified = crossing.replace("考验失败就停在原地，下回合再试。", "考验失败就停在原地（有例外，见下）。").replace(
+        "Fail the roll and you stop; try again next turn.", "Fail the roll and you stop unless you turn back."
+    )
+    make_data(tmp_path, {"data/demo/game.yaml": game, f"{E}/tower-crossing.yaml": qualified}, list_extra=False)
+    assert problems(run_cli("check", "--data", "data", cwd=tmp_path).stderr) == []
+    unanswered = qualified.replace("可以原路返回。\n      en", "可以回去。\n      en")
+    (tmp_path / E / "tower-crossing.yaml").write_text(unanswered, encoding="utf-8")
+    assert problems(run_cli("check", "--data", "data", cwd=tmp_path).stderr) == [
+        f"{E}/tower-crossing.yaml:21: demo:tower-crossing: question 'go-back' does not state the exception 'way-back' "
+        "of 【1】 in its zh answer — say it (原路)"
+    ]
+
+
+def test_the_checks_measure_as_the_terminal_does():
+    """The checker's display width is the terminal's (render.linebreak.width) on every text of the real data."""
+    from conftest import real_check
+    from houserules.check.shortanswer import columns
+    from houserules.render.linebreak import width
+
+    texts = [text for e in real_check().kb.entries.values() for _, text in e.texts]
+    assert len(texts) > 1000
+    assert [columns(t) for t in texts] == [width(t) for t in texts]

@@ -28,7 +28,15 @@ _ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*?)</art
 
 def article(html: str) -> str:
     """The page's own content, without the theme around it (header, nav, footer)."""
-    return _ARTICLE.search(html).group(1).strip() + "\n"
+    return stable(_ARTICLE.search(html).group(1).strip() + "\n")
+
+
+_VERSION = re.compile(r"\b\d{4}-\d{2}-\d{2} · [0-9a-f]{8}\b")
+
+
+def stable(text: str) -> str:
+    """``text`` with the fixture's data version (its tree hash, which every edit of a fixture file moves) named."""
+    return _VERSION.sub("<data version>", text)
 
 
 @pytest.mark.parametrize(
@@ -61,7 +69,8 @@ ENTRY_BLOCKS = {kind for entry in KB.entries.values() for kind in (b.kind for b 
 
 
 def test_the_fixture_shows_every_block_but_the_warnings_it_cannot_have():
-    assert set(B.ORDER) - ENTRY_BLOCKS == {"stale", "stub"}
+    # "overridden": only a group's house rules override a ruling (the golden files of a profile, below)
+    assert set(B.ORDER) - ENTRY_BLOCKS == {"stale", "stub", "overridden"}
 
 
 @pytest.mark.parametrize("kind", sorted(ENTRY_BLOCKS))
@@ -121,3 +130,31 @@ def test_terminal_output(tmp_path_factory, name, args, columns):
     assert [line for line in lines if width(line) > columns and not is_link(line.split()[-1])] == []
     assert [line for line in lines if line.strip()[:1] in CLOSING] == []
     assert_golden(GOLDEN / "terminal" / f"{name}-{columns}.txt", result.stdout)
+
+
+# -- a group's profile: its house rules, and the official rulings they change saying so ------------------------
+def profiled_kb():
+    from houserules.check.profile import load_profile
+
+    return load_profile(FIXTURES / "profile" / "group.yaml", KB)
+
+
+@pytest.mark.parametrize("layout", print_document.LAYOUTS)
+def test_print_document_with_a_profile(monkeypatch, layout):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764460800")
+    profile, kb = profiled_kb()
+    game = kb.games["demo"]
+    groups = print_groups(kb, game, profile)
+    printed = {r for _, _, refs in groups for r in refs}
+    pages = {"e-demo--tower-shortcut": 3, "e-demo--tower": 3, "e-demo--tower-crossing": 4}
+    linker = PrintLinker(kb, printed, "https://example.org/hr", pages)
+    html = PrintDocument(kb, linker, PrintOptions(layout=layout, profile=profile)).game_html(game, groups)
+    assert 'data-block="overridden-question"' in html
+    assert_golden(GOLDEN / "print" / f"demo-profile-{layout}.html", html.replace("><", ">\n<"))
+
+
+def test_site_page_of_a_ruling_a_house_rule_changes():
+    profile, kb = profiled_kb()
+    page = site_entry_page.entry_page(SiteContext(kb), kb.entries["demo:tower-crossing"])
+    assert 'data-block="overridden-question"' in page
+    assert_golden(GOLDEN / "site" / "demo-profile--tower-crossing.md", stable(page))

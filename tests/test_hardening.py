@@ -311,6 +311,8 @@ def test_the_terminal_removes_escape_sequences_handed_to_it(tmp_path, monkeypatc
     shutil.copytree(HOSTILE, data)
     shutil.copy(HOSTILE_ESCAPES / "terminal-tricks.yaml", data / "evil/entries/terminal-tricks.yaml")
     monkeypatch.setattr(yamlload, "carriable", lambda text, line: None)  # the reader lets them through
+    # ... and the schema (a one-line field refuses control characters: tests/test_single_line_fields.py)
+    monkeypatch.setattr("houserules.data.reading.readfile.validate", lambda *args: [])
     monkeypatch.setenv("HOUSERULES_CACHE", str(tmp_path / "cache"))
     assert main([*args, "--data", str(data)]) == 0
     out = capsys.readouterr()
@@ -1019,7 +1021,7 @@ def test_odd_queries_give_results_not_errors(search_index, query, expected):
     [
         ("", "houserules search: empty query"),
         ("   ", "houserules search: empty query"),
-        ("?!.,;:", "no entries match '?!.,;:'"),
+        ("?!.,;:", "nothing to search for in '?!.,;:'"),  # punctuation only: no term, tests/test_messages.py
         ("\x1b[2J\x07", "no entries match '[2J'"),
     ],
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import types
 import typing
 from collections.abc import Mapping
@@ -240,3 +241,32 @@ def test_what_a_load_made_is_kept_by_the_oldest_generation_unscanned():
     oldest = {id(found) for found in gc.get_objects(generation=2)}
     assert id(made) in oldest and id(made[-1]) in oldest
     assert gc.get_freeze_count() == 0  # nothing is left out of collection for good
+
+
+def test_without_libyaml_the_data_reads_as_with_it(tmp_path):
+    """PyYAML built without libyaml (no ``yaml._yaml``): every file is read by the pure-Python reader, with the
+    same result; the fast path's names were bound only when libyaml imported."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "if sys.argv[1] == 'none': sys.modules['yaml._yaml'] = None\n"
+        "import yaml\n"
+        "from houserules.cli import main\n"
+        "print('libyaml', yaml.__with_libyaml__)\n"
+        "code = main(['check'])\n"
+        "code |= main(['show', 'BH-R20/roll-table'])\n"
+        "sys.exit(code)\n"
+    )
+    env = {**os.environ, "HOUSERULES_CACHE": str(tmp_path / "cache"), "COLUMNS": "80"}
+    runs = {
+        way: subprocess.run(
+            [sys.executable, "-c", script, way], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+        )
+        for way in ("none", "libyaml")
+    }
+    assert runs["none"].returncode == 0, runs["none"].stderr
+    assert runs["none"].stdout.startswith("libyaml False\n") and runs["libyaml"].stdout.startswith("libyaml True\n")
+    assert runs["none"].stdout.split("\n", 1)[1] == runs["libyaml"].stdout.split("\n", 1)[1]
+    assert "ok: " in runs["none"].stdout

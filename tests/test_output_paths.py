@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from conftest import FIXTURES, run_cli
 from houserules.errors import HouserulesError
-from houserules.export import copy_output, open_output, write_output
+from houserules.export import OUTPUT_OPTION, copy_output, open_output, write_output
 from houserules.print.pdf import copy_pdf
 
 TRANSLATORS = FIXTURES / "translators" / "data"
@@ -128,7 +128,12 @@ REFUSED = {
 }
 
 
-def check_write(folder: Path, kind: str, data: bytes, write=write_output) -> None:
+def as_cli(target: Path, data: bytes) -> None:
+    """What ``-o FILE`` writes through: the rules, and the option named in the messages."""
+    write_output(target, data, option=OUTPUT_OPTION)
+
+
+def check_write(folder: Path, kind: str, data: bytes, write=as_cli) -> None:
     """Write ``data`` to a target of ``kind`` and check the outcome the rules promise."""
     target = make_target(folder, kind)
     before = state(folder)
@@ -167,7 +172,9 @@ def test_a_copied_file_follows_the_same_rules(tmp_path_factory, kind, data):
     folder = tmp_path_factory.mktemp("copy")
     source = tmp_path_factory.mktemp("source") / "cached.pdf"
     source.write_bytes(data)
-    check_write(folder, kind, data, lambda target, _: copy_output(source, target, example="export.csv"))
+    check_write(
+        folder, kind, data, lambda target, _: copy_output(source, target, example="export.csv", option=OUTPUT_OPTION)
+    )
 
 
 def test_the_temporary_file_is_unpredictable_and_nothing_placed_beside_is_followed(tmp_path, monkeypatch):

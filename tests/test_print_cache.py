@@ -95,28 +95,3 @@ def test_an_insert_of_several_games_lists_only_what_it_prints(data):
     assert listed == set(changed)
     everything = {r for g in kb.games.values() for _, _, refs in printed_groups(kb, g, PrintOptions()) for r in refs}
     assert listed < everything
-
-
-def test_an_insert_lists_an_entry_only_for_a_change_its_printout_shows():
-    """A printout shows no aliases, history or translator notes, and the Q&A layout no body: an entry whose
-    change is only there has nothing new to print; an added or removed one always has."""
-    from houserules.data.versions.history import EntryChange
-    from houserules.print.plan import printed_changes
-
-    def change(ref: str, status: str = "changed", *aspects: str) -> EntryChange:
-        return EntryChange(ref, ref.upper(), {"zh": ref, "en": ref}, status, list(aspects))
-
-    changes = [
-        change("answer", "changed", "answer", "history"),
-        change("history", "changed", "history"),
-        change("aliases", "changed", "aliases", "history", "translator-notes"),
-        change("body", "changed", "body", "history"),
-        change("added", "added"),
-        change("removed", "removed"),
-    ]
-    assert [c.ref for c in printed_changes(changes, "qa")] == ["answer", "added", "removed"]
-    assert [c.ref for c in printed_changes(changes, "full")] == ["answer", "body", "added", "removed"]
-    from houserules.print.document import PRINT_BLOCKS
-    from houserules.print.plan import PRINTED_ASPECTS
-
-    assert set(PRINTED_ASPECTS) == set(PRINT_BLOCKS)  # every layout says what it shows

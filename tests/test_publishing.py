@@ -90,7 +90,7 @@ def test_the_workflows_build_with_the_command_the_tests_run():
 
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     recipe = makefile.split("\npublish-check: setup\n", 1)[1].splitlines()[0]
-    assert recipe == "\t$(BIN)/houserules " + " ".join(PUBLISH)
+    assert recipe == "\t$(BIN)/houserules " + " ".join(PUBLISH) + " $(if $(PROFILE),--profile $(PROFILE))"
     lint = makefile.split("\nlint: setup\n", 1)[1].split("\n\n", 1)[0]
     assert "zizmor --offline --quiet .github/workflows/" in lint
     assert "check-jsonschema --builtin-schema vendor.gitlab-ci .gitlab-ci.yml" in lint
@@ -221,7 +221,9 @@ def test_each_pdfs_printed_version_is_on_the_changes_page(published):
     assert f'<code class="hr-code">2026-12-01 · {trees[2][:8]}</code>' in current
     assert f'演示游戏 <span lang="en">Demo Game</span> <code class="hr-code">2026-12-01 · {demo}</code>' in current
     v3 = html.split(f'id="v-{trees[2][:8]}"', 1)[1].split("<h2", 1)[0]
-    assert f'<code class="hr-code" id="v-demo-{demo}">{demo}</code>' in v3  # where this game version starts
+    assert (
+        f'<code class="hr-code" id="v-demo-{demo}">2026-12-01 · {demo}</code>' in v3
+    )  # where this game version starts
     for pdf in (out / "print").glob("*.pdf"):
         if not pdf.name.startswith("changes-since-"):
             assert re.search(rf">(?:2026-12-01 · )?{cover_version(pdf)}</code>", html), pdf.name
@@ -243,9 +245,10 @@ def test_each_earlier_version_has_a_ready_insert_of_exactly_what_changed_since(p
 
     since_v1, cover = printed(offered[1])
     assert since_v1 == {"DM-A3", "DM-A1"}  # added and changed; DM-R01 unchanged, DM-A2 removed
-    assert f"Changes since {trees[0][:8]}" in cover and "DM-A2" in cover
+    # each names the version as faq.pdf printed it: the date of its newest history line, and its hash
+    assert f"Changes since 2026-11-30 · {trees[0][:8]}" in cover and "DM-A2" in cover
     since_v2, cover = printed(offered[0])
-    assert since_v2 == set() and f"Changes since {trees[1][:8]}" in cover and "DM-A2" in cover
+    assert since_v2 == set() and f"Changes since 2026-12-01 · {trees[1][:8]}" in cover and "DM-A2" in cover
 
 
 @pytest.mark.slow
@@ -312,10 +315,14 @@ def test_changes_since_accepts_a_games_version_as_the_page_shows_it(published, t
         ["git", "-C", str(data), "rev-parse", "HEAD~3:rules_data/demo"], capture_output=True, text=True, check=True
     ).stdout[:8]
     v1 = (out / "changes.html").read_text(encoding="utf-8").split(f'id="v-{trees[0][:8]}"', 1)[1]
-    assert f'<code class="hr-code" id="v-demo-{demo_v1}">{demo_v1}</code>' in v1
+    assert f'<code class="hr-code" id="v-demo-{demo_v1}">2026-11-30 · {demo_v1}</code>' in v1
     by_game, by_folder = tmp_path / "game.pdf", tmp_path / "folder.pdf"
     for version, target in ((demo_v1, by_game), (trees[0][:8], by_folder)):
         result = run_cli("pdf", "--data", str(data), "--changes-since", version, "-o", str(target))
         assert result.returncode == 0, result.stderr
         assert result.stdout == f"wrote {target} (2 entries, 3 pages)\n"
-    assert pdftotext(by_game) == pdftotext(by_folder) == pdftotext(out / f"print/changes-since-{trees[0][:8]}.pdf")
+    ready = out / f"print/changes-since-{trees[0][:8]}.pdf"
+    assert pdftotext(by_folder) == pdftotext(ready)
+    # the same entries; the cover names the version given, as the PDF printed it
+    assert pdftotext(by_game).split("\f")[1:] == pdftotext(ready).split("\f")[1:]
+    assert f"Changes since 2026-11-30 · {demo_v1}" in " ".join(pdftotext(by_game).split("\f")[0].split())

@@ -44,23 +44,40 @@ def test_without_repo_url_no_entry_page_has_edit_or_issue_links(built_site):
         assert 'data-block="edit"' not in html and "issues/new" not in html
 
 
-def test_each_entry_links_its_file_and_a_prefilled_issue(tmp_path):
+_REPORT = re.compile(r'<a class="hr-report" href="([^"]+)" data-report="issue"')
+
+
+def reports(page: Path) -> list[str]:
+    """The 纠错 · Report links of an entry page, in order: its one-line answer's, then each question's."""
+    return [unescape(href) for href in _REPORT.findall(page.read_text(encoding="utf-8"))]
+
+
+def test_each_entry_links_its_file_and_each_answer_a_prefilled_issue(tmp_path):
     site = build_with(GOOD, tmp_path / "site", repo_url=REPO, edit_uri="edit/main/content/")
-    (edit, edit_label), (issue, issue_label) = links(site / "demo/tower.html")
+    [(edit, edit_label)] = links(site / "demo/tower.html")
     assert edit == f"{REPO}/edit/main/tests/fixtures/good/demo/entries/tower.yaml"
-    assert (edit_label, issue_label) == ("编辑此条目 Edit this entry", "报告错误 Suggest a correction")
+    assert edit_label == "编辑此条目 Edit this entry"
+    issue, question = reports(site / "demo/tower.html")  # its one-line answer's, then its question's
+    assert "DM-R01%2Fwhich-roll" in question
     parts = urlsplit(issue)
     assert f"{parts.scheme}://{parts.netloc}{parts.path}" == f"{REPO}/issues/new"
     form = parse_qs(parts.query, strict_parsing=True)
     assert form["title"] == ["[DM-R01] 塔楼 · Tower"]
     body = form["body"][0]
     assert body.startswith(
-        "条目 · Entry: DM-R01 塔楼 · Tower (demo:tower)\n文件 · File: "
+        "条目 · Entry: DM-R01 塔楼 · Tower (demo:tower)\n页面 · Page: demo/tower.html\n文件 · File: "
         "tests/fixtures/good/demo/entries/tower.yaml\n数据版本 · Data version: 2026-11-30 · "
     )
     assert "哪里不对 · What is wrong:" in body and "建议的更正 · Suggested correction:" in body
+    # a question's report names its citation and its anchor
+    answer, *questions = reports(site / "demo/tower-crossing.html")
+    assert len(questions) == 2
+    form = parse_qs(urlsplit(questions[1]).query, strict_parsing=True)
+    assert form["title"] == ["[DM-A1/failed-roll] 过塔考验失败会怎样？ · What happens if I fail the roll?"]
+    assert "问题 · Question: DM-A1/failed-roll 过塔考验失败会怎样？" in form["body"][0]
+    assert "页面 · Page: demo/tower-crossing.html#failed-roll\n" in form["body"][0]
     for page in (site / "demo").glob("*.html"):  # every entry page, and only entry pages
-        assert bool(links(page)) == (page.stem in {"tower", "tower-crossing", "tower-errata"})
+        assert bool(links(page)) == bool(reports(page)) == (page.stem in {"tower", "tower-crossing", "tower-errata"})
 
 
 def test_titles_are_encoded_whole_and_data_outside_the_checkout_gets_the_issue_link_only(tmp_path):
@@ -80,12 +97,13 @@ def test_titles_are_encoded_whole_and_data_outside_the_checkout_gets_the_issue_l
         edit_uri="edit/main/content/",
         site_url="https://rules.example.org/hr/",
     )
-    [(issue, _)] = links(site / "demo/tower.html")
+    assert links(site / "demo/tower.html") == []  # no edit link: the file is not in the repository
+    issue, _ = reports(site / "demo/tower.html")
     query = urlsplit(issue).query
     assert not set(query) - set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789%_.-~=&")
     form = parse_qs(query, strict_parsing=True)
     assert form["title"] == ["[DM-R01] 塔楼 & <b>#1? · Tower 100% & more"]
-    assert "页面 · Page: https://rules.example.org/hr/go.html#DM-R01\n" in form["body"][0]
+    assert "页面 · Page: https://rules.example.org/hr/demo/tower.html\n" in form["body"][0]
     assert "文件 · File" not in form["body"][0]  # the file is not in the repository
 
 

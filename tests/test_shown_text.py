@@ -45,9 +45,9 @@ def test_search_names_references_in_answers(tmp_path):
     assert not re.search(r"\n +\([A-Z]+-[A-Z0-9]+\)", result.stdout), "a code never starts a line"
 
 
-def test_an_entry_shown_before_its_question_names_the_references_of_both_answers():
-    """A hit led by its entry (``lead: "entry"``) shows the entry's one-line answer, then the question's: the
-    references of both are named by title and code, never left as ``game:id``."""
+def test_a_question_shown_before_its_entry_names_the_references_of_both_answers():
+    """A hit led by its question shows the question's answer, then the entry's one-line answer below it: the
+    references of both are named by title and code in the reader's language, never left as ``game:id``."""
     from types import SimpleNamespace
 
     from houserules.render.terminal import format_hits, shown_refs
@@ -58,7 +58,7 @@ def test_an_entry_shown_before_its_question_names_the_references_of_both_answers
         "title": {"zh": "怪物", "en": "Minion"},
         "summary": {"zh": "首领可能有多张，见 [[demo:boss]]。", "en": "A boss may have several, see [[demo:boss]]."},
         "url": "demo/minion.html#big",
-        "lead": "entry",
+        "lead": "question",
         "question": {
             "question": {"zh": "大怪占几格？", "en": "How much room does a big minion take?"},
             "answer": {"zh": "一整格，见 [[demo:space]]。", "en": "A whole space, see [[demo:space]]."},
@@ -71,5 +71,9 @@ def test_an_entry_shown_before_its_question_names_the_references_of_both_answers
         "demo:space": {"title": {"zh": "区域", "en": "Space"}, "code": "DM-R05"},
     }
     shown = format_hits([hit], 200, names)
-    assert "首领 (DM-R04)" in shown and "Boss (DM-R04)" in shown and "Space (DM-R05)" in shown
-    assert "demo:boss" not in shown and "demo:space" not in shown
+    assert "首领 (DM-R04)" in shown and "区域 (DM-R05)" in shown and "Space (DM-R05)" in shown
+    assert shown.index("一整格") < shown.index("DM-T01") < shown.index("首领可能有多张")
+    english = format_hits([hit], 200, names, "en")
+    assert "Boss (DM-R04)" in english and "首领可能有多张" not in english
+    assert english.index("A whole space") < english.index("一整格")
+    assert "demo:boss" not in shown + english and "demo:space" not in shown + english

@@ -165,8 +165,8 @@ def test_exported_scores_add_up_to_the_cli_scores(index):
     exported = shards.postings(index)
     names = {field: shards.name_lists(index, field) for field in ("names", "about")}
     common = set(shards.common_terms(index))
-    count = index._reader.doc_count_all()
-    records = {d: index._reader.stored_fields(d)["record"] for d in range(count)}
+    count = index.postings.doc_count()
+    records = {d: index.postings.stored(d)["record"] for d in range(count)}
     from houserules.search.evaluate import read_judgements
 
     for judgement in read_judgements(JUDGEMENTS):
@@ -318,7 +318,7 @@ def _corpus(kb) -> list[str]:
 
 
 def test_every_indexed_word_stems_alike(worker_page, index):
-    words = sorted(w.decode() if isinstance(w, bytes) else w for w in index._reader.lexicon("words"))
+    words = sorted(index.postings.terms("words"))
     words += sorted({t for t in searchtext.TOKEN.findall(" ".join(_corpus(load(DATA).kb)).lower()) if t.isascii()})
     from whoosh.lang.porter import stem
 
@@ -566,6 +566,137 @@ def _loaded_for(browser, site: Path, query: str) -> tuple[list[str], list[str], 
     page.close()
     parts = sorted(re.sub(r"\?.*", "", u.split("/search/hr/")[1]) for u in loaded if "/search/hr/" in u)
     return parts, loaded, first
+
+
+def _first_result(page, query: str, base: str) -> str:
+    """The text of the first result of ``query``, opened by address (?q=)."""
+    page.goto(f"{base}/index.html?q={quote(query)}")
+    page.wait_for_selector(".md-search-result__item", timeout=15000)
+    return page.locator(".md-search-result__item").first.inner_text()
+
+
+def test_a_corrected_word_is_highlighted_as_searched_on_the_page_opened(question_tab):
+    """Typed unfinished or misspelt, the word the search corrected it to is what the page opened highlights."""
+    page, base = question_tab
+    for typed in ("eleva", "elevatr crash"):
+        _first_result(page, typed, base)
+        href = page.locator(".md-search-result__item a").first.get_attribute("href")
+        assert "h=elevator" in href, (typed, href)
+
+
+def test_an_english_question_reads_english_first(question_tab):
+    page, base = question_tab
+    text = _first_result(page, "what if I stay inside the elevator", base)
+    question = page.locator(".md-search-result__item").first.locator("h2").inner_text()
+    assert question.index("What if I stay inside the elevator?") < question.index("留在电梯里不出来会怎样？")
+    assert text.index("You roll for the elevator's floor") < text.index("回合结束时掷骰决定电梯去向")
+
+
+def test_a_chinese_question_reads_chinese_first(question_tab):
+    page, base = question_tab
+    text = _first_result(page, "留在电梯里会怎样", base)
+    assert text.index("回合结束时掷骰决定电梯去向") < text.index("You roll for the elevator's floor")
+
+
+def test_a_traditional_question_reads_traditional(question_tab):
+    """Its titles, the question's answer and the entry's one-line answer in Traditional characters (OpenCC's
+    Taiwan standard), the Simplified text nowhere."""
+    page, base = question_tab
+    text = _first_result(page, "留在電梯裡會怎樣", base)
+    assert "回合結束時擲骰決定電梯去向" in text and "電梯墜毀" in text
+    assert "回合结束时掷骰决定电梯去向" not in text and "电梯坠毁" not in text
+
+
+def test_a_result_opens_its_questions_answer(question_tab):
+    """The result's title and its question both link the question's anchor; Tab from the box, then Enter, opens
+    it; on a phone the answer is highlighted and shows below the sticky header."""
+    page, base = question_tab
+    _first_result(page, "留在电梯里会怎样", base)
+    first = page.locator(".md-search-result__item").first
+    links = [urlsplit(a.get_attribute("href")) for a in first.locator("a.md-search-result__link").all()]
+    assert links and all(link.path.endswith("demo/elevator.html") and link.fragment == "stay-inside" for link in links)
+    page.focus("input.md-search__input")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r".*/demo/elevator\.html.*#stay-inside$"), timeout=15000)
+    page.wait_for_function("() => document.querySelector(':target')")
+    shown = page.evaluate(
+        """() => {
+        const target = document.querySelector(':target'), header = document.querySelector('.md-header');
+        const box = target.getBoundingClientRect();
+        return {id: target.id, top: box.top, bottom: box.bottom, header: header.getBoundingClientRect().bottom,
+                height: innerHeight, background: getComputedStyle(target).backgroundColor,
+                page: getComputedStyle(document.body).backgroundColor,
+                answer: getComputedStyle(target.nextElementSibling).backgroundColor};
+    }"""
+    )
+    assert shown["id"] == "stay-inside"
+    assert shown["header"] <= shown["top"] and shown["bottom"] <= shown["height"]
+    assert shown["background"] not in ("rgba(0, 0, 0, 0)", shown["page"]) and shown["answer"] == shown["background"]
+
+
+def test_nothing_answers_says_so_above_the_closest_entries(question_tab):
+    page, base = question_tab
+    _first_result(page, "塔楼里能买东西吗", base)
+    page.wait_for_selector(".hr-search-nothing", timeout=5000)
+    line = page.locator(".hr-search-nothing").inner_text()
+    assert (
+        line.startswith("不确定有条目正好回答这个问题 — 最接近的条目：")
+        and "Not sure any ruling answers this exactly — closest entries:" in line
+    )
+    above = page.evaluate(
+        "() => document.querySelector('.hr-search-say').compareDocumentPosition("
+        "document.querySelector('.md-search-result__list')) & Node.DOCUMENT_POSITION_FOLLOWING"
+    )
+    assert above
+    _first_result(page, "留在电梯里会怎样", base)
+    assert page.locator(".hr-search-nothing").count() == 0
+
+
+def test_nothing_answers_offers_the_report_link(browser, question_site, tmp_path):
+    """With a repository the line links a new issue holding the question (the worker's configuration, from the
+    hand-off); the link is a target of its own, reached by Tab from the box."""
+    import shutil
+
+    site = tmp_path / "site"
+    shutil.copytree(question_site, site)
+    report = {"url": "https://github.com/o/hr/issues/new?title=HRQUERY", "mark": "HRQUERY"}
+    for name in ("search_index.json", "search_index.js"):
+        path = site / "search" / name
+        if path.exists():
+            text = path.read_text(encoding="utf-8")
+            prefix = "var __index = " if name.endswith(".js") else ""
+            data = json.loads(text.removeprefix(prefix))
+            data["config"]["houserules"]["report"] = report
+            path.write_text(prefix + json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    page = browser.new_page(**NO_OFFLINE_APP)
+    try:
+        with serve(site) as base:
+            _first_result(page, "塔楼里能买东西吗", base)
+            page.wait_for_selector("a.hr-search-report", timeout=5000)
+            href = page.locator("a.hr-search-report").get_attribute("href")
+            assert href == "https://github.com/o/hr/issues/new?title=" + quote("塔楼里能买东西吗", safe="")
+            page.focus("input.md-search__input")
+            page.keyboard.press("Tab")
+            assert "hr-search-report" in page.evaluate("document.activeElement.className")
+            assert page.locator("a.hr-search-report").bounding_box()["height"] >= 44
+    finally:
+        page.close()
+
+
+def test_a_correction_says_so_and_searches_as_typed_on_request(question_tab):
+    page, base = question_tab
+    _first_result(page, "elevatr crash", base)
+    page.wait_for_selector(".hr-search-corrected", timeout=5000)
+    line = page.locator(".hr-search-corrected").inner_text()
+    assert "Showing results for “elevator crash”" in line and "Search instead for “elevatr crash”" in line
+    # The dialog opened by the address grows its backdrop for a moment, and a phone's layout widens with it:
+    # a tap lands once the opening has finished, as a reader's does.
+    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
+    page.click("button.hr-search-instead")
+    page.wait_for_selector(".hr-search-corrected", state="detached", timeout=10000)
+    assert page.input_value("input.md-search__input") == '"elevatr crash"'
+    page.wait_for_selector(".md-search-result__item", timeout=15000)
 
 
 def test_search_is_offline_and_loads_only_what_a_query_needs(browser, question_site):

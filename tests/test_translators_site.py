@@ -116,19 +116,29 @@ def test_the_downloads_are_not_kept_for_offline_reading(site):
 # -- from a wrong text to a correction ----------------------------------------------------------------
 
 
-def test_without_a_repository_an_entry_says_how_to_report_a_mistake():
+def test_without_a_repository_each_answer_says_how_to_report_a_mistake():
+    """The group's channel (extra.report) as an address, filled in for each answer, or as a sentence; with
+    neither, the answer's citation to copy: the control is never absent."""
     kb = load(DATA).kb
     ctx = SiteContext(kb)
-    entry = kb.entries["demo:tower"]
-    assert 'data-block="report"' not in entry_page(ctx, entry)  # neither repo_url nor extra.report
-    ctx.report = "https://example.org/group?a=1&b=2"
-    page = entry_page(ctx, entry)
+    entry = kb.entries["demo:tower-crossing"]
+    page = entry_page(ctx, entry)  # neither repo_url nor extra.report: the citation
+    assert page.count('data-report="cite"') == 1 + len(entry.questions)
     assert (
-        '<p class="hr-edit" data-block="report">发现错误？请注明代码 <code class="hr-code">DM-R01</code> 告诉我们：'
-        '<a href="https://example.org/group?a=1&amp;b=2">https://example.org/group?a=1&amp;b=2</a>'
+        '<code class="hr-cite-text">DM-A1/go-back 进了塔楼还能原路回去吗？ · Can I go back the way I came? · ' in page
+    )
+    ctx.report = "https://example.org/group?a=1&about={cite}&page={page}"
+    page = entry_page(ctx, entry)
+    assert page.count('data-report="channel"') == 1 + len(entry.questions)
+    assert (
+        'href="https://example.org/group?a=1&amp;about=DM-A1%2Fgo-back&amp;page=demo%2Ftower-crossing.html%23go-back"'
     ) in page
+    ctx.report = "mailto:group@example.org"
+    assert 'href="mailto:group@example.org?subject=%5BDM-A1%2Fgo-back%5D%20' in entry_page(ctx, entry)
     ctx.report = "在群里 <b>@管理员</b>"
-    assert "告诉我们：在群里 &lt;b&gt;@管理员&lt;/b&gt;<br>" in entry_page(ctx, entry)
+    page = entry_page(ctx, entry)
+    assert page.count('data-report="cite"') == 1 + len(entry.questions) and "<b>" not in page
+    assert "维护者：在群里 &lt;b&gt;@管理员&lt;/b&gt;<br>" in page
 
 
 # -- in Chromium ---------------------------------------------------------------------------------------

@@ -15,24 +15,30 @@ byte for byte, as a build into an empty folder.
 from __future__ import annotations
 
 import contextlib
-import fcntl
+import functools
 import multiprocessing
 import os
 import shutil
-import stat
 import sys
 import tempfile
 import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from .data.authoring.transaction import LockWords, folder_lock
 from .data.reading.model import KnowledgeBase
-from .errors import HouserulesError
+from .errors import HouserulesError, is_write_failure, write_failure, write_fix
 from .site.reuse import PageReuse
 
+if TYPE_CHECKING:
+    from .check.profile import Profile
+
 ROOT = Path(__file__).resolve().parents[2]
+#: The checkout's own site configuration (absent from an installed package): the site of a data folder that has none beside it.
 MKDOCS_YML = ROOT / "mkdocs.yml"
+#: The site configuration of a knowledge base, beside its data folder (as ``houserules init`` lays one out).
+CONFIG_NAME = "mkdocs.yml"
 
 #: Written into every built site, so that a later build knows the folder is its own to replace.
 MARKER = ".houserules-site"
@@ -80,37 +86,31 @@ def check_target(target: Path, data_dir: Path) -> None:
 def build_lock(target: Path) -> Iterator[None]:
     """Hold an exclusive lock for building ``target``; a second build fails at once.
 
-    The lock file is opened without following a symbolic link and without truncating it:
-    a link placed at ``.<name>.lock`` makes the build stop with a message, and no file
+    The lock is :func:`~houserules.data.authoring.transaction.folder_lock`'s, the one each data
+    folder has: ``.<name>.lock`` beside the folder, opened without following a symbolic link and
+    without truncating it, so a link placed there makes the build stop with a message and no file
     it might point at is emptied.
     """
-    target.parent.mkdir(parents=True, exist_ok=True)
-    lock_path = target.parent / f".{target.name}.lock"
-    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(lock_path, flags, 0o644)
-    except OSError as exc:
-        problem = "it is a symbolic link" if os.path.islink(lock_path) else (exc.strerror or str(exc))
-        raise HouserulesError(f"cannot open the build lock {lock_path}: {problem}; remove it and build again") from None
-    with os.fdopen(fd, "w") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise HouserulesError(f"the build lock {lock_path} is not a regular file; remove it and build again")
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise HouserulesError(
-                f"another build of {target} is running (lock {lock_path}); wait for it to finish"
-            ) from None
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    lock = target.parent / f".{target.name}.lock"
+    with folder_lock(
+        target,
+        identity=False,
+        words=LockWords("the build lock", "build again", "its new site", "or choose another -o DIR"),
+        busy=lambda holder: f"another build of {target} is running (lock {lock}); wait for it to finish",
+    ):
+        yield
 
 
 def _temp_folder(target: Path, kind: str) -> Path:
     """A new, marked temporary folder beside ``target`` (``kind``: new or old); a site goes in its ``site/``."""
     folder = Path(tempfile.mkdtemp(prefix=f".{target.name}-{kind}-", dir=target.parent))
-    (folder / TEMP_MARKER).write_text(f"a temporary folder of houserules build of {target.name}\n", encoding="utf-8")
+    try:
+        (folder / TEMP_MARKER).write_text(
+            f"a temporary folder of houserules build of {target.name}\n", encoding="utf-8"
+        )
+    except BaseException:  # a full disk: an unmarked folder would be left for good
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     return folder
 
 
@@ -130,7 +130,13 @@ def swap_in(new: Path, target: Path) -> None:
     if target.exists():
         old = _temp_folder(target, "old")
         target.rename(old / "site")
-    new.rename(target)
+    try:
+        new.rename(target)
+    except BaseException:
+        if old is not None:  # the previous site goes back where it was
+            (old / "site").rename(target)
+            shutil.rmtree(old, ignore_errors=True)
+        raise
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
 
@@ -153,32 +159,54 @@ def recover(target: Path) -> None:
         shutil.rmtree(stale, ignore_errors=True)
 
 
-def mkdocs_config(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path = MKDOCS_YML, **options: Any):
+def site_config(data_dir: Path) -> Path:
+    """The ``mkdocs.yml`` of the site of ``data_dir``: the one beside the data folder, as in this checkout and in a
+    knowledge base ``houserules init`` made; else the checkout's own (a data folder of the tests, an example).
+
+    >>> site_config(ROOT / "rules_data") == MKDOCS_YML
+    True
+    """
+    beside = Path(os.path.abspath(data_dir)).parent / CONFIG_NAME
+    if beside.is_file():
+        return beside
+    if not MKDOCS_YML.is_file():
+        raise HouserulesError(
+            f"no {CONFIG_NAME} beside the data folder {data_dir}: the site needs one — run the command in the "
+            "folder 'houserules init' made, or make one with 'houserules init DIR' and move the data into it"
+        )
+    return MKDOCS_YML
+
+
+def mkdocs_config(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path | None = None, **options: Any):
     """MkDocs' configuration of the site, with the houserules plugin given the checked knowledge base."""
     from .adapter import runner as adapter
 
-    return adapter.mkdocs_config(kb, data_dir, site_dir, config_file, **options)
+    return adapter.mkdocs_config(kb, data_dir, site_dir, config_file or site_config(data_dir), **options)
 
 
 def mkdocs_build(
     kb: KnowledgeBase,
     data_dir: Path,
     site_dir: Path,
-    config_file: Path = MKDOCS_YML,
+    config_file: Path | None = None,
     reuse: PageReuse | None = None,
 ) -> None:
     """Run MkDocs (strict) on ``kb``, checked from ``data_dir``, into ``site_dir`` (taking what it can from
     ``reuse``, the previous build of the target: MkDocs' dirty build renders only the other pages)."""
     from .adapter import runner as adapter
 
-    adapter.mkdocs_build(kb, data_dir, site_dir, config_file, reuse)
+    adapter.mkdocs_build(kb, data_dir, site_dir, config_file or site_config(data_dir), reuse)
 
 
-def configured_site_url(config_file: Path = MKDOCS_YML) -> str | None:
-    """The site's public address: ``$HOUSERULES_SITE_URL``, else ``site_url`` of mkdocs.yml, if set
-    (the PDF then carries QR codes to the entry pages)."""
+def configured_site_url(data_dir: Path) -> str | None:
+    """The site's public address: ``$HOUSERULES_SITE_URL``, else ``site_url`` of the data's mkdocs.yml
+    (:func:`site_config`; none: no address), if set (the PDF then carries QR codes to the entry pages)."""
     from .adapter import runner as adapter
 
+    try:
+        config_file = site_config(data_dir)
+    except HouserulesError:  # a data folder without a site: a PDF or an export needs no address
+        config_file = None
     return adapter.configured_site_url(config_file)
 
 
@@ -190,11 +218,11 @@ def site_step(kb: KnowledgeBase, data_dir: Path, site_dir: Path, reuse: PageReus
     mkdocs_build(kb, data_dir, site_dir, reuse=reuse)
 
 
-def pdf_step(kb: KnowledgeBase, data_dir: Path, site_dir: Path) -> None:
+def pdf_step(kb: KnowledgeBase, data_dir: Path, site_dir: Path, profile: Profile | None = None) -> None:
     """the printed FAQ (a PDF per game and one for all)"""
     from .print.faq import build_pdfs  # WeasyPrint loads only when a build runs
 
-    laid_out = build_pdfs(kb, site_dir, configured_site_url())
+    laid_out = build_pdfs(kb, site_dir, configured_site_url(data_dir), profile)
     _progress(
         f"printed FAQ: {len(laid_out)} of {len(kb.games)} games laid out, the others from the cache", ongoing=False
     )
@@ -203,10 +231,30 @@ def pdf_step(kb: KnowledgeBase, data_dir: Path, site_dir: Path) -> None:
 STEPS: list[Step] = [site_step, pdf_step]
 
 
-def build_site(kb: KnowledgeBase, data_dir: Path, target: Path, steps: list[Step] | None = None) -> Path:
-    """Build everything from the checked ``kb`` into ``target`` atomically and return it."""
+def build_site(
+    kb: KnowledgeBase, data_dir: Path, target: Path, steps: list[Step] | None = None, profile: Profile | None = None
+) -> Path:
+    """Build everything from the checked ``kb`` into ``target`` atomically and return it (``kb`` holds the house
+    rules of the group's ``profile``, if given: the PDFs print them as ``houserules pdf --profile`` does)."""
     target = Path(os.path.abspath(target))  # not resolve(): a symlinked target is refused
     check_target(target, data_dir)
+    try:
+        return _build_site(kb, data_dir, target, steps, profile)
+    except OSError as exc:
+        if not is_write_failure(exc):
+            raise
+        raise HouserulesError(_failed_write(exc, target)) from None
+
+
+def _failed_write(exc: OSError, target: Path) -> str:
+    """A build stopped by a full disk or a read-only folder: what happened, and that the previous site stands."""
+    kept = f"{target} is as it was" if os.path.lexists(target) else f"{target} was not made"
+    return f"{write_failure(exc)} — {write_fix(exc)} and build again (nothing was built: {kept})"
+
+
+def _build_site(
+    kb: KnowledgeBase, data_dir: Path, target: Path, steps: list[Step] | None, profile: Profile | None
+) -> Path:
     with build_lock(target):
         recover(target)
         work = _temp_folder(target, "new")
@@ -219,7 +267,7 @@ def build_site(kb: KnowledgeBase, data_dir: Path, target: Path, steps: list[Step
                 from .search.indexcache import cache_root
 
                 reuse = PageReuse(target, cache_root())
-                _site_and_pdfs(kb, data_dir, site, reuse)
+                _site_and_pdfs(kb, data_dir, site, reuse, profile)
             else:
                 for step in steps:
                     _progress(_title(step))
@@ -229,7 +277,12 @@ def build_site(kb: KnowledgeBase, data_dir: Path, target: Path, steps: list[Step
             )
             swap_in(site, target)
             if reuse is not None:
-                reuse.commit()
+                try:
+                    reuse.commit()
+                except OSError as exc:  # the site is in place; only the next build's shortcut is lost
+                    if not is_write_failure(exc):
+                        raise
+                    _progress(f"warning: {write_failure(exc)}; the next build renders every page", ongoing=False)
         finally:
             shutil.rmtree(work, ignore_errors=True)
     return target
@@ -239,7 +292,9 @@ def _title(step: Callable[..., None]) -> str:
     return (step.__doc__ or step.__name__).strip().splitlines()[0]
 
 
-def _site_and_pdfs(kb: KnowledgeBase, data_dir: Path, site: Path, reuse: PageReuse) -> None:
+def _site_and_pdfs(
+    kb: KnowledgeBase, data_dir: Path, site: Path, reuse: PageReuse, profile: Profile | None = None
+) -> None:
     """:data:`STEPS` at once: the PDFs in a forked process (into a folder of their own, moved in at the end,
     so the site's file lists never see one half-written), the site here."""
     pdfs = site.parent / "pdf-step"
@@ -247,7 +302,15 @@ def _site_and_pdfs(kb: KnowledgeBase, data_dir: Path, site: Path, reuse: PageReu
     _progress(f"{_title(pdf_step)}, beside {_title(site_step)}")
     reader, writer = multiprocessing.get_context("fork").Pipe(duplex=False)
     worker = multiprocessing.get_context("fork").Process(
-        target=_in_worker, args=(writer, pdf_step, kb, data_dir, pdfs), name="houserules-pdf-step"
+        target=_in_worker,
+        args=(
+            writer,
+            pdf_step if profile is None else functools.partial(pdf_step, profile=profile),
+            kb,
+            data_dir,
+            pdfs,
+        ),
+        name="houserules-pdf-step",
     )
     worker.start()
     writer.close()
@@ -267,6 +330,8 @@ def _site_and_pdfs(kb: KnowledgeBase, data_dir: Path, site: Path, reuse: PageReu
         worker.join()
     if outcome[0] == "error":
         raise HouserulesError(outcome[1])
+    if outcome[0] == "oserror":
+        raise OSError(*outcome[1])
     if outcome[0] != "ok" or worker.exitcode != 0:
         raise RuntimeError(f"laying out the printed FAQ failed (exit code {worker.exitcode})\n{outcome[1]}")
     for folder, _, names in os.walk(pdfs):
@@ -283,6 +348,11 @@ def _in_worker(writer: Any, step: Step, kb: KnowledgeBase, data_dir: Path, site:
         writer.send(("ok", ""))
     except HouserulesError as exc:
         writer.send(("error", str(exc)))
+    except OSError as exc:
+        if is_write_failure(exc):  # raised again in the build, which knows what it was building
+            writer.send(("oserror", (exc.errno, exc.strerror, exc.filename)))
+        else:
+            writer.send(("crash", traceback.format_exc()))
     except BaseException:
         writer.send(("crash", traceback.format_exc()))
     finally:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from .adapter.liveserver import DataWatch, RebuildRequests, make_site_folder, open_server
 from .adapter.runner import not_the_dirty_warning, plugin_of, preview_build, preview_config, quiet_jieba
-from .build import MKDOCS_YML, ROOT
+from .build import MKDOCS_YML, site_config
 from .errors import HouserulesError
 
 if TYPE_CHECKING:
@@ -139,7 +139,7 @@ def serve(data_dir: Path, port: int, host: str = "127.0.0.1") -> int:
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, _stop_on_signal)
     folder, site_dir = make_site_folder()
-    session = Session(data_dir, site_dir)
+    session = Session(data_dir, site_dir, site_config(data_dir))
 
     def builder() -> None:
         session.build()
@@ -155,7 +155,8 @@ def serve(data_dir: Path, port: int, host: str = "127.0.0.1") -> int:
         builder()
         watched = str(data_dir.resolve())
         server.watch(watched)
-        extra = [str(ROOT / name) for name in Session.SITE_FILES]
+        # Those of the site's own files that it has: a knowledge base of 'houserules init' takes the theme from the package.
+        extra = [str(own) for name in Session.SITE_FILES if (own := session.config_file.parent / name).exists()]
         for path in extra:
             server.watch(path)
         requests = RebuildRequests(server, folder / "requests")

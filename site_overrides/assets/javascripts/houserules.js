@@ -56,6 +56,88 @@
     }, function () { /* the link stays in data-copied; nothing else to do */ });
   });
 
+  /* -- 纠错 · Report without a repository or a channel: copy the answer's citation ---------------- */
+  // The citation names the page the reader is on (its public address when Material knows it) and the data
+  // version, from version.js (written by every build; a script, so it loads from file:// too), fetched when a
+  // citation is first opened: no page holds the version, so none changes with it.
+  var dataVersion = null;
+  function loadVersion() {
+    if (dataVersion) return dataVersion;
+    dataVersion = new Promise(function (resolve) {
+      if (typeof window.houserulesDataVersion === "string") return resolve(window.houserulesDataVersion);
+      var tag = document.createElement("script");
+      tag.src = ROOT + "version.js";
+      tag.onload = function () { resolve(typeof window.houserulesDataVersion === "string" ? window.houserulesDataVersion : ""); };
+      tag.onerror = function () { resolve(""); };
+      document.head.appendChild(tag);
+    });
+    return dataVersion;
+  }
+  function showVersion(details) {
+    return loadVersion().then(function (version) {
+      var slot = details.querySelector(".hr-data-version");
+      if (version && slot) slot.textContent = version;
+      return version;
+    });
+  }
+  document.addEventListener("toggle", function (event) {
+    var details = event.target;
+    if (details.matches && details.matches("details.hr-report") && details.open) showVersion(details);
+  }, true);
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("button.hr-copy-cite") : null;
+    if (!button) return;
+    event.preventDefault();
+    var page = button.getAttribute("data-page") || "";
+    if (!/^https?:/.test(page)) {  // no public address at build time: the page the reader has open
+      var anchor = button.getAttribute("data-anchor") || "";
+      var here = (canonical ? canonical.href : location.href).split("#")[0];
+      page = here + (anchor ? "#" + anchor : "");
+    }
+    showVersion(button.closest("details.hr-report") || document.createElement("details")).then(function (version) {
+      var text = [button.getAttribute("data-head") || "", page, version ? "数据版本 · Data version " + version : ""]
+        .filter(Boolean).join(" · ");
+      button.setAttribute("data-copied", text);
+      return copyText(text);
+    }).then(function () {
+      button.classList.add("hr-copied");
+      setTimeout(function () { button.classList.remove("hr-copied"); }, 1500);
+    }, function () { /* the citation stays shown beside the button, to select by hand */ });
+  });
+
+  /* -- 更新记录: find the version or date printed on a PDF's cover ---------------------------------- */
+  // Each row of a PDF's versions and each data version carries the words it is found by (data-find: printed
+  // versions, dates, times); what is typed is split at spaces and "·", and every word must be in them. Only the
+  // page's own elements are shown and hidden: no network, from file:// too. ?v=… in the address fills the box.
+  (function () {
+    var box = document.getElementById("hr-version-filter");
+    if (!box) return;
+    var holder = box.closest(".hr-version-find");
+    var status = document.getElementById("hr-version-found");
+    var items = Array.prototype.slice.call(document.querySelectorAll("[data-find]"));
+    var tables = Array.prototype.slice.call(document.querySelectorAll(".hr-pdf-versions"));
+    holder.hidden = false;
+    function apply() {
+      var words = box.value.toLowerCase().split(/[\s\u00b7,;]+/).filter(Boolean);
+      var found = 0;
+      items.forEach(function (item) {
+        var text = item.getAttribute("data-find") || "";
+        var match = words.every(function (word) { return text.indexOf(word) >= 0; });
+        item.hidden = !match;
+        var heading = item.classList.contains("hr-version") ? item.previousElementSibling : null;
+        if (heading && /^H[1-6]$/.test(heading.tagName)) heading.hidden = !match;
+        if (match && item.tagName === "TR") found += 1;
+      });
+      tables.forEach(function (table) { table.hidden = !table.querySelector("tr[data-find]:not([hidden])"); });
+      status.textContent = words.length
+        ? "找到 " + found + " 个打印版本 · " + found + (found === 1 ? " printed version" : " printed versions") + " found"
+        : "";
+    }
+    box.addEventListener("input", apply);
+    var wanted = new URLSearchParams(location.search).get("v");
+    if (wanted) { box.value = wanted; apply(); }
+  })();
+
   /* -- the search box: a notice past the length the search reads ------------------------------ */
   var MAX_QUERY = 200;  // search/analysis.py MAX_QUERY; the worker reads it from the index head
   document.addEventListener("input", function (event) {
@@ -334,9 +416,72 @@
     }, true);
 
     function results() {
-      return Array.prototype.filter.call(dialog.querySelectorAll(".md-search-result__list a[href], .md-search-result__list summary"),
+      return Array.prototype.filter.call(dialog.querySelectorAll(
+        ".hr-search-say a[href], .hr-search-say button, .md-search-result__list a[href], .md-search-result__list summary"),
         function (link) { return link.getClientRects().length > 0; });
     }
+
+    /* What the worker says about the results (a hidden mark in the first result, hr-search-worker.js say()),
+       shown above them: "showing results for … / search instead for …" after a correction (the button searches
+       for the query in quotes: as typed), and for a told question no ruling answers exactly, that line and
+       where to report it. Both languages, the reader's first. */
+    var list = dialog.querySelector(".md-search-result__list");
+    var SAID = {
+      nothing: { zh: "不确定有条目正好回答这个问题 — 最接近的条目：", "zh-Hant": "不確定有條目正好回答這個問題 — 最接近的條目：",
+                 en: "Not sure any ruling answers this exactly — closest entries:" },
+      report: { zh: "报告缺少的裁定", "zh-Hant": "報告缺少的裁定", en: "Report a missing ruling" },
+      showing: { zh: "显示的是“%s”的结果", "zh-Hant": "顯示的是“%s”的結果", en: "Showing results for “%s”" },
+      instead: { zh: "改搜“%s”", "zh-Hant": "改搜“%s”", en: "Search instead for “%s”" }
+    };
+    /* A sentence of SAID in both languages, the reader's first, each in its own span (%s: ``words``). */
+    function said(key, lang, words) {
+      function text(l) { return SAID[key][l].replace("%s", function () { return words || ""; }); }
+      var zh = element("span", { lang: lang === "zh-Hant" ? "zh-Hant" : "zh-Hans" }, [text(lang === "zh-Hant" ? "zh-Hant" : "zh")]);
+      var en = element("span", { lang: "en" }, [text("en")]);
+      return lang === "en" ? [en, " · ", zh] : [zh, " · ", en];
+    }
+    /* Material may draw the same results twice (the address's ?q= and the box's own query): a box saying the
+       same is kept, so a tap on its button is never split between two copies (mousedown on one, mouseup on the next). */
+    function showSaid() {
+      var mark = list && list.querySelector(".hr-say");
+      var box = dialog.querySelector(".hr-search-say");
+      var key = mark ? ["lang", "searched", "typed", "answered", "report", "channel"].map(function (name) {
+        return mark.getAttribute("data-" + name);
+      }).join("\u0001") : null;
+      if (box && key !== null && box.getAttribute("data-said") === key) return;
+      if (box) box.remove();
+      if (!mark) return;
+      var lang = mark.getAttribute("data-lang") || "zh", parts = [];
+      var searched = mark.getAttribute("data-searched"), typed = mark.getAttribute("data-typed");
+      if (searched !== null && typed !== null) {
+        var again = element("button", { type: "button", class: "hr-search-instead" }, said("instead", lang, typed));
+        again.addEventListener("click", function () {
+          input.value = "\"" + typed + "\"";
+          input.focus();
+          send();
+        });
+        parts.push(element("p", { class: "hr-search-corrected" }, said("showing", lang, searched).concat([" — ", again])));
+      }
+      if (mark.getAttribute("data-answered") === "false") {
+        var line = element("p", { class: "hr-search-nothing" }, said("nothing", lang));
+        var url = mark.getAttribute("data-report"), channel = mark.getAttribute("data-channel");
+        if (channel && /^(https?:|mailto:)/i.test(channel)) url = channel;
+        if (url && /^(https?:|mailto:)/i.test(url)) {
+          line.appendChild(document.createTextNode(" "));
+          line.appendChild(element("a", { href: url, class: "hr-search-report", rel: "noopener" }, said("report", lang)));
+        } else if (channel) {
+          line.appendChild(document.createTextNode(" "));
+          line.appendChild(element("span", { class: "hr-search-report" }, said("report", lang).concat(["：" + channel])));
+        }
+        parts.push(line);
+      }
+      if (!parts.length) return;
+      var where = dialog.querySelector(".md-search-result__meta");
+      if (!where) return;
+      box = element("div", { class: "hr-search-say", "data-said": key }, parts);
+      where.parentNode.insertBefore(box, where.nextSibling);
+    }
+    if (list && "MutationObserver" in window) new MutationObserver(showSaid).observe(list, { childList: true });
     function visible(node) {
       return node && node !== document.body && document.contains(node) && node.getClientRects().length > 0;
     }

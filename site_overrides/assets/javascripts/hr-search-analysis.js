@@ -128,6 +128,7 @@ var hrAnalysis = (function () {
     var QUESTION = new RegExp(head.question, "gu");
     var QUESTION_WORDS = new RegExp(head.questionWords, "gu");
     var ASKS = new RegExp(head.asks, "u");
+    var ASKING = new RegExp(head.asking || head.asks, "u");
     var ENGLISH = /[a-z]+/g;
     var ALNUM = /^[a-z0-9]$/;
     // English words of the synonym tables: known words, never corrected into others (index.SearchIndex._said).
@@ -136,6 +137,10 @@ var hrAnalysis = (function () {
     // ... nor any form of the one-word ones (synonyms.said_word: "stabbing" is not "starting" misspelt).
     var saidStems = new Set();
     saidWords.forEach(function (say) { if (/^[a-z]+$/.test(say)) saidStems.add(wordForm(say)); });
+    // ... and every English word of what players say ("sider" of "twenty-sider", "didn" of "didn't eat").
+    (head.synonyms || []).forEach(function (pair) {
+      if (/^[\x00-\x7f]*$/.test(pair[0])) (fold(pair[0]).match(ENGLISH) || []).forEach(function (w) { saidWords.add(w); });
+    });
 
     /* searchtext.bounded: the first head.maxQuery characters (code points) of a query. */
     function bounded(text) {
@@ -143,6 +148,28 @@ var hrAnalysis = (function () {
       var out = "", n = 0;
       for (var ch of text) { if (n++ === head.maxQuery) break; out += ch; }
       return out;
+    }
+
+    /* chinese.reader_script: "zh-Hant" when the text holds more characters only Traditional Chinese writes
+     * than only Simplified writes, else "zh" with a Chinese character, else "en" with a Latin letter, else "zh". */
+    var simplifiedOnly = null;
+    var HAN = /[\u3400-\u9fff\uf900-\ufaff\u{20000}-\u{2fa1f}]/u, LATIN = /[A-Za-z\uff21-\uff3a\uff41-\uff5a]/;
+    function script(text) {
+      if (simplifiedOnly === null) {
+        simplifiedOnly = new Set();
+        // chinese.SIMPLIFIED_ONLY: what the table folds into, but not what Traditional writes too (吃, 出, 回).
+        var both = new Set(Array.from(head.bothScripts || ""));
+        t2s.forEach(function (simple) { if (!t2s.has(simple) && !both.has(simple)) simplifiedOnly.add(simple); });
+      }
+      var traditional = 0, simplified = 0, han = false;
+      for (var ch of text) {
+        if (t2s.has(ch)) traditional++;
+        else if (simplifiedOnly.has(ch)) simplified++;
+        else if (HAN.test(ch)) han = true;
+      }
+      if (traditional > simplified) return "zh-Hant";
+      if (traditional || simplified || han) return "zh";
+      return LATIN.test(text) ? "en" : "zh";
     }
 
     function fold(text) {
@@ -186,6 +213,25 @@ var hrAnalysis = (function () {
       return ASKS.test(fold(text));
     }
 
+    /* searchtext.is_asking: a question a player tells (what a result shows first, whether a ruling answers it). */
+    function isAsking(text) {
+      return ASKING.test(fold(text));
+    }
+
+    /* searchtext.as_typed: the query inside the quotes around it (searched as typed), or null. */
+    function asTyped(text) {
+      var t = text.trim();
+      var pairs = head.quotes || [];
+      for (var i = 0; i < pairs.length; i++) {
+        var open = pairs[i][0], close = pairs[i][1];
+        if (t.length > 2 && t.startsWith(open) && t.endsWith(close)) {
+          var inner = t.slice(open.length, t.length - close.length);
+          if (inner.indexOf(open) < 0 && inner.indexOf(close) < 0) return inner;
+        }
+      }
+      return null;
+    }
+
     /* The ASCII words of the folded query that correction may look up, with whether each is last. */
     function words(text) {
       var folded = fold(text), out = [];
@@ -210,7 +256,7 @@ var hrAnalysis = (function () {
     /* searchtext.joined: a run of at most head.joinRun words split by single spaces ("cat a combs"),
      * the first at least head.joinFirst letters, joined when ``known(word)`` says the joined word
      * (at least head.joinMin letters) is indexed; the longest run first, never glued to a digit. */
-    function joined(folded, known) {
+    function joined(folded, known, named) {
       var found = Array.from(folded.matchAll(ENGLISH)), out = "", done = 0, i = 0;
       while (i < found.length) {
         var first = found[i], step = 1;
@@ -222,7 +268,7 @@ var hrAnalysis = (function () {
               if (folded.slice(run[k - 1].index + run[k - 1][0].length, run[k].index) !== " ") spaced = false;
             }
             if (word.length >= head.joinMin && spaced && (end === folded.length || "0123456789".indexOf(folded[end]) < 0)
-                && known(word)) {
+                && known(word) && !(named && named(folded.slice(first.index, end)))) {
               out += folded.slice(done, first.index) + word;
               done = end;
               step = size;
@@ -236,15 +282,19 @@ var hrAnalysis = (function () {
     }
 
     /* search.index.SearchIndex.correct: ``lexicon(word)`` returns {known, complete(), suggest(maxdist)}. */
-    function correct(text, lexicon) {
-      var folded = joined(fold(text), function (word) { return lexicon(word).known; });
+    /* ``named(run)`` (optional): whether a run of words as typed is a name, which is never joined ("dumb waiter"). */
+    function correct(text, lexicon, named) {
+      var typed = asTyped(text);
+      if (typed !== null) return fold(typed);  // "searched as typed": nothing is corrected
+      var folded = joined(fold(text), function (word) { return lexicon(word).known; }, named);
       return folded.replace(ENGLISH, function (word, start) {
         var lex = lexicon(word);
         if (lex.known || saidWords.has(word) || Object.prototype.hasOwnProperty.call(irregular, word)
             || saidStems.has(wordForm(word))) return word;
         if (word.length >= head.minCompleted && isLastWord(folded, start, start + word.length)) {
           var done = lex.complete();
-          if (done.length) return done.join(" ");
+          // A real English word is not a word being typed (index.SearchIndex.correct): not completed.
+          if (done.length && (word.length < 4 || lex.common() !== true)) return done.join(" ");
         }
         if (word.length < head.minCorrected) return word;
         var found = lex.suggest(word.length < 7 ? 1 : 2);
@@ -282,6 +332,7 @@ var hrAnalysis = (function () {
         if (DEMONSTRATIVES.has(chars[i]) || DEMONSTRATIVES.has(chars[i + 1])) return;  // 这章 is not 着障
         var options = candidates(a + " " + b);
         if (options.indexOf("!" + bigram) >= 0) return;  // a real word, meant as typed (一刀, not 一道)
+        if (options.some(function (o) { return o.split("/")[0] === bigram; })) return;  // a name's own bigram
         // A character of an indexed bigram stays: only the other one was mistyped (行动股 -> 行动骰).
         var kept = covered[i] ? 0 : covered[i + 1] ? 1 : -1;
         var best = "", fewest = 3;
@@ -289,7 +340,7 @@ var hrAnalysis = (function () {
           var c = Array.from(candidate);
           if (c[0] === "!" || (kept >= 0 && c[kept] !== chars[i + kept])) return;
           var changed = (c[0] !== chars[i] ? 1 : 0) + (c[1] !== chars[i + 1] ? 1 : 0);
-          if (changed < fewest) { best = candidate; fewest = changed; }
+          if (changed < fewest && makesName(chars, i, candidate)) { best = candidate; fewest = changed; }
         });
         if (best) {
           var c = Array.from(best);
@@ -298,6 +349,23 @@ var hrAnalysis = (function () {
         }
       });
       return chars.join("");
+    }
+
+    /* homophones.makes_name: whether putting the candidate's bigram at chars[at..at+1] makes a name: a whole
+     * name, or one of the longer names it is listed with ("束回/结束回合") then stands there, over it. */
+    function makesName(chars, at, candidate) {
+      var parts = candidate.split("/"), bigram = Array.from(parts[0]);
+      if (parts.length === 1) return true;
+      var text = chars.slice(0, at).concat(bigram, chars.slice(at + 2));
+      for (var n = 1; n < parts.length; n++) {
+        var name = Array.from(parts[n]);
+        for (var start = Math.max(0, at + 2 - name.length); start <= at; start++) {
+          var same = start + name.length <= text.length;
+          for (var k = 0; same && k < name.length; k++) same = text[start + k] === name[k];
+          if (same) return true;
+        }
+      }
+      return false;
     }
 
     /* searchtext.synonyms_said: what the synonyms a query uses mean (head.synonyms: [say, means]). */
@@ -399,6 +467,7 @@ var hrAnalysis = (function () {
       saidScopes: saidScopes,
       termOf: termOf,
       fold: fold, queryTerms: queryTerms, querySequence: querySequence, exactKey: exactKey, isQuestion: isQuestion,
+      isAsking: isAsking, asTyped: asTyped, script: script,
       words: words, joined: joined, soundKey: soundKey, correct: correct, stem: stem, wordForm: wordForm, distance: distance,
       cjkPairs: cjkPairs, correctHomophones: correctHomophones
     };

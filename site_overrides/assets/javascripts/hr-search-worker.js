@@ -26,7 +26,7 @@
   var version = "", folder = "search/hr/";
   var loaded = new Map();                      // name -> Promise of data
   var pending = new Map();                     // name -> resolve (script-tag loading)
-  var head = null, analysis = null, entryOf = null, firstDoc = null;
+  var head = null, analysis = null, entryOf = null, firstDoc = null, report = null;
   var latest = 0;
 
   /* Every index file is `hrSearch.put(name, data);`: a script tag runs it, fetch parses it. */
@@ -41,10 +41,11 @@
     return new URL(path + (version ? "?v=" + version : ""), root).href;
   }
 
+  var loadedNow = new Map();                   // name -> data, once loaded
   function load(name) {
     if (loaded.has(name)) return loaded.get(name);
     var promise = inFrame ? loadScript(name) : loadFetch(name);
-    promise.catch(function () { loaded.delete(name); });
+    promise.then(function (data) { loadedNow.set(name, data); }, function () { loaded.delete(name); });
     loaded.set(name, promise);
     return promise;
   }
@@ -88,6 +89,7 @@
     var own = (config && config.houserules) || {};
     version = own.version || "";
     folder = (own.path || "search/hr") + "/";
+    report = own.report || report;
     return Promise.all([loadAnalysis(), load("head")]).then(function (parts) {
       head = parts[1];
       analysis = hrAnalysis.make(head);
@@ -141,10 +143,19 @@
       var half = flat ? flat.length / 2 : 0;
       return {
         known: map.has(word),
+        /* Whether the word is a common English word the index lacks (search.shards._english): null until its
+         * letter's list is loaded (the letter is added to ``needed``; rank corrects again once it is). */
+        common: function () {
+          if (!english.has(word[0])) { needed.add(word[0]); return null; }
+          return english.get(word[0]).has(word);
+        },
         complete: function () {
           var found = [];
           for (var i = 0; i < half; i++) if (flat[i].startsWith(word)) found.push(flat[i]);
           found.sort(function (a, b) { return map.get(b) - map.get(a) || (a < b ? -1 : a > b ? 1 : 0); });
+          // One form of each word (search.index.SearchIndex.complete): "eleva" is "elevator", not both forms.
+          var forms = new Set();
+          found = found.filter(function (w) { var f = analysis.wordForm(w); if (forms.has(f)) return false; forms.add(f); return true; });
           return found.slice(0, head.completions);
         },
         suggest: function (maxdist) {
@@ -232,25 +243,44 @@
     });
   }
 
-  /* The ranked hits of a query: [{entry, doc, score}], one per entry, best first. */
-  function rank(text) {
+  /* The query as corrected (its English words, then, with ``fix``, its Chinese homophones): {corrected, fix}. */
+  function correction(text) {
     var words = analysis.words(text).filter(function (w) { return w.word.length >= Math.min(head.minCompleted, head.minCorrected); });
     var letters = Array.from(new Set(words.map(function (w) { return w.word[0]; })));
     // The terms as typed start loading at once; correction only adds the shards of words it changes.
     var early = analysis.queryTerms(text), typedKey = analysis.exactKey(text);
     if (typedKey) early.push(head.exact + typedKey, head.exactAlias + typedKey);
-    early.forEach(function (term) { load("t/" + shardOf(term)); });
-    return Promise.all([Promise.all(letters.map(wordsOf)), homophoneFix(analysis.fold(text))]).then(function (loaded) {
+    var earlyShards = Promise.all(early.map(function (term) { return load("t/" + shardOf(term)); }));
+    var fixing = analysis.asTyped(text) === null ? homophoneFix(analysis.fold(text)) : Promise.resolve(null);
+    // Words split by spaces are joined before correction, unless the run as typed is a name (the names that
+    // begin with a term are in its shard, loaded above): the shards of a spaced run's first words are needed.
+    var spaced = /[a-z]{3,} [a-z]/.test(analysis.fold(text)) ? earlyShards : Promise.resolve(null);
+    return Promise.all([Promise.all(letters.map(wordsOf)), fixing, spaced]).then(function (loaded) {
       var flats = loaded[0], fix = loaded[1];
       var tables = new Map();
       letters.forEach(function (letter, i) { if (flats[i]) tables.set(letter, flats[i]); });
       var english = new Map(), needed = new Set();
-      var corrected = analysis.correct(text, lexicon(tables, english, needed));
+      var corrected = analysis.correct(text, lexicon(tables, english, needed), namedRun);
       return (needed.size ? Promise.all(Array.from(needed).map(function (letter) {
         return englishOf(letter).then(function (set) { english.set(letter, set); });
-      })).then(function () { return analysis.correct(text, lexicon(tables, english, needed)); })
-        : Promise.resolve(corrected)).then(function (corrected) { return scoreCorrected(text, corrected, fix); });
+      })).then(function () { return analysis.correct(text, lexicon(tables, english, needed), namedRun); })
+        : Promise.resolve(corrected)).then(function (corrected) { return { corrected: corrected, fix: fix }; });
     });
+  }
+
+  /* The ranked hits of a query: [{entry, doc, score}], one per entry, best first. */
+  function rank(text) {
+    return correction(text).then(function (done) { return scoreCorrected(text, done.corrected, done.fix); });
+  }
+
+  /* index.SearchIndex.correct's ``named``: whether a run of words as typed is a name (searchtext.name_key of the
+   * run is a name of the shard of its first term; the shard was loaded with the query's terms, else it is not). */
+  function namedRun(run) {
+    var key = analysis.querySequence(run);
+    if (!key.length) return false;
+    var name = key.join(" "), first = "t/" + shardOf(key[0]);
+    var shard = loadedNow.get(first), names = shard && shard[head.names + key[0]];
+    return !!names && Object.prototype.hasOwnProperty.call(names, name);
   }
 
   /* The ranked hits of a query, its English words corrected, its homophones not yet (``fix``). */
@@ -260,7 +290,9 @@
     var sequence = analysis.querySequence([corrected].concat(said.map(function (s) { return s[0]; })).join(" "));
     var scoped = scopedTerms(corrected, said);
     var terms = Array.from(new Set(sequence));
-    var key = analysis.exactKey(fix ? fix(analysis.fold(text)) : text);
+    var typed = analysis.asTyped(text);
+    // index.SearchIndex.exact_key: the query as corrected ("eleva" names the Elevator as "elevator" does).
+    var key = analysis.exactKey(typed !== null ? typed : corrected);
     if (key) terms = terms.concat([head.exact + key, head.exactAlias + key]);
     var shards = Array.from(new Set(terms.map(shardOf)));
     return Promise.all(shards.map(function (n) { return load("t/" + n); })).then(function (parts) {
@@ -348,23 +380,71 @@
       ranked.push({ doc: doc, entry: entry, score: value, share: share });
     });
     ranked.sort(function (a, b) { return b.score - a.score || a.doc - b.doc; });
+    var valueOf = new Map();
+    ranked.forEach(function (r) { valueOf.set(r.doc, r.score); });
+    var asking = analysis.isAsking(text);
     var seen = new Set(), hits = [];
     for (var i = 0; i < ranked.length && hits.length < LIMIT; i++) {
       var hit = ranked[i];
       if (seen.has(hit.entry)) continue;
       seen.add(hit.entry);
-      // A keyword query shows the entry even when one of its questions scored best.
-      hit.question = asks && hit.doc !== firstDoc[hit.entry] ? hit.doc - firstDoc[hit.entry] : 0;
-      // A question that holds too little of the query answers something else: the entry's
-      // one-line answer leads, the question below it (index.fold).
-      hit.lead = hit.question && hit.share < head.questionShown ? "entry" : "question";
+      // ranking.leading: the entry's best question leads when the query asks and it scores at least
+      // head.leadShare of the entry's own document; a keyword query shows the entry.
+      hit.question = asking ? leadingQuestion(hit.entry, valueOf) : 0;
+      hit.lead = hit.question ? "question" : null;
+      hit.also = hit.question ? alsoQuestion(hit.entry, valueOf, hit.question) : 0;
       hits.push(hit);
+    }
+    // ranking.answered: for a told question, whether the first hit answers it at all.
+    var answered = null;
+    if (asking) {
+      var distinct = Array.from(new Set(sequence));
+      var known = distinct.length ? distinct.filter(function (term) {
+        var shard = byShard.get(shardOf(term));
+        return !!shard && Object.prototype.hasOwnProperty.call(shard, term);
+      }).length / distinct.length : 0;
+      var first = hits.length ? hits[0].score / head.scale : 0, second = hits.length > 1 ? hits[1].score / head.scale : 0;
+      answered = !hits.length || !known ? false : second <= 0 ? first > 0 : first * known * (first / second) >= head.answered;
     }
     var glossary = [];
     terms2.forEach(function (value, doc) { glossary.push({ doc: doc, score: value }); });
     glossary.sort(function (a, b) { return b.score - a.score || a.doc - b.doc; });
     glossary = glossary.slice(0, head.glossaryShown || 0);
-    return { hits: hits, glossary: glossary, terms: matched, allTerms: terms, asks: asks, corrected: corrected };
+    return { hits: hits, glossary: glossary, terms: matched, allTerms: terms, asks: asks, corrected: corrected,
+             answered: answered, lang: analysis.script(text), searched: searchedFor(text, corrected) };
+  }
+
+  /* The entry's best-scoring matched question but ``skip`` (ties: the earlier): [its number from 1, its score],
+   * or [0, 0] when none matched. */
+  function bestQuestion(entry, valueOf, skip) {
+    var start = firstDoc[entry], size = head.groups[entry], best = 0, bestValue = 0;
+    for (var d = start + 1; d < start + size; d++) {
+      if (d - start === skip || !valueOf.has(d)) continue;
+      var v = valueOf.get(d);
+      if (!best || v > bestValue) { best = d - start; bestValue = v; }
+    }
+    return [best, bestValue];
+  }
+
+  /* ranking.leading: the number of the entry's question that leads, or 0: the best matched question when it
+   * scores at least head.leadShare of the entry's own document. */
+  function leadingQuestion(entry, valueOf) {
+    var found = bestQuestion(entry, valueOf, 0);
+    return found[0] && found[1] >= head.leadShare * (valueOf.get(firstDoc[entry]) || 0) ? found[0] : 0;
+  }
+
+  /* ranking.also: the number of the entry's question shown below the leading one (``lead``), or 0: the best
+   * other matched question when it scores at least head.alsoShare of the lead. */
+  function alsoQuestion(entry, valueOf, lead) {
+    var found = bestQuestion(entry, valueOf, lead);
+    return found[0] && found[1] >= head.alsoShare * valueOf.get(firstDoc[entry] + lead) ? found[0] : 0;
+  }
+
+  /* index.SearchIndex.searched_for: the words searched for when a correction changed the query (spaces
+   * tidied), else null; a query in quotes is searched as typed. */
+  function searchedFor(text, corrected) {
+    if (analysis.asTyped(text) !== null || corrected === analysis.fold(text)) return null;
+    return corrected.split(/\s+/).filter(Boolean).join(" ");
   }
 
   /* index.favoured_game: the game with the most query terms found in its documents alone. */
@@ -512,41 +592,70 @@
     return terms;
   }
 
-  function both(zh, en, words) {
-    var html = '<span class="hr-zh">' + highlight(zh, words) + "</span>";
-    if (en && en !== zh) html += ' <span class="hr-en" lang="en">' + highlight(en, words) + "</span>";
-    return html;
+  /* Both languages, the reader's first (the query's language and script: found.lang), each in its own span. */
+  function both(zh, en, words, lang) {
+    var chinese = '<span class="hr-zh" lang="' + (lang === "zh-Hant" ? "zh-Hant" : "zh-Hans") + '">' + highlight(zh, words) + "</span>";
+    var english = en && en !== zh ? '<span class="hr-en" lang="en">' + highlight(en, words) + "</span>" : "";
+    if (!english) return chinese;
+    return lang === "en" ? english + ' <span class="hr-then">' + chinese + "</span>"
+                         : chinese + ' <span class="hr-then">' + english + "</span>";
   }
 
+  /* One language: the reader's (the entry's one-line answer below a question's answer). */
+  function one(zh, en, words, lang) {
+    return lang === "en" && en ? '<span class="hr-en" lang="en">' + highlight(en, words) + "</span>"
+      : '<span class="hr-zh" lang="' + (lang === "zh-Hant" ? "zh-Hant" : "zh-Hans") + '">' + highlight(zh, words) + "</span>";
+  }
+
+  /* What houserules.js says above the results (a hidden mark in the first result): the query's language,
+   * whether a ruling answers a told question, the words searched for after a correction, where to report. */
+  function say(found, text) {
+    var attrs = ' data-lang="' + found.lang + '"';
+    if (found.answered === false) attrs += ' data-answered="false"';
+    if (found.searched !== null) attrs += ' data-searched="' + escape(found.searched) + '" data-typed="' + escape(text.trim()) + '"';
+    if (found.answered === false && report && report.url) {
+      attrs += ' data-report="' + escape(report.url.split(report.mark).join(encodeURIComponent(text.trim()))) + '"';
+    } else if (found.answered === false && report && report.channel) {
+      attrs += ' data-channel="' + escape(report.channel) + '"';
+    }
+    return '<span class="hr-say" hidden' + attrs + "></span>";
+  }
+
+  var ASKED = { zh: "问", "zh-Hant": "問", en: "Q" };
+
   function render(found, text) {
-    var chunks = Array.from(new Set(found.hits.map(function (h) { return "r/" + Math.floor(h.entry / head.chunk); })
+    var lang = found.lang, records = lang === "zh-Hant" ? "rt/" : "r/";
+    var chunks = Array.from(new Set(found.hits.map(function (h) { return records + Math.floor(h.entry / head.chunk); })
       .concat(found.glossary.map(function (g) { return "g/" + Math.floor(g.doc / head.glossaryChunk); }))));
     return Promise.all(chunks.map(load)).then(function (parts) {
       var byChunk = new Map();
       chunks.forEach(function (n, i) { byChunk.set(n, parts[i]); });
       var words = new Set(found.terms);
-      var terms = pageTerms(text, words);
-      var items = found.hits.map(function (hit) {
-        var group = byChunk.get("r/" + Math.floor(hit.entry / head.chunk))[hit.entry % head.chunk];
+      // The words as searched (after a correction: "eleva" highlights "elevator" on the page opened).
+      var terms = pageTerms(found.searched !== null ? found.searched : text, words);
+      var mark = say(found, text);
+      var items = found.hits.map(function (hit, n) {
+        var group = byChunk.get(records + Math.floor(hit.entry / head.chunk))[hit.entry % head.chunk];
         var e = group[0];   // code, title zh, title en, summary zh, summary en, url, id
-        var title = '<span class="hr-code">' + escape(e[0]) + "</span> " + both(e[1], e[2], words);
-        var score = hit.score / head.scale;
+        var title = '<span class="hr-code">' + escape(e[0]) + "</span> " + both(e[1], e[2], words, lang);
+        var score = hit.score / head.scale, said = n === 0 ? mark : "";
         if (!hit.question) {
-          return [{ location: e[5], title: title, text: both(e[3], e[4], words), score: score, terms: terms, ref: e[6] }];
+          return [{ location: e[5], title: title, text: both(e[3], e[4], words, lang) + said, score: score, terms: terms, ref: e[6] }];
         }
+        // The question that answers the query leads: its answer first, the entry's one-line answer below in the
+        // reader's language. Both documents link the question's anchor, so the result's title opens it too
+        // (Material makes the last document the result's heading when every document has an anchor).
         var q = group[hit.question];   // id, question zh, question en, answer zh, answer en
-        if (hit.lead === "entry") {
-          // One document: Material shows a result's own text only when no section of it scores as
-          // high, so the one-line answer leads and the question that matched follows inside it.
-          var below = '<span class="hr-q-below"><span class="hr-q">问</span> ' + both(q[1], q[2], words) +
-            "</span> " + both(q[3], q[4], words);
-          return [{ location: e[5], title: title, text: both(e[3], e[4], words) + " " + below, score: score,
-                    terms: terms, ref: e[6] }];
-        }
+        var anchor = e[5] + "#" + q[0];
+        // The entry's next question when it scores close (ranking.also), in the reader's language, below the answer.
+        var a = hit.also ? group[hit.also] : null;
+        var next = a ? ' <span class="hr-also"><span class="hr-q">' + ASKED[lang] + "</span> " + one(a[1], a[2], words, lang)
+          + " " + one(a[3], a[4], words, lang) + "</span>" : "";
         return [
-          { location: e[5], title: title, text: "", score: score, terms: terms, ref: e[6] },
-          { location: e[5] + "#" + q[0], title: '<span class="hr-q">问</span> ' + both(q[1], q[2], words),
-            text: both(q[3], q[4], words), score: score, terms: terms }
+          { location: anchor, title: '<span class="hr-q">' + ASKED[lang] + "</span> " + both(q[1], q[2], words, lang),
+            text: both(q[3], q[4], words, lang) + next + ' <span class="hr-sum">' + one(e[3], e[4], words, lang) + "</span>" + said,
+            score: score, terms: terms, ref: e[6], also: a ? a[0] : null },
+          { location: anchor, title: title, text: "", score: score, terms: terms, ref: e[6] }
         ];
       });
       // Glossary terms (for translators) come after the entries, never between them.
@@ -554,9 +663,9 @@
         var t = byChunk.get("g/" + Math.floor(g.doc / head.glossaryChunk))[g.doc % head.glossaryChunk];
         var score = g.score / head.scale;
         items.push([
-          { location: t[4].split("#")[0], title: '<span class="hr-code">术语表</span> <span class="hr-en" lang="en">Glossary</span>',
+          { location: t[4].split("#")[0], title: '<span class="hr-code">术语表</span> <span class="hr-then"><span class="hr-en" lang="en">Glossary</span></span>',
             text: "", score: score, terms: terms },
-          { location: t[4], title: both(t[0], t[1], words), text: both(t[2], t[3], words), score: score, terms: terms }
+          { location: t[4], title: both(t[0], t[1], words, lang), text: both(t[2], t[3], words, lang), score: score, terms: terms }
         ]);
       });
       var result = { items: items };
@@ -613,7 +722,8 @@
   };
   /* How ``rank`` read a text: as corrected, its terms, whether it asks a question. */
   function readingOf(found) {
-    return { corrected: found.corrected, terms: found.allTerms, asks: found.asks };
+    return { corrected: found.corrected, terms: found.allTerms, asks: found.asks, answered: found.answered,
+             lang: found.lang, searched: found.searched };
   }
   self.hrSearch.rank = function (text) {
     return ready.then(function () { text = analysis.bounded(text); return rank(text); }).then(function (found) {
@@ -621,9 +731,10 @@
         return Object.assign(readingOf(found), {
           hits: found.hits.map(function (hit, i) {
             var item = result.items[i];
-            var url = hit.lead === "entry" ? item[0].location : item[item.length - 1].location;
-            return { id: item[0].ref, url: url, score: hit.score / head.scale, lead: hit.question ? hit.lead : null };
+            return { id: item[0].ref, url: item[0].location, score: hit.score / head.scale, lead: hit.lead,
+                     also: item[0].also || null };
           }),
+          answered: found.answered, lang: found.lang, searched: found.searched,
           items: result.items
         });
       });
@@ -632,6 +743,17 @@
   /* The same ranking's reading of a text, without the results' texts. */
   self.hrSearch.analyse = function (text) {
     return ready.then(function () { return rank(analysis.bounded(text)); }).then(readingOf);
+  };
+  /* The text each of ``texts`` is searched as (corrected as rank corrects it), without ranking: for tests. */
+  self.hrSearch.corrected = function (texts) {
+    var out = [];
+    return ready.then(function () {
+      return texts.reduce(function (done, text) {
+        return done.then(function () {
+          return correction(analysis.bounded(text)).then(function (c) { out.push(c.fix ? c.fix(c.corrected) : c.corrected); });
+        });
+      }, Promise.resolve());
+    }).then(function () { return out; });
   };
   self.hrSearch.stem = function (words) {
     return words.map(function (w) { return hrAnalysis.stem(w); });

@@ -52,6 +52,23 @@ from .searchhandoff import SearchWriter
 
 log = logging.getLogger("mkdocs.plugins.houserules")
 
+#: The theme overrides that come with the package (the search box and its worker, the app's manifest and icons,
+#: the styles): every site uses them, after its own ``custom_dir`` if it has one. In a checkout this is a link to
+#: ``site_overrides/``; an installed package holds a copy, so a knowledge base made by ``houserules init`` needs no
+#: copy of its own, and a new version of the package brings its theme along.
+THEME_DIR = Path(__file__).resolve().parents[1] / "theme"
+
+
+def with_package_theme(config: MkDocsConfig) -> bool:
+    """Add the package's theme overrides to the site's theme (after its ``custom_dir``), unless they are its
+    ``custom_dir`` already (this checkout's mkdocs.yml); whether they were added."""
+    theme = config.theme
+    own = THEME_DIR.resolve()
+    if any(Path(folder).resolve() == own for folder in theme.dirs):
+        return False
+    theme.dirs.insert(1 if theme.custom_dir else 0, str(own))
+    return True
+
 
 class HouserulesConfig(Config):
     data_dir = config_options.Type(str, default="rules_data")
@@ -84,6 +101,7 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         self._outputs: Outputs | None = None
         self._files: list[GeneratedPage] = []
         self._data: Path | None = None  # the data folder of the build at hand
+        self._theme_added = False  # whether the package's theme was added to the site's (with_package_theme)
         self._titles: dict[str, str | None] = {}
         self._nav: list[Any] = []
 
@@ -164,6 +182,7 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self._begin(*(self._request or (None, None, False)))
         self._request = None
+        self._theme_added = with_package_theme(config)
         data = self._data_dir or Path(config.config_file_path).parent / self.config.data_dir
         self._data = data if data.is_dir() else None
         kb = self._given or self._load(data)
@@ -197,6 +216,7 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         extra: Mapping[str, Any] = config.extra or {}
         report = extra.get("report")
         self.ctx.report = str(report).strip() if report else None
+        self.ctx.site_url = config.site_url or None
         config.nav = self._nav = site_nav(kb, config.nav or [])
         config.extra["houserules_offline"] = self.config.offline  # main.html names the worker only then
         config.markdown_extensions.append(VerbatimBlocks())  # type: ignore[arg-type]
@@ -243,6 +263,8 @@ class HouserulesPlugin(BasePlugin[HouserulesConfig]):
         sources = [Path(houserules.__file__).parent, Path(config.docs_dir)]
         if config.theme.custom_dir:
             sources.append(Path(config.theme.custom_dir))
+        if self._theme_added:
+            sources.append(THEME_DIR)
         return site_salt(self._nav, Path(config.config_file_path), settings, sources)
 
     def on_nav(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:

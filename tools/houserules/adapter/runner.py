@@ -69,13 +69,15 @@ def mkdocs_build(
         logger.removeFilter(not_the_dirty_warning)
 
 
-def configured_site_url(config_file: Path) -> str | None:
-    """The site's public address: ``$HOUSERULES_SITE_URL``, else ``site_url`` of mkdocs.yml, if set
-    (the PDF then carries QR codes to the entry pages)."""
+def configured_site_url(config_file: Path | None) -> str | None:
+    """The site's public address: ``$HOUSERULES_SITE_URL``, else ``site_url`` of mkdocs.yml (``config_file``;
+    None: there is none), if set (the PDF then carries QR codes to the entry pages)."""
     from mkdocs.utils.yaml import yaml_load
 
     if environment_urls().get("site_url"):
         return environment_urls()["site_url"]
+    if config_file is None:
+        return None
     with open(config_file, encoding="utf-8") as handle:
         return yaml_load(handle).get("site_url") or None
 

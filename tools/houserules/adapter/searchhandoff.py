@@ -28,7 +28,9 @@ from ..site.context import SiteContext
 from .protocol import CONFIG_KEY, MATERIAL_INDEX, SITE_FOLDER
 
 
-def write_site_index(kb: KnowledgeBase, site_dir: Path, prepared: Prepared | None = None) -> dict[str, Any]:
+def write_site_index(
+    kb: KnowledgeBase, site_dir: Path, prepared: Prepared | None = None, report: dict[str, str] | None = None
+) -> dict[str, Any]:
     """Index ``kb`` as the command line does, write the index into ``site_dir`` and point Material's index at it.
 
     When ``prepared`` (indexing the same ``kb`` in a forked process) succeeded, its result is
@@ -38,19 +40,20 @@ def write_site_index(kb: KnowledgeBase, site_dir: Path, prepared: Prepared | Non
     head = prepared.take(target) if prepared is not None else None
     if head is None:
         head = build_index(kb, target)
-    point_material_index(Path(site_dir), head["version"])
+    point_material_index(Path(site_dir), head["version"], report)
     return head
 
 
-def point_material_index(site_dir: Path, version: str) -> None:
+def point_material_index(site_dir: Path, version: str, report: dict[str, str] | None = None) -> None:
     """Material's index without documents, with a pointer to ours; its offline copy (``search_index.js``,
-    written by Material's offline plugin) says the same."""
+    written by Material's offline plugin) says the same. ``report`` (:func:`search_report`) tells the
+    worker where a reader reports a question no ruling answers."""
     path = site_dir / MATERIAL_INDEX
     try:
         config = json.loads(path.read_text(encoding="utf-8")).get("config", {})
     except (OSError, ValueError):
         config = {}
-    config[CONFIG_KEY] = {"version": version, "path": SITE_FOLDER}
+    config[CONFIG_KEY] = {"version": version, "path": SITE_FOLDER, **({"report": report} if report else {})}
     text = json.dumps({"config": config, "docs": []}, ensure_ascii=False, separators=(",", ":"))
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
@@ -81,6 +84,7 @@ class SearchWriter:
 
     def __init__(self) -> None:
         self.version = ""
+        self.report: dict[str, str] | None = None
         self._lock = threading.Lock()
         self._prepared: Prepared | None = None
         self._current: _Rebuild | None = None
@@ -100,11 +104,14 @@ class SearchWriter:
     def write(self, ctx: SiteContext, site_dir: Path, changes: Changes | None) -> None:
         """Write the index (``changes`` None: a full build) or start its rebuild after a change."""
         prepared, self._prepared = self._prepared, None
+        self.report = search_report(ctx)
         if changes is None:
             self.supersede()
-            self.version = write_site_index(ctx.kb, site_dir, prepared)["version"]
+            self.version = write_site_index(ctx.kb, site_dir, prepared, self.report)["version"]
             return
-        point_material_index(site_dir, self.version)  # Material wrote its (empty) index again: point it at ours
+        point_material_index(
+            site_dir, self.version, self.report
+        )  # Material wrote its (empty) index again: point it at ours
         if changes.empty:
             if prepared is not None:
                 prepared.discard()
@@ -112,7 +119,7 @@ class SearchWriter:
         self.supersede()
         prepared = prepared or Prepared(ctx.kb)
         if not prepared.forked:  # no fork on this system: index here
-            self.version = write_site_index(ctx.kb, site_dir, prepared)["version"]
+            self.version = write_site_index(ctx.kb, site_dir, prepared, self.report)["version"]
             return
         rebuild = self._current = _Rebuild(prepared)
         rebuild.thread = threading.Thread(
@@ -127,7 +134,7 @@ class SearchWriter:
                 rebuild.prepared.discard()
                 return
             # moved into place, or (the process failed) indexed here, with its messages
-            self.version = write_site_index(ctx.kb, site_dir, rebuild.prepared)["version"]
+            self.version = write_site_index(ctx.kb, site_dir, rebuild.prepared, self.report)["version"]
 
     def supersede(self) -> None:
         """Drop the rebuild in progress, if any: its process is stopped, its result never moved in.
@@ -155,3 +162,15 @@ class SearchWriter:
         """Stop any indexing (the preview ends)."""
         self.supersede()
         self.discard()
+
+
+def search_report(ctx: SiteContext) -> dict[str, str] | None:
+    """Where the site's search tells a reader to report a question no ruling answers: a new issue of the
+    repository (``url``, :func:`~houserules.site.repo.missing_ruling_url`), else the ``extra.report`` channel
+    of ``mkdocs.yml`` (``channel``: an address or a sentence), else None (the search says nothing more)."""
+    from ..site.repo import QUERY_MARK, missing_ruling_url
+
+    url = missing_ruling_url(ctx.repo) if ctx.repo else None
+    if url:
+        return {"url": url, "mark": QUERY_MARK}
+    return {"channel": ctx.report} if ctx.report else None

@@ -1,6 +1,7 @@
 """``houserules check``: every consistency rule over the loaded knowledge base.
 
-The rules live in :mod:`.rules`, :mod:`.questions`, :mod:`.glossary` and :mod:`.freshness`; ``run``
+The rules live in :mod:`.rules`, :mod:`.questions`, :mod:`.glossary`, :mod:`.freshness` and the other
+modules of the package; ``run``
 loads the data, runs them all and returns every problem at once, sorted by
 file and line, so one bad file never hides the next.
 """
@@ -15,7 +16,20 @@ from ..data.reading.load import collector_paused, load
 from ..data.reading.model import KnowledgeBase
 from ..data.reading.readfile import ReadCache
 from ..errors import Problem
-from . import freshness, glossary, links, placeholders, questions, rules, synonymcheck, wording
+from . import (
+    certainty,
+    freshness,
+    glossary,
+    links,
+    overrides,
+    placeholders,
+    questions,
+    rules,
+    shortanswer,
+    synonymcheck,
+    traditional,
+    wording,
+)
 
 
 @dataclass
@@ -52,6 +66,7 @@ def _count(n: int, noun: str, plural: str = "") -> str:
 CHECKS: list[Callable[[KnowledgeBase], Iterator[Problem]]] = [
     rules.check_references,
     rules.check_ids,
+    rules.check_games,
     rules.check_codes,
     rules.check_sources,
     rules.check_scope,
@@ -59,6 +74,8 @@ CHECKS: list[Callable[[KnowledgeBase], Iterator[Problem]]] = [
     rules.check_orphans,
     rules.check_coverage,
     placeholders.check_placeholders,
+    shortanswer.check_summary_length,
+    certainty.check_certainty,
     questions.check_questions,
     questions.check_clauses,
     questions.check_variants,
@@ -70,6 +87,8 @@ CHECKS: list[Callable[[KnowledgeBase], Iterator[Problem]]] = [
     links.check_markdown_shape,
     wording.check_wording,
     synonymcheck.check_synonyms,
+    overrides.check_overrides,
+    traditional.check_traditional,
 ]
 
 

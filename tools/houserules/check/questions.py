@@ -49,6 +49,7 @@ def check_questions(kb: KnowledgeBase) -> Iterator[Problem]:
                 )
                 continue
             declared = clauses.get((source.doc, source.ref))
+            yield from _check_restates(entry, i, question, cited, clauses, declared)
             if declared is None and source.clause:
                 yield entry_problem(
                     entry,
@@ -65,6 +66,71 @@ def check_questions(kb: KnowledgeBase) -> Iterator[Problem]:
                     f"question '{qid}' names {shown} of {source.ref}",
                     f"name the clause it answers, one of: {', '.join(declared)}",
                 )
+
+
+def _check_restates(
+    entry: Entry,
+    i: int,
+    question: Question,
+    cited: set[tuple[str, str]],
+    clauses: dict[tuple[str, str], tuple[str, ...]],
+    declared: tuple[str, ...] | None,
+) -> Iterator[Problem]:
+    """A question whose section declares no clauses, in an entry citing a section that does, names the
+    clauses of that section its answer states too (``restates``, ``[]`` for none): their exceptions are
+    then checked like its own. Each one named is a declared clause of a section the entry cites."""
+    qid, where = question.id, ("questions", i, "restates")
+    if question.restates is None:
+        own = (question.source.doc, question.source.ref)
+        others = list(dict.fromkeys(key for key in _citation_order(entry) if key in clauses and key != own))
+        if declared is None and others:
+            doc, ref = others[0]
+            yield entry_problem(
+                entry,
+                ("questions", i, "source"),
+                f"question '{qid}' cites {question.source.doc} {question.source.ref}, which declares no clauses, "
+                f"in an entry that also cites {' and '.join(r for _, r in others)}: it does not say which of "
+                "their clauses its answer states",
+                f'name them (restates: [{{doc: {doc}, ref: "{ref}", clause: ...}}]), or write restates: [] '
+                "if it states none",
+            )
+        return
+    if declared is not None:
+        yield entry_problem(
+            entry,
+            where,
+            f"question '{qid}' names clauses it restates, but its own source {question.source.ref} declares clauses",
+            "remove 'restates' and name the clause it answers in 'source'",
+        )
+        return
+    for k, item in enumerate(question.restates):
+        here = (*where, k)
+        if (item.doc, item.ref) not in cited:
+            yield entry_problem(
+                entry,
+                here,
+                f"question '{qid}' restates {item.doc} {item.ref}, which the entry does not cite",
+                "cite it in the entry's sources (role: context) or remove the item",
+            )
+        elif (item.doc, item.ref) not in clauses:
+            yield entry_problem(
+                entry,
+                here,
+                f"question '{qid}' restates a clause of {item.ref}, which declares no clauses",
+                "name a clause of a section that declares them, or remove the item",
+            )
+        elif item.clause not in clauses[(item.doc, item.ref)]:
+            yield entry_problem(
+                entry,
+                (*here, "clause"),
+                f"question '{qid}' restates clause '{item.clause}', which {item.ref} does not declare",
+                f"name one of: {', '.join(clauses[(item.doc, item.ref)])}",
+            )
+
+
+def _citation_order(entry: Entry) -> list[tuple[str, str]]:
+    """The sections an entry cites, in the order it cites them."""
+    return [(source.doc, source.ref) for _, source in entry.citations()]
 
 
 def check_clauses(kb: KnowledgeBase) -> Iterator[Problem]:
@@ -174,13 +240,32 @@ def _say(exception: SourceException, lang: str) -> str:
     return f"say it ({keywords}){link}"
 
 
-def _applies(exception: SourceException, question: Question) -> bool:
+def _applies(exception: SourceException, clause: str) -> bool:
     """An exception qualifies every question citing its section, or only those naming one of its ``clauses``."""
-    return not exception.clauses or question.source.clause in exception.clauses
+    return not exception.clauses or clause in exception.clauses
+
+
+def _cited_clauses(question: Question) -> Iterator[tuple[str, str, str, tuple[str | int, ...]]]:
+    """The clauses a question's answer states: its own (``source``) and those it ``restates``, each as
+    ``(doc, section, clause, path of the citation)``."""
+    yield question.source.doc, question.source.ref, question.source.clause, ("source",)
+    for k, item in enumerate(question.restates or ()):
+        yield item.doc, item.ref, item.clause, ("restates", k)
+
+
+def _qualified(text: str, lang: str) -> bool:
+    """Whether a short answer says it has exceptions it leaves to the answers (:data:`vocab.QUALIFIERS`).
+
+    >>> _qualified("要，但有例外。", "zh"), _qualified("Yes, unless you already did.", "en"), _qualified("Yes.", "en")
+    (True, True, False)
+    """
+    folded = text.casefold()
+    return any(word in folded for word in vocab.QUALIFIERS[lang])
 
 
 def check_exceptions(kb: KnowledgeBase) -> Iterator[Problem]:
-    """Every answer citing a clause, and the summary of its entry, states the clause's exceptions."""
+    """Every answer citing or restating a clause states the clause's exceptions; its entry's summary
+    states each one too, or says that the rule it states has exceptions."""
     declared = {game.id: game.exceptions() for game in kb.games.values()}
     for entry in kb.entries.values():
         exceptions = declared.get(entry.game, {})
@@ -188,30 +273,33 @@ def check_exceptions(kb: KnowledgeBase) -> Iterator[Problem]:
             continue
         owed: dict[tuple[str, str, str], tuple[SourceException, str]] = {}
         for i, question in enumerate(entry.questions):
-            source = question.source
-            for exception in exceptions.get((source.doc, source.ref), ()):
-                if not _applies(exception, question):
-                    continue
-                owed.setdefault((source.doc, source.ref, exception.id), (exception, question.id))
-                for lang in ("zh", "en"):
-                    if not _states(question.a.get(lang), exception.keywords(lang), exception.entry):
-                        yield entry_problem(
-                            entry,
-                            ("questions", i, "a", lang),
-                            f"question '{question.id}' does not state the exception '{exception.id}' of "
-                            f"{source.ref} in its {lang} answer",
-                            _say(exception, lang),
-                        )
+            for doc, section, clause, _ in _cited_clauses(question):
+                for exception in exceptions.get((doc, section), ()):
+                    if not _applies(exception, clause):
+                        continue
+                    owed.setdefault((doc, section, exception.id), (exception, question.id))
+                    for lang in ("zh", "en"):
+                        if not _states(question.a.get(lang), exception.keywords(lang), exception.entry):
+                            yield entry_problem(
+                                entry,
+                                ("questions", i, "a", lang),
+                                f"question '{question.id}' does not state the exception '{exception.id}' of "
+                                f"{section} in its {lang} answer",
+                                _say(exception, lang),
+                            )
         for (_, section, exception_id), (exception, qid) in owed.items():
             for lang in ("zh", "en"):
-                if not _states(entry.summary.get(lang), exception.keywords(lang), exception.entry):
-                    yield entry_problem(
-                        entry,
-                        ("summary", lang),
-                        f"summary.{lang} does not state the exception '{exception_id}' of {section}, "
-                        f"which its question '{qid}' keeps",
-                        _say(exception, lang),
-                    )
+                summary = entry.summary.get(lang)
+                if _states(summary, exception.keywords(lang), exception.entry) or _qualified(summary, lang):
+                    continue
+                yield entry_problem(
+                    entry,
+                    ("summary", lang),
+                    f"summary.{lang} states the rule without the exception '{exception_id}' of {section}, "
+                    f"which its question '{qid}' keeps",
+                    f"{_say(exception, lang)}, or say that it has exceptions "
+                    f"({' / '.join(vocab.QUALIFIERS[lang])}) and leave them to the answers",
+                )
 
 
 def _entry_text(entry: Entry, lang: str) -> str:

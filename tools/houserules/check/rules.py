@@ -81,6 +81,34 @@ def check_ids(kb: KnowledgeBase) -> Iterator[Problem]:
             )
 
 
+def check_games(kb: KnowledgeBase) -> Iterator[Problem]:
+    """A game's id is no folder the site needs for itself; its code letters are its own and begin no other game's."""
+    seen: dict[str, str] = {}
+    for game in kb.games.values():
+        if game.id in vocab.RESERVED_GAME_IDS:
+            yield Problem(
+                display_path(game.path),
+                game.line("id"),
+                game.id,
+                f"game id '{game.id}' is the name of a folder of the site",
+                f"rename the game's folder and its id (reserved: {', '.join(sorted(vocab.RESERVED_GAME_IDS))})",
+            )
+        prefix = game.code_prefix
+        for other_prefix, other in seen.items():
+            if prefix == other_prefix or prefix.startswith(other_prefix) or other_prefix.startswith(prefix):
+                same = prefix == other_prefix
+                yield Problem(
+                    display_path(game.path),
+                    game.line("code_prefix"),
+                    game.id,
+                    f"code letters {prefix} {'are also' if same else 'begin alike with'} those of game '{other}' "
+                    f"({other_prefix})",
+                    "give each game letters of its own, neither beginning with the other's: a code typed without "
+                    "its hyphen must name one game",
+                )
+        seen[prefix] = game.id
+
+
 def check_codes(kb: KnowledgeBase) -> Iterator[Problem]:
     seen: dict[str, Entry] = {}
     for entry in kb.entries.values():

@@ -11,6 +11,7 @@ its arguments to a sub-parser and returns the function to run.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import re
 import sys
@@ -18,10 +19,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
-from ..errors import HouserulesError, visible
-from .common import checked, emit, exportable
-from .lookup import search_command, search_eval_command, show_command
+from ..errors import HouserulesError, display_path, is_write_failure, read_only_disk, visible, write_failure, write_fix
+from .common import PROFILE_HELP, checked, emit, exportable, profiled, reading
+from .lookup import entry_wanted, search_command, search_eval_command, show_command
 from .publish import publish_command
+from .starter import init_command
 
 DEFAULT_DATA = Path("rules_data")
 Runner = Callable[[argparse.Namespace], int]
@@ -70,12 +72,15 @@ def _cmd_build(parser: argparse.ArgumentParser) -> Runner:
         metavar="DIR",
         help="where to write the site (default: site/)",
     )
+    parser.add_argument("--profile", type=Path, metavar="FILE", help=PROFILE_HELP)
 
     def run(args: argparse.Namespace) -> int:
         from ..build import build_site
 
-        report = checked(args.data)
-        target = build_site(report.kb, args.data, args.output)
+        with reading(args.data, "build"):
+            report = checked(args.data)
+            kb, profile = profiled(report, args.profile)
+            target = build_site(kb, args.data, args.output, profile=profile)
         print(f"built {target} ({report.summary()})")
         return 0
 
@@ -142,18 +147,30 @@ def _cmd_stamp(parser: argparse.ArgumentParser) -> Runner:
     )
 
     def run(args: argparse.Namespace) -> int:
-        from ..data.authoring.stamp import stamp
+        from ..data.authoring.stamp import stamp_entries
+        from ..data.authoring.transaction import writing
         from ..data.reading.load import load
 
-        kb = load(args.data).kb
-        for ref in args.refs:
-            entry = kb.lookup(ref)
-            if entry is None:
-                raise HouserulesError(
-                    f"no entry '{ref}' loaded from {args.data}; run 'houserules check' if its file has problems"
-                )
-            for lang, value in stamp(entry, args.lang).items():
-                print(f"stamped {entry.ref}: translations.{lang}.source_hash = {value}")
+        with writing(args.data, "stamp"):
+            kb = load(args.data).kb
+            entries = []
+            for ref in args.refs:
+                entry_wanted(ref.strip())
+                entry = kb.lookup(ref)
+                if entry is None:
+                    raise HouserulesError(
+                        f"no entry '{ref}' loaded from {args.data}; run 'houserules check' if its file has problems"
+                    )
+                if read_only_disk(entry.path.parent):  # not the file's mode: chmod cannot help
+                    raise HouserulesError(
+                        f"cannot write {display_path(entry.path)}: the folder is on a read-only file system — "
+                        "mount it writable and stamp again (nothing was written)"
+                    )
+                entries.append(entry)
+            for entry, stamped in stamp_entries(args.data, entries, args.lang):
+                for lang, hashes in stamped.items():
+                    shown = ", ".join(f"{name}: {value}" for name, value in hashes.items())
+                    print(f"stamped {entry.ref}: translations.{lang}.source_hash = {{{shown}}}")
         return 0
 
     return run
@@ -210,7 +227,7 @@ def _cmd_pdf(parser: argparse.ArgumentParser) -> Runner:
         from ..print.faq import make_faq
 
         kb = checked(args.data).kb
-        site_url = args.site_url or configured_site_url()
+        site_url = args.site_url or configured_site_url(args.data)
         target, entries, pages = make_faq(
             kb, args.output, args.game, args.profile, args.paper, site_url, args.layout, args.changes_since
         )
@@ -237,10 +254,12 @@ def _cmd_new(parser: argparse.ArgumentParser) -> Runner:
     def run(args: argparse.Namespace) -> int:
         from ..check import run as run_check
         from ..data.authoring.scaffold import new_entry
+        from ..data.authoring.transaction import writing
         from ..data.reading.load import load
         from ..errors import display_path
 
-        created = new_entry(load(args.data).kb, args.game, args.kind, args.zh, args.en, args.id, args.section)
+        with writing(args.data, "new"):
+            created = new_entry(load(args.data).kb, args.game, args.kind, args.zh, args.en, args.id, args.section)
         where = display_path(created.path)
         print(
             f"wrote {where}: {created.ref}, code {created.code} ({args.kind}), listed in contents section "
@@ -254,6 +273,46 @@ def _cmd_new(parser: argparse.ArgumentParser) -> Runner:
         print(
             "Also check 'authority' and 'confidence', and add what the entry needs: aliases, body, questions, "
             "applies_to, see_also (README: Adding an entry). Then run: houserules check"
+        )
+        return 0
+
+    return run
+
+
+def _cmd_new_game(parser: argparse.ArgumentParser) -> Runner:
+    parser.add_argument("game", metavar="SLUG", help="the game's id: lowercase letters, digits, hyphens (its folder)")
+    parser.add_argument("--zh", required=True, metavar="名称", help="the game's Chinese name")
+    parser.add_argument("--en", required=True, metavar="NAME", help="the game's English name")
+    parser.add_argument("--code", required=True, metavar="XX", help="2 to 4 letters every entry's code starts with")
+    parser.add_argument(
+        "--source", type=Path, metavar="FILE", help="a document the entries will cite: its name and title are declared"
+    )
+
+    def run(args: argparse.Namespace) -> int:
+        from ..check import run as run_check
+        from ..data.authoring.newgame import new_game
+        from ..data.reading.load import load
+        from ..errors import display_path
+
+        made = new_game(load(args.data).kb, args.data, args.game, args.zh, args.en, args.code, args.source)
+        where = display_path(made.folder)
+        print(
+            f"wrote {where}/: game.yaml ({made.game_id}, code letters {made.code}, contents sections rules and "
+            "rulings), an empty glossary.yaml and synonyms.yaml"
+        )
+        todo = [p for p in run_check(args.data).problems if p.entry == made.game_id]
+        if todo:
+            print(
+                "Still to fill in ('houserules check' warns about each one, 'houserules publish --check' refuses them):"
+            )
+            for problem in todo:
+                print(f"  {problem.path}:{problem.line}: {problem.problem} — {problem.fix}")
+        if made.source is not None and made.source.title:
+            print(f"  {where}/game.yaml: the source's title was taken from {display_path(args.source)}: check it")
+        data = "" if args.data == DEFAULT_DATA else f" --data {args.data}"
+        print(
+            f"The game is on the site's home page and in its navigation (houserules serve{data}). "
+            f"Add its entries: houserules new {made.game_id} rule --zh 标题 --en Title{data}"
         )
         return 0
 
@@ -275,6 +334,11 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], Runner]]] = {
     "export": ("write entries, errata, the glossary or the review list as CSV or JSON", _cmd_export),
     "pdf": ("print the FAQ as a PDF (one game or all), optionally with a group's house rules", _cmd_pdf),
     "new": ("write a new entry file with the next free id and code, and list it in its game's contents", _cmd_new),
+    "new-game": ("write a new game's folder: game.yaml, an empty glossary and synonyms file", _cmd_new_game),
+    "init": (
+        "start a new, empty knowledge base for a group in a new folder (its site, data and commands)",
+        init_command,
+    ),
     "l10n": ("export the texts for translators (XLIFF, PO) and import their translations", _cmd_l10n),
     "stamp": ("record that an entry's translation matches its current source text", _cmd_stamp),
     "search": ("ranked entries for words, titles, aliases, questions or codes", search_command),
@@ -319,7 +383,11 @@ def main(argv: list[str] | None = None) -> int:
     # A known command first: build its parser alone (help, a mistyped command: every parser).
     parser, runners = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
     args = parser.parse_args(argv)
+    from ..data.authoring.transaction import Interrupted, recover
+
     try:
+        if getattr(args, "data", None) is not None:
+            recover(args.data)  # a commit into the data folder that was interrupted: finished or undone
         return runners[args.command](args)
     except HouserulesError as exc:
         for problem in exc.problems:
@@ -328,12 +396,25 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except Interrupted as exc:
+        return 128 + exc.signum
     except BrokenPipeError:
         # The reader went away (`houserules search x | head`): stop quietly, as other tools do.
         import os
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except OSError as exc:
+        # A full disk, a read-only folder: one message, whatever command met it (each command
+        # leaves nothing half-written: its writes go through a new file renamed into place).
+        if not is_write_failure(exc):
+            raise
+        verb = "open" if exc.errno in (errno.EACCES, errno.EPERM) else "write"  # a read may be refused too
+        print(
+            _shown(f"houserules {args.command}: {write_failure(exc, verb=verb)} — {write_fix(exc)} and run it again"),
+            file=sys.stderr,
+        )
+        return 1
 
 
 #: Commands that, once their output is flushed, have nothing left to write, close or remove:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from ..errors import HouserulesError
 
@@ -36,6 +38,40 @@ def _report_data_problems(problems: list[str]) -> None:
             f"warning: {len(problems)} data problems; those files are left out of the search (run 'houserules check')",
             file=sys.stderr,
         )
+
+
+#: What to do about a query that searches for nothing.
+TYPE_SOMETHING = "type a word, a title, a code or a question, e.g. houserules search 魔梯"
+
+
+def _not_blank(text: str) -> None:
+    """Refuse a query that shows nothing: spaces, zero-width or other invisible characters only (a
+    pasted U+200B run), which is an empty query, not one that no entry matches."""
+    from ..data.reading.visibletext import has_visible_text
+
+    if not text:
+        raise HouserulesError(f"empty query — {TYPE_SOMETHING}")
+    if not has_visible_text(text):
+        raise HouserulesError(
+            f"empty query: it holds only invisible characters ({_code_points(text)}) — {TYPE_SOMETHING}"
+        )
+
+
+def entry_wanted(wanted: str) -> None:
+    """Refuse an entry reference (``show``, ``stamp``) that shows nothing: an empty one, not one no entry has."""
+    from ..data.reading.visibletext import has_visible_text
+
+    if not has_visible_text(wanted):
+        held = f" (it holds only {_code_points(wanted)})" if wanted else ""
+        raise HouserulesError(
+            f"empty entry reference{held} — give an entry as game:id or its code, e.g. betrayal:vault or BH-R06"
+        )
+
+
+def _code_points(text: str, most: int = 4) -> str:
+    """The distinct code points of ``text``, as U+XXXX: ``U+200B, U+2060``."""
+    found = list(dict.fromkeys(f"U+{ord(c):04X}" for c in text if c != " "))
+    return ", ".join(found[:most]) + (", …" if len(found) > most else "")
 
 
 def terminal_json(value: object) -> str:
@@ -66,52 +102,94 @@ def search_command(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("--kind", metavar="K", help="only entries of this kind (ruling, rule, component, ...)")
     parser.add_argument("--limit", type=_positive, default=10, metavar="N", help="at most N hits (default: 10)")
     parser.add_argument(
+        "--as-typed",
+        action="store_true",
+        help='search the words as typed, without correcting a typo (the same as the query in quotes: "elevatr")',
+    )
+    parser.add_argument(
         "--json",
         action="store_true",
-        help='print a JSON array of hits (each with "corrected": the words searched for, when a word was corrected)',
+        help='print a JSON array of hits (each with "lang", "answered" for a question, and "corrected": the '
+        "words searched for, when a word was corrected)",
     )
 
     def run(args: argparse.Namespace) -> int:
         from ..data.reading import vocab
         from ..render.linebreak import fit
-        from ..render.terminal import clean, format_hits, shown_refs, terminal_columns
+        from ..render.terminal import clean, format_hits, nothing_answers, shown_refs, terminal_columns
         from ..search.index import open_index
 
         text = " ".join(args.query).strip()
-        if not text:
-            raise HouserulesError(
-                "empty query — type a word, a title, a code or a question, e.g. houserules search 魔梯"
-            )
-        from ..search.analysis import MAX_QUERY
+        _not_blank(text)
+        from ..search.analysis import MAX_QUERY, as_typed
 
         if len(text) > MAX_QUERY:
             print(
                 f"notice: the query is {len(text):,} characters long; only its first {MAX_QUERY} are searched",
                 file=sys.stderr,
             )
+        if args.as_typed and as_typed(text) is None:
+            text = f'"{text}"'
         if args.kind and args.kind not in vocab.KINDS:
             raise HouserulesError(f"unknown kind '{args.kind}' — use one of: {', '.join(vocab.KINDS)}")
         with open_index(args.data) as index:
             _report_data_problems(index.problems)
             if args.game and args.game not in index.games:
                 raise HouserulesError(f"unknown game '{args.game}' — use one of: {', '.join(index.games)}")
-            hits = index.search(text, game=args.game, kind=args.kind, limit=args.limit)
+            found = index.find(text, game=args.game, kind=args.kind, limit=args.limit)
+            hits = found.hits
+            if not hits and not index.searchable(text):
+                # Not "no entries match": nothing of it was searched for.
+                raise HouserulesError(
+                    f"nothing to search for in {clean(text)!r}: it holds no word, name or code, only "
+                    f"punctuation, symbols or words too common to search — {TYPE_SOMETHING}"
+                )
             names = index.names(shown_refs(hits))
             searched = index.searched_for(text)
         if searched is not None:
-            # Corrections are never silent: the words searched for, and what was typed.
-            print(f"Searched for: {clean(searched)} (you typed {clean(text)})", file=sys.stderr)
+            # Corrections are never silent: the words searched for, and how to search for what was typed.
+            typed = " ".join(clean(text).split())
+            print(
+                f"Showing results for: {clean(searched)} — search instead for: {typed} "
+                f"(houserules search --as-typed {shlex.quote(typed)})",
+                file=sys.stderr,
+            )
         if args.json:
-            extra = {"corrected": searched} if searched is not None else {}
-            print(terminal_json([{**hit.to_json(), **extra} for hit in hits]))
+            print(terminal_json([_hit_json(hit, found, searched) for hit in hits]))
         elif hits:
             columns = terminal_columns()
-            print(fit(format_hits(hits, columns, names), columns))
+            lead = nothing_answers(found.lang) if found.answered is False else []
+            print(
+                fit("\n".join([*lead, *([""] if lead else []), format_hits(hits, columns, names, found.lang)]), columns)
+            )
         else:
             print(f"no entries match {clean(text)!r}", file=sys.stderr)
         return 0
 
     return run
+
+
+def _hit_json(hit: Any, found: Any, searched: str | None) -> dict[str, Any]:
+    """A hit of ``houserules search --json`` (README, Contracts): the record, ``lang``, ``answered`` for a
+    question, ``corrected``; for a query in Traditional characters each Chinese text shown also as ``zh-Hant``."""
+    record = hit.to_json()
+    hant = hit.traditional
+    if hant:
+        record["title"] = {**record["title"], "zh-Hant": hant["title"]}
+        record["summary"] = {**record["summary"], "zh-Hant": hant["summary"]}
+        if "question" in record:
+            question = record["question"]
+            record["question"] = {
+                **question,
+                "question": {**question["question"], "zh-Hant": hant["question"]},
+                "answer": {**question["answer"], "zh-Hant": hant["answer"]},
+            }
+    record["lang"] = found.lang
+    if found.answered is not None:
+        record["answered"] = found.answered
+    if searched is not None:
+        record["corrected"] = searched
+    return dict(record)
 
 
 def show_command(parser: argparse.ArgumentParser) -> Runner:
@@ -129,6 +207,7 @@ def show_command(parser: argparse.ArgumentParser) -> Runner:
         _report_data_problems([str(p) for p in result.problems if p.severity == "error"])
         kb = result.kb
         wanted = args.ref.strip()
+        entry_wanted(wanted)
         entry = kb.lookup(wanted) or kb.lookup(wanted.lower())
         question = ""
         if entry is None:  # a code as the go page takes it: "bh a13", "bha13", "BH-A13/must-run"
@@ -145,7 +224,7 @@ def show_command(parser: argparse.ArgumentParser) -> Runner:
             raise HouserulesError(f"no entry {clean(wanted)!r}{hint}")
         url = entry_url(entry) + (f"#{question}" if question else "")
         columns = terminal_columns()
-        print(fit(format_entry(entry, kb, url, columns), columns))
+        print(fit(format_entry(entry, kb, url, columns, asked=question), columns))
         return 0
 
     return run
@@ -161,6 +240,15 @@ def search_eval_command(parser: argparse.ArgumentParser) -> Runner:
     )
     parser.add_argument("--json", action="store_true", help="print the scores as JSON")
     parser.add_argument(
+        "--leads",
+        type=Path,
+        nargs="?",
+        const=Path("tests/lead_judgements.yaml"),
+        metavar="FILE",
+        help="instead, what the first result shows first and whether the search says no ruling answers, "
+        "on the judged told questions (default: tests/lead_judgements.yaml)",
+    )
+    parser.add_argument(
         "--site",
         type=Path,
         metavar="DIR",
@@ -169,8 +257,32 @@ def search_eval_command(parser: argparse.ArgumentParser) -> Runner:
     )
 
     def run(args: argparse.Namespace) -> int:
-        from ..search.evaluate import check_refs, evaluate, evaluate_site, read_judgements, report, report_both, scores
+        from ..search.evaluate import (
+            Judgement,
+            check_refs,
+            evaluate,
+            evaluate_site,
+            read_judgements,
+            report,
+            report_both,
+            scores,
+        )
         from ..search.index import open_index
+
+        if args.leads is not None:
+            from ..search.evaluate import evaluate_leads, read_leads, report_leads
+
+            judged = read_leads(args.leads)
+            with open_index(args.data) as index:
+                _report_data_problems(index.problems)
+                check_refs(
+                    [Judgement("leads", lead.query, (lead.entry,), None, lead.line) for lead in judged.leads],
+                    index.refs(),
+                    args.leads,
+                )
+                table = evaluate_leads(index, judged)
+            print(json.dumps(table, indent=1, ensure_ascii=False) if args.json else report_leads(table))
+            return 0
 
         judgements = read_judgements(args.judgements)
         with open_index(args.data) as index:

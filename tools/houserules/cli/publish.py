@@ -1,7 +1,9 @@
 """``houserules publish --check``: what CI runs before it publishes the site, runnable locally.
 
 The site is built as ``houserules build`` builds it (``--no-build``: the one in ``-o DIR``), then
-every internal link, anchor and offline file is checked (:mod:`houserules.site.linkcheck`).
+every internal link, anchor and offline file is checked (:mod:`houserules.site.linkcheck`). Data holding
+a placeholder of ``houserules new-game`` (a warning of the check) is not built: a published page never
+shows one.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import HouserulesError, display_path
-from .common import checked
+from .common import PROFILE_HELP, checked, profiled, reading
 
 Runner = Callable[[argparse.Namespace], int]
 
@@ -28,6 +30,7 @@ def publish_command(parser: argparse.ArgumentParser) -> Runner:
         "-o", "--output", type=Path, default=Path("site"), metavar="DIR", help="the site folder (default: site/)"
     )
     parser.add_argument("--no-build", action="store_true", help="check the site already built in DIR")
+    parser.add_argument("--profile", type=Path, metavar="FILE", help=PROFILE_HELP)
 
     def run(args: argparse.Namespace) -> int:
         from ..build import build_site, configured_site_url
@@ -35,12 +38,22 @@ def publish_command(parser: argparse.ArgumentParser) -> Runner:
 
         target = args.output
         if not args.no_build:
-            report = checked(args.data)
-            target = build_site(report.kb, args.data, args.output)
+            from ..check.placeholders import game_placeholders
+
+            with reading(args.data, "publish"):
+                report = checked(args.data)
+                left = list(game_placeholders(report.kb))  # warnings for a preview; never on a published page
+                if left:
+                    raise HouserulesError(
+                        f"{len(left)} placeholders (TODO…) are still in the games' game.yaml (listed above), and the "
+                        "site would show them; fill them in, then publish"
+                    )
+                kb, profile = profiled(report, args.profile)
+                target = build_site(kb, args.data, args.output, profile=profile)
             print(f"built {display_path(target)} ({report.summary()})")
         elif not (target / "index.html").is_file():
             raise HouserulesError(f"no built site in {target} (no index.html); build it first, or drop --no-build")
-        check = LinkCheck(target, configured_site_url())
+        check = LinkCheck(target, configured_site_url(args.data))
         problems = check.problems()
         for problem in problems:
             print(problem, file=sys.stderr)

@@ -18,17 +18,16 @@ from markupsafe import Markup
 from ..check.profile import ORIGIN
 from ..data.reading import vocab
 from ..data.reading.model import Entry, Game, KnowledgeBase
-from ..data.versions.history import aspect_names
 from ..render import blocks as B
 from ..render.html import Html, entry_html
 from ..render.templating import render
 from ..render.text import Linker, MarkdownRenderer
 from ..render.urls import entry_url, go_url, question_code
 from .cover import FrontMatter, document, title_of
-from .plan import Group, PrintOptions, anchor
+from .plan import Group, PrintOptions, anchor, printed_names
 
 LAYOUTS = vocab.PRINT_LAYOUTS
-_QA = ("meta", "answer", "uncertain", "stale", "stub", "questions")
+_QA = ("meta", "overridden", "answer", "uncertain", "stale", "stub", "questions")
 #: The blocks each layout prints, in order (the site shows all of them): the full layout adds the details.
 PRINT_BLOCKS: dict[str, tuple[str, ...]] = {
     "qa": _QA,
@@ -135,7 +134,11 @@ class PrintDocument:
                 else None
             ),
             change=(
-                {"status": change.status, "label": vocab.CHANGE_STATUSES[change.status], "names": aspect_names(change)}
+                {
+                    "status": change.status,
+                    "label": vocab.CHANGE_STATUSES[change.status],
+                    "names": printed_names(change, self.options.layout),
+                }
                 if change is not None
                 else None
             ),

@@ -55,7 +55,8 @@ def inserts(
         if version.commit is None:
             continue
         entries, _ = changes_between(kb, top, version.version.tree)
-        since = printed_since(kb, str(version.version), entries, "qa")  # laid out as the printed FAQ is
+        printed = history.printed(version) or version.version  # as faq.pdf printed it, with its date
+        since = printed_since(kb, str(printed), entries, "qa")  # laid out as the printed FAQ is
         if since.changes or since.removed:
             found.append((version, since))
     return found

@@ -6,12 +6,15 @@ contents followed by the very same pages, so every game keeps its own page
 numbers (the running head names the game and the code).
 
 WeasyPrint draws empty boxes, without a warning, when no CJK font is
-installed, so :func:`require_cjk_font` refuses to print without one.
+installed, so :func:`require_cjk_font` refuses to print without one; an emoji without the colour
+emoji font prints as a box too, so :func:`emoji_font_warning` says so when the text holds one.
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
+from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 
@@ -24,22 +27,47 @@ from .plan import PrintOptions, anchor, printed_groups
 
 FONT_FAMILY = "WenQuanYi Micro Hei"  # must match assets/print.css
 FONT_PACKAGE = "fonts-wqy-microhei"
+#: The font of emoji (and of their ZWJ sequences, which it draws as one picture), after the CJK font.
+EMOJI_FAMILY = "Noto Color Emoji"  # found by fontconfig's fallback (not named in assets/print.css)
+EMOJI_PACKAGE = "fonts-noto-color-emoji"
+#: What the CJK font has no picture of, and the emoji font has: pictographs, symbols and dingbats,
+#: flags' regional indicators.
+_EMOJI = re.compile("[\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff]")
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
+
+
+def _installed(family: str) -> bool:
+    """Whether fontconfig finds the font ``family``."""
+    try:
+        found = subprocess.run(["fc-list", f":family={family}", "family"], capture_output=True, text=True, check=False)
+    except FileNotFoundError:
+        return False
+    return family in found.stdout
 
 
 def require_cjk_font() -> None:
     """Fail unless fontconfig finds the CJK font the print stylesheet names."""
-    try:
-        found = subprocess.run(
-            ["fc-list", f":family={FONT_FAMILY}", "family"], capture_output=True, text=True, check=False
-        ).stdout
-    except FileNotFoundError:
-        found = ""
-    if FONT_FAMILY not in found:
+    if not _installed(FONT_FAMILY):
         raise HouserulesError(
             f"the CJK font '{FONT_FAMILY}' is not installed, so Chinese text would print as empty "
             f"boxes — install the Debian package {FONT_PACKAGE} (tools/setup-debian.sh does)"
         )
+
+
+def emoji_font_warning(texts: Iterable[str]) -> str | None:
+    """A warning when ``texts`` hold an emoji and the emoji font is not installed (they would print as
+    empty boxes); None otherwise."""
+    for text in texts:
+        found = _EMOJI.search(text)
+        if found is not None:
+            if _installed(EMOJI_FAMILY):
+                return None
+            return (
+                f"warning: the text holds emoji (U+{ord(found.group()):04X}) and the font '{EMOJI_FAMILY}' is not "
+                f"installed, so they print as empty boxes — install the Debian package {EMOJI_PACKAGE} "
+                "(tools/setup-debian.sh does)"
+            )
+    return None
 
 
 def stylesheet(paper: str = "a4") -> str:
@@ -129,7 +157,7 @@ def copy_pdf(source: Path, target: Path) -> int:
     never a half-written PDF there, a device or pipe written into, a link refused); return its pages."""
     from pypdf import PdfReader
 
-    from ..export import copy_output
+    from ..export import OUTPUT_OPTION, copy_output
 
-    copy_output(source, target, example="faq.pdf")
+    copy_output(source, target, example="faq.pdf", option=OUTPUT_OPTION)
     return len(PdfReader(source).pages)

@@ -47,11 +47,11 @@ from ..render.blocks import EntryBlocks
 from ..render.text import MarkdownRenderer
 from ..search.indexcache import cache_root
 from .document import PrintDocument, PrintLinker
-from .pdf import FONT_FAMILY, PrintedGame, render, stylesheet
+from .pdf import EMOJI_FAMILY, FONT_FAMILY, PrintedGame, render, stylesheet
 from .plan import FRONT_LINK, PrintOptions, printed_groups
 
 #: Bump when the layout changes in a way the HTML does not show: caches are laid out again.
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 #: Lines of contents laid out in one document for the all-games PDF (WeasyPrint holds about
 #: 0.25 MB per line while laying them out; past this, chunks of games start on a new page).
 FRONT_ENTRIES = 500
@@ -70,11 +70,14 @@ class LaidOut:
 
 @cache
 def _font_digest() -> str:
-    """A hash of the CJK font file fontconfig chooses (another version of the font lays out otherwise)."""
+    """A hash of the font files fontconfig chooses, the CJK font's and the emoji font's (another version
+    of a font, or the emoji font installed, lays out otherwise)."""
+    return " ".join(_file_digest(family) for family in (FONT_FAMILY, EMOJI_FAMILY))
+
+
+def _file_digest(family: str) -> str:
     try:
-        path = subprocess.run(
-            ["fc-match", "-f", "%{file}", FONT_FAMILY], capture_output=True, text=True, check=False
-        ).stdout
+        path = subprocess.run(["fc-match", "-f", "%{file}", family], capture_output=True, text=True, check=False).stdout
         return hashlib.sha256(Path(path).read_bytes()).hexdigest() if path else "no-font"
     except (OSError, FileNotFoundError):
         return "no-font"
@@ -195,6 +198,7 @@ class PdfCache:
     def combined(self, kb: KnowledgeBase, parts: list[LaidOut], options: PrintOptions, paper: str) -> Path:
         """The PDF of several games: a shared cover and contents, then each game's own pages (kept in the cache too)."""
         from pypdf import PdfReader, PdfWriter
+        from pypdf.constants import PageLabelStyle
 
         groups = [(kb.games[p.game], printed_groups(kb, kb.games[p.game], options)) for p in parts]
         printed = {ref for _, game_groups in groups for _, _, refs in game_groups for ref in refs}
@@ -212,6 +216,9 @@ class PdfCache:
         for part in parts:
             start = part.pages[f"g-{part.game}"]
             writer.append(PdfReader(part.path), pages=(start - 1, part.count))
+            # A viewer's page box reads as the printed footer does ("BH 15"), not the page's place in the file.
+            code = kb.games[part.game].code_prefix
+            writer.set_page_label(count, count + part.count - start, PageLabelStyle.DECIMAL, f"{code} ", start)
             count += part.count - start + 1
         _link_anchors(writer, front.count)
         out = io.BytesIO()

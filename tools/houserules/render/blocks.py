@@ -18,6 +18,7 @@ from ..data.versions.sourcehash import stale_translations
 
 #: Every block an entry can have, in the order outputs show them.
 ORDER = (
+    "overridden",
     "answer",
     "questions",
     "aliases",
@@ -39,6 +40,7 @@ ORDER = (
 )
 #: Labels of the blocks that are not sections of the page (those are in vocab.SECTIONS).
 LABELS: dict[str, dict[str, str]] = {
+    "overridden": {"zh": "本组房规", "en": "Your group's house rule"},
     "answer": {"zh": "一句话答案", "en": "Short answer"},
     "aliases": {"zh": "别名", "en": "Aliases"},
     "uncertain": {"zh": "存疑", "en": "Uncertain"},
@@ -106,7 +108,12 @@ class EntryBlocks:
         self.backlinks = kb.backlinks()
         self.applying: dict[str, list[str]] = defaultdict(list)
         self.errata_for: dict[str, list[tuple[Entry, dict[str, Any]]]] = defaultdict(list)
+        #: The house rules overriding an entry: its ref → "" (its one-line answer) or a question id → their refs.
+        self.overridden: dict[str, dict[str, list[str]]] = {}
         for entry in kb.entries.values():
+            for target in entry.overrides:
+                ref, _, question = target.partition("/")
+                self.overridden.setdefault(ref, {}).setdefault(question, []).append(entry.ref)
             for ref in entry.applies_to:
                 self.applying[ref].append(entry.ref)
             for erratum, written in zip(entry.errata, errata_data(entry)):
@@ -133,6 +140,8 @@ class EntryBlocks:
         names = {item.id: item.name for item in (*game.editions, *game.expansions)}
         scope = [v for k, v in data.get("scope", {}).items() if k != "note"]  # in the file's order
         found: dict[str, Any] = {
+            # a group's house rules that change this official entry (its one-line answer, "", or questions)
+            "overridden": self.overridden.get(entry.ref),
             "answer": entry.summary,
             "questions": data.get("questions", []),
             "aliases": entry.aliases,

@@ -7,7 +7,7 @@ cleaning of untrusted text is :mod:`.terminal`'s, shared with the search hits.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..data.reading import vocab
 from .blocks import EntryBlocks
@@ -27,6 +27,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "page": {"zh": "网页", "en": "Page"},
     "aliases": {"zh": "别名", "en": "Aliases"},
     "summary": {"zh": "答案", "en": "Answer"},
+    "asked": {"zh": "你问的问题", "en": "The question asked"},
 }
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
 _EMPHASIS = re.compile(r"\*\*|__|`")
@@ -81,8 +82,10 @@ def align_table(rows: list[list[str]]) -> list[str]:
 TERMINAL_BLOCKS = ("answer", "uncertain", "stub", "questions", "body", "applies-to", "see-also", "sources")
 
 
-def format_entry(entry: Entry, kb: KnowledgeBase, url: str, columns: int) -> str:
-    """An entry for ``houserules show``: header fields, then its blocks as text."""
+def format_entry(entry: Entry, kb: KnowledgeBase, url: str, columns: int, asked: str = "") -> str:
+    """An entry for ``houserules show``: header fields, then its blocks as text. ``asked`` (a question's id, as in
+    ``show BH-A13/crash``): that question and its answer come first, under the title, and it is marked (▶) where
+    it stands in the entry's questions."""
     data = entry.data
     linker = TerminalLinker(kb)
     game = kb.games[entry.game]
@@ -96,6 +99,20 @@ def format_entry(entry: Entry, kb: KnowledgeBase, url: str, columns: int) -> str
     ]
     label_width = max(width(_label(names)) for names, value in fields) + 2
     lines = [f"{clean(entry.code)}  {bilingual(entry.title)}", "═" * min(columns, 60)]
+
+    def shown(text: str, lang: str) -> str:
+        return clean(plain_text(text, linker, lang))
+
+    def question_text(q: dict[str, Any], mark: str = "问") -> str:
+        return f"{mark} {shown(q['q']['zh'], 'zh')} / {shown(q['q']['en'], 'en')}\n" + "\n".join(
+            shown(t, lang) for lang, t in _distinct(q["a"])
+        )
+
+    first = next((q for q in data.get("questions", []) if q["id"] == asked), None) if asked else None
+    if first is not None:
+        lines.extend([_label(FIELDS["asked"]) + f"  {clean(entry.code)}/{clean(asked)}", "─" * min(columns, 60)])
+        lines.extend(indented(question_text(first), columns, "  "))
+        lines.append("")
     for names, value in fields:
         if value and is_link(value) and label_width + width(value) > columns:
             # A link is never broken: too long for the value column, it gets a line of its own.
@@ -114,9 +131,6 @@ def format_entry(entry: Entry, kb: KnowledgeBase, url: str, columns: int) -> str
                     lines.append("")
                 lines.extend(indented(text, columns, "  "))
 
-    def shown(text: str, lang: str) -> str:
-        return clean(plain_text(text, linker, lang))
-
     def refs(items: list[str]) -> list[str]:
         return ["\n".join(linker.text(kb.entries[r], "zh") for r in items)]
 
@@ -132,11 +146,7 @@ def format_entry(entry: Entry, kb: KnowledgeBase, url: str, columns: int) -> str
         elif block.kind == "questions":
             section(
                 block.label,
-                [
-                    f"问 {shown(q['q']['zh'], 'zh')} / {shown(q['q']['en'], 'en')}\n"
-                    + "\n".join(shown(t, lang) for lang, t in _distinct(q["a"]))
-                    for q in block.data
-                ],
+                [question_text(q, "▶ 问" if first is not None and q["id"] == asked else "问") for q in block.data],
             )
         elif block.kind == "body":
             section(block.label, [markdown_text(t, linker, lang) for lang, t in _distinct(block.data)])

@@ -94,7 +94,10 @@ def named(text: str, names: dict[str, dict[str, Any]], lang: str) -> str:
 
     def name(match: re.Match[str]) -> str:
         target = names.get(match.group(1).strip())
-        return f"{target['title'][lang]} ({target['code']})" if target else match.group(1).strip()
+        if not target:
+            return match.group(1).strip()
+        title = target["title"]
+        return f"{title.get(lang) or title['zh']} ({target['code']})"
 
     return INLINE_REF.sub(name, text)
 
@@ -104,51 +107,98 @@ def shown_refs(hits: Iterable[Any]) -> set[str]:
     refs: set[str] = set()
     for hit in hits:
         rec = hit.record
-        # A question's hit shows its answer, and the entry's one-line answer too when the entry leads.
+        # A question's hit shows its answer and the entry's one-line answer below it.
         question = rec.get("question")
-        shown = [question["answer"]] if question else []
-        if not question or rec.get("lead") == "entry":
-            shown.append(rec["summary"])
+        shown = [question["answer"], rec["summary"]] if question else [rec["summary"]]
+        if rec.get("also"):
+            shown.append(rec["also"]["answer"])
         for texts in shown:
             for text in texts.values():
                 refs.update(m.group(1).strip() for m in INLINE_REF.finditer(text))
     return refs
 
 
-def format_hits(hits: Iterable[Any], columns: int, names: dict[str, dict[str, Any]] | None = None) -> str:
-    """Readable search results: code, titles, the one-line answer and the page path.
+#: The languages of a result in the order they are shown, by the language and script of the query.
+ORDER = {"en": ("en", "zh"), "zh": ("zh", "en"), "zh-Hant": ("zh-Hant", "en")}
+#: What the results say above the hits when no ruling answers a told question exactly, by language.
+NOTHING_ANSWERS = {
+    "zh": "不确定有条目正好回答这个问题 — 最接近的条目：",
+    "en": "Not sure any ruling answers this exactly — closest entries:",
+    "zh-Hant": "不確定有條目正好回答這個問題 — 最接近的條目：",
+}
 
-    A hit on one of an entry's questions shows the question and its answer first,
-    then the entry's code and titles and the page with the question's anchor; when the
-    question holds too little of the query (``lead: "entry"``), the entry and its one-line
-    answer come first and the question below it.
-    A reference in an answer is named by the target's title and code (``names``: ``game:id`` -> title, code).
+
+#: The mark before a question, in the reader's language.
+ASKED = {"zh": "问", "zh-Hant": "問", "en": "Q"}
+
+
+def nothing_answers(lang: str) -> list[str]:
+    """The line above the hits of a told question that no ruling answers exactly: both languages, the
+    reader's first.
+
+    >>> nothing_answers("en")
+    ['Not sure any ruling answers this exactly — closest entries:', '不确定有条目正好回答这个问题 — 最接近的条目：']
+    """
+    return [NOTHING_ANSWERS[lang_] for lang_ in ORDER.get(lang, ORDER["zh"])]
+
+
+def format_hits(
+    hits: Iterable[Any], columns: int, names: dict[str, dict[str, Any]] | None = None, lang: str = "zh"
+) -> str:
+    """Readable search results: code, titles, the one-line answer and the page path, in the language and
+    script of the query first (``lang``: ``zh``, ``zh-Hant``, ``en``; the other language below).
+
+    A hit on one of an entry's questions (the question answers the query) shows the question and its
+    answer first, then the entry's code and titles, its one-line answer in the reader's language, and the
+    page with the question's anchor. A reference in an answer is named by the target's title and code
+    (``names``: ``game:id`` -> title, code).
     """
     names = names or {}
+    order = ORDER.get(lang, ORDER["zh"])
     blocks = []
     for number, hit in enumerate(hits, 1):
         rec = hit.record
         question = rec.get("question")
+        hant = getattr(hit, "traditional", None) or {}
+
+        def texts(pair: dict[str, str], key: str, hant: dict[str, str] = hant) -> dict[str, str]:
+            return {**pair, "zh-Hant": hant.get(key, pair.get("zh", ""))}
+
+        title = texts(rec["title"], "title")
         lines: list[str] = []
-        if question and rec.get("lead") == "entry":
-            lines += hanging(f"{number:>2}. {pad(clean(rec['code']), 8)} {bilingual(rec['title'])}", columns)
-            lines += _texts(rec["summary"], columns, names)
-            lines += hanging(f"    问 {bilingual(question['question'])}", columns)
-            lines += _texts(question["answer"], columns, names)
-        elif question:
-            lines += hanging(f"{number:>2}. 问 {bilingual(question['question'])}", columns)
-            lines += _texts(question["answer"], columns, names)
-            lines += hanging(f"    {pad(clean(rec['code']), 8)} {bilingual(rec['title'])}", columns)
+        if question:
+            asked = _names(texts(question["question"], "question"), order)
+            lines += hanging(f"{number:>2}. {ASKED[order[0]]} {asked}", columns)
+            lines += _texts(texts(question["answer"], "answer"), columns, names, order)
+            other = rec.get("also")
+            if other:  # the entry's next question, when it scores close: a player often tells two things at once
+                asked = _names(texts(other["question"], "also_question"), order)
+                lines += hanging(f"    {ASKED[order[0]]} {asked}", columns)
+                lines += _texts(texts(other["answer"], "also_answer"), columns, names, order[:1])
+            lines += hanging(f"    {pad(clean(rec['code']), 8)} {_names(title, order)}", columns)
+            lines += _texts(texts(rec["summary"], "summary"), columns, names, order[:1])
         else:
-            lines += hanging(f"{number:>2}. {pad(clean(rec['code']), 8)} {bilingual(rec['title'])}", columns)
-            lines += _texts(rec["summary"], columns, names)
+            lines += hanging(f"{number:>2}. {pad(clean(rec['code']), 8)} {_names(title, order)}", columns)
+            lines += _texts(texts(rec["summary"], "summary"), columns, names, order)
         lines.append(f"    → {clean(rec['url'])}  ({clean(rec['id'])})")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
 
-def _texts(texts: dict[str, str], columns: int, names: dict[str, dict[str, Any]]) -> list[str]:
-    lines = indented(clean(named(texts.get("zh", ""), names, "zh")), columns)
-    if texts.get("en") and texts["en"] != texts.get("zh"):
-        lines += indented(clean(named(texts["en"], names, "en")), columns)
+def _names(names: dict[str, str], order: tuple[str, ...]) -> str:
+    """``first · second`` in the reader's order (one of them when they are equal)."""
+    first, second = (clean(names.get(lang, "")) for lang in order)
+    return first if first == second or not second else f"{first} · {second}" if first else second
+
+
+def _texts(
+    texts: dict[str, str], columns: int, names: dict[str, dict[str, Any]], order: tuple[str, ...] = ("zh", "en")
+) -> list[str]:
+    lines: list[str] = []
+    shown: list[str] = []
+    for lang in order:
+        text = texts.get(lang, "")
+        if text and text not in shown:
+            shown.append(text)
+            lines += indented(clean(named(text, names, lang)), columns)
     return lines

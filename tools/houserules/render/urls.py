@@ -122,6 +122,9 @@ def go_shard(prefix: str) -> str:
 #: 更新记录 · What changed, and its Atom feed (at the site root).
 CHANGES_PAGE = "changes.md"
 CHANGES_FEED = "changes.xml"
+#: The data version of the build as a script (``window.houserulesDataVersion``): what a report's citation names,
+#: loaded when one is opened, so that no page changes with every data version (scripts load from file:// too).
+DATA_VERSION_SCRIPT = "version.js"
 
 
 #: The translators' pages and their downloads (written by the build, not by MkDocs).

@@ -15,14 +15,14 @@ from typing import Any
 
 from ..check.wording import shown_subject, subject_pattern
 from ..data.reading import vocab
-from ..data.reading.model import Game, KnowledgeBase
+from ..data.reading.model import Bilingual, Game, KnowledgeBase
 from ..data.versions.entrychanges import EntryChange, aspect_names
 from ..data.versions.history import History, Version
-from ..data.versions.version import SHORT, game_version
+from ..data.versions.version import SHORT, DataVersion, game_version
 from ..print.inserts import insert_path, inserts
 from ..render.templating import macros, render
 from ..render.text import xml_text
-from ..render.urls import CHANGES_FEED, CHANGES_PAGE, entry_url, page_url
+from ..render.urls import CHANGES_FEED, CHANGES_PAGE, entry_url, page_url, pdf_name
 from .markup import front_matter
 
 #: The newest versions the page lists and the feed carries.
@@ -70,33 +70,80 @@ def version_html(kb: KnowledgeBase, version: Version, href: Callable[[str], str]
 
 
 def _heading(version: Version, current: bool) -> str:
-    """``3b0fbf2c · 2026-11-30``: the version's hash and the day it was committed (or that it is not)."""
-    when = "未提交 · uncommitted" if version.commit is None else version.date
+    """``3b0fbf2c · 2026-11-30 09:05 UTC``: the version's hash and when it was committed (or that it is not)."""
+    when = "未提交 · uncommitted" if version.commit is None else version.when
     return f"{version.short} · {when}" + ("（当前 · current）" if current else "")
 
 
-def game_trees(kb: KnowledgeBase, history: History, version: Version) -> dict[str, str]:
-    """Each game's folder hash in ``version`` (what that game's own PDF prints), in the order of the games."""
-    if version.commit is None or version is history.versions[0]:
-        trees = {g: game_version(kb, g).tree for g in kb.games} if kb.root is not None else {}
-    else:
-        trees = history.game_trees.get(version.commit, {})
-    return {g: trees[g] for g in kb.games if g in trees}
-
-
 def _game_versions(
-    kb: KnowledgeBase, trees: dict[str, str], first: dict[tuple[str, str], Version], version: Version
+    kb: KnowledgeBase, history: History, first: dict[tuple[str, str], Version], version: Version
 ) -> list[tuple[Game, str, str | None]] | None:
-    """Each game's version under a version, so a game's printout is found on the page too (None: none is known).
-
-    A game's version carries an anchor (``v-<game>-<hash>``) where it first appears, the oldest version holding it.
-    """
+    """Each game's version under a version, as its own PDF prints it (``2026-12-02 · fa61695e``), so a game's
+    printout is found on the page too (None: none is known). A game's version carries an anchor
+    (``v-<game>-<hash>``) where it first appears, the oldest version holding it."""
+    trees = history.trees(version)
     if not trees:
         return None
-    return [
-        (kb.games[game], tree[:SHORT], f"v-{game}-{tree[:SHORT]}" if first.get((game, tree)) is version else None)
-        for game, tree in trees.items()
-    ]
+    shown = []
+    for game, tree in trees.items():
+        printed = history.printed(version, game) or DataVersion(tree)
+        anchor_id = f"v-{game}-{tree[:SHORT]}" if first.get((game, tree)) is version else None
+        shown.append((kb.games[game], str(printed), anchor_id))
+    return shown
+
+
+def _find_text(*parts: str) -> str:
+    """What the page's filter box matches a row or a version against: its printed versions, dates and times."""
+    return " ".join(" ".join(parts).lower().replace("·", " ").split())
+
+
+def _pdfs(
+    kb: KnowledgeBase, history: History, shown: list[Version], ready: set[str], anchors: set[str]
+) -> list[dict[str, Any]]:
+    """Each PDF (``faq.pdf``, then each game's own when it prints one) with the versions it printed, newest first:
+    the version as its cover prints it, when it came (the commit's day and minute), how many of its entries
+    changed since, a link to the data version where it came (what that version changed) and the ready insert."""
+    index = {id(v): n for n, v in enumerate(history.versions)}
+    # the entries of each game changed in the versions newer than each version (a printout of it lacks them)
+    seen: dict[str | None, set[str]] = {None: set(), **{g: set() for g in kb.games}}
+    newer: dict[str | None, list[int]] = {game: [] for game in seen}
+    for version in shown:
+        for game, refs in seen.items():
+            newer[game].append(len(refs))
+        for change in version.entries:
+            seen[None].add(change.ref)
+            if change.ref.split(":", 1)[0] in seen:
+                seen[change.ref.split(":", 1)[0]].add(change.ref)
+    pdfs: list[tuple[str | None, str, Bilingual]] = [(None, pdf_name(None), {"zh": "全部游戏", "en": "All games"})]
+    if history.own_pdfs:
+        pdfs += [(g.id, pdf_name(g.id), g.name.as_dict()) for g in kb.games.values()]
+    else:
+        pdfs[0] = (None, ", ".join([pdf_name(None)] + [pdf_name(g) for g in kb.games]), pdfs[0][2])
+    found = []
+    for game, name, title in pdfs:
+        rows = []
+        for printed in history.pdf_versions(game):
+            position = index[id(printed.version)]
+            if position >= len(shown):
+                continue
+            version = printed.version
+            current = position == 0 or (game is not None and history.games.get(game) == printed.printed)
+            rows.append(
+                {
+                    "printed": str(printed.printed),
+                    "when": "未提交 · uncommitted" if version.commit is None else version.when,
+                    "href": f"#{anchor(version)}" if anchor(version) in anchors else None,
+                    "since": 0 if current else newer[game][position],
+                    "current": current,
+                    "insert": insert_path(version)
+                    if game is None and version.version.tree in ready and position
+                    else None,
+                    "find": _find_text(str(printed.printed), version.when, name, version.short),
+                }
+            )
+        if rows:
+            found.append({"name": name, "title": title, "id": f"pdf-{game or 'faq'}", "rows": rows})
+    return found
 
 
 def changes_page(kb: KnowledgeBase, history: History | None, offered: list[Version] | None = None) -> str:
@@ -118,28 +165,37 @@ def changes_page(kb: KnowledgeBase, history: History | None, offered: list[Versi
         return head + "\n" + render("site/changes.html", current=view, feed=CHANGES_FEED)
     ready = {v.version.tree for v in (offered if offered is not None else [v for v, _ in inserts(kb, history)])}
     shown = history.versions[:PAGE_VERSIONS]
-    trees = {id(v): game_trees(kb, history, v) for v in shown}
     first: dict[tuple[str, str], Version] = {}
     for version in shown:  # newest first: the last one seen is the oldest holding a game's version
-        for game, tree in trees[id(version)].items():
+        for game, tree in history.trees(version).items():
             first[(game, tree)] = version
-    versions = [
-        {
-            "heading": _heading(version, version is current),
-            "anchor": anchor(version),
-            "short": version.short,
-            # the commit under the version's heading: its short id and subject (a commit subject is data: escaped,
-            # and shown neutral when it uses a production word)
-            "commit": version.commit[:10] if version.commit is not None else None,
-            "subject": shown_subject(version.subject, words) if version.subject else None,
-            "games": _game_versions(kb, trees[id(version)], first, version),
-            "insert": insert_path(version) if version.version.tree in ready and version is not current else None,
-            "lists": _lists(kb, version, href),
-        }
-        for version in shown
-    ]
+    versions: list[dict[str, Any]] = []
+    for version in shown:
+        printed = history.printed(version) or version.version
+        games_of = _game_versions(kb, history, first, version)
+        versions.append(
+            {
+                "heading": _heading(version, version is current),
+                "anchor": anchor(version),
+                "short": version.short,
+                "printed": str(printed),
+                # the commit under the version's heading: its short id and subject (a commit subject is data:
+                # escaped, and shown neutral when it uses a production word)
+                "commit": version.commit[:10] if version.commit is not None else None,
+                "subject": shown_subject(version.subject, words) if version.subject else None,
+                "games": games_of,
+                "insert": insert_path(version) if version.version.tree in ready and version is not current else None,
+                "lists": _lists(kb, version, href),
+                "find": _find_text(str(printed), version.when, *(p for _, p, _ in games_of or [])),
+            }
+        )
+    pdfs = _pdfs(kb, history, shown, ready, {v["anchor"] for v in versions})
     older = max(0, len(history.versions) - PAGE_VERSIONS)
-    return head + "\n" + render("site/changes.html", current=view, feed=CHANGES_FEED, versions=versions, older=older)
+    return (
+        head
+        + "\n"
+        + render("site/changes.html", current=view, feed=CHANGES_FEED, versions=versions, older=older, pdfs=pdfs)
+    )
 
 
 def _uuid(name: str) -> str:
@@ -152,6 +208,11 @@ def _sub(parent: etree.Element, tag: str, text: str | None = None, **attributes:
     if text is not None:
         element.text = xml_text(text)
     return element
+
+
+def _updated(version: Version) -> str:
+    """When a version came, for the feed (RFC 3339): the commit's time, or the build's day for uncommitted changes."""
+    return version.time or f"{version.date}T00:00:00Z"
 
 
 def _summary(version: Version) -> str:
@@ -180,7 +241,7 @@ def changes_feed(kb: KnowledgeBase, history: History | None, site_name: str, sit
         feed, "subtitle", "每个数据版本新增、更改和删除的条目 · Entries added, changed and removed in each data version"
     )
     _sub(feed, "id", _uuid(f"feed:{site_url or site_name}"))
-    _sub(feed, "updated", f"{versions[0].date}T00:00:00Z" if versions else "1970-01-01T00:00:00Z")
+    _sub(feed, "updated", _updated(versions[0]) if versions else "1970-01-01T00:00:00Z")
     _sub(feed, "link", rel="alternate", type="text/html", href=page_url(CHANGES_PAGE))
     _sub(feed, "link", rel="self", type="application/atom+xml", href=CHANGES_FEED)
     author = _sub(feed, "author")
@@ -191,13 +252,14 @@ def changes_feed(kb: KnowledgeBase, history: History | None, site_name: str, sit
         if history is not None and not history.from_git:  # the current version alone: its changes are unknown
             _sub(entry, "title", f"数据版本 {version.version}")
             _sub(entry, "id", _uuid(f"data:{version.version.tree}"))
-            _sub(entry, "updated", f"{version.date}T00:00:00Z")
+            _sub(entry, "updated", _updated(version))
             _sub(entry, "link", rel="alternate", type="text/html", href=page_url(CHANGES_PAGE))
             _sub(entry, "content", str(macros("site/versions.html").feed_no_history(history.note)), type="html")
             continue
-        _sub(entry, "title", f"数据版本 {version.version}：{_summary(version)}")
+        printed = history.printed(version) if history is not None else None
+        _sub(entry, "title", f"数据版本 {printed or version.version}：{_summary(version)}")
         _sub(entry, "id", _uuid(f"data:{version.version.tree}"))
-        _sub(entry, "updated", f"{version.date}T00:00:00Z")
+        _sub(entry, "updated", _updated(version))
         _sub(entry, "link", rel="alternate", type="text/html", href=f"{page_url(CHANGES_PAGE)}#{anchor(version)}")
         subject = shown_subject(version.subject, words) if version.subject else None
         content = macros("site/versions.html").feed_content(subject, _lists(kb, version, lambda path: path))

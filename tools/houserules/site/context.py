@@ -37,6 +37,8 @@ class SiteContext:
         self.repo = repo
         #: Where readers report a wrong text when there is no repository (``extra.report`` in mkdocs.yml).
         self.report: str | None = None
+        #: The site's public address (``site_url``), for the page an answer's report names.
+        self.site_url: str | None = None
 
     @cached_property
     def version(self) -> DataVersion | None:

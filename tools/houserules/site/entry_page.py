@@ -3,16 +3,14 @@ each under a stable anchor."""
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
 from ..data.reading.model import Entry
 from ..render import blocks as B
 from ..render.html import Html, entry_html
 from ..render.text import plain_text
-from ..render.urls import entry_url, question_code
+from ..render.urls import CHANGES_PAGE, entry_url, page_url, question_code
 from .context import SiteContext, entry_tags
 from .markup import SiteLinker, front_matter
+from .report import Report, answer_report
 
 #: The blocks an entry page shows (all of them), in order.
 SITE_BLOCKS = B.ORDER
@@ -42,7 +40,7 @@ class EntryPage:
             question_code=question_code,
             badges=self.badges(),
             edit_links=self.edit_links(),
-            report=self.report(),
+            report_for=self.report_for,
         )
         return f"{head}\n{page}"
 
@@ -54,27 +52,17 @@ class EntryPage:
         ]
 
     def edit_links(self) -> list[dict[str, str]] | None:
-        """编辑此条目 and 报告错误: to the entry's file and a pre-filled issue, when the site names its repository."""
+        """编辑此条目: to the entry's file, when the site names its repository (the reports are beside the answers)."""
         repo = self.ctx.repo
-        if repo is None:
-            return None
-        return [
-            {"url": url, "zh": zh, "en": en}
-            for url, (zh, en) in (
-                (repo.edit_url(self.entry), ("编辑此条目", "Edit this entry")),
-                (repo.issue_url(self.entry), ("报告错误", "Suggest a correction")),
-            )
-            if url
-        ]
+        url = repo.edit_url(self.entry) if repo is not None else None
+        return [{"url": url, "zh": "编辑此条目", "en": "Edit this entry"}] if url else None
 
-    def report(self) -> dict[str, Any] | None:
-        """How to report a wrong text, for a site without a repository: the group's channel (``extra.report``
-        in mkdocs.yml: an address, linked, or a sentence); none when it is not set."""
-        report = self.ctx.report
-        if not report:
-            return None
-        link = re.match(r"(https?://|mailto:)\S+$", report) is not None
-        return {"href": report if link else None, "shown": report.removeprefix("mailto:") if link else report}
+    def report_for(self, question: str = "") -> Report:
+        """The 纠错 · Report control beside the one-line answer (``question`` "") or a question's answer."""
+        ctx = self.ctx
+        version = str(ctx.version) if ctx.version is not None else ""
+        versions = self.linker.url(page_url(CHANGES_PAGE))
+        return answer_report(self.entry, question, ctx.repo, ctx.report, ctx.site_url, version, versions)
 
 
 def entry_page(ctx: SiteContext, entry: Entry) -> str:

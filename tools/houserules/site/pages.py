@@ -45,6 +45,7 @@ def game_page(ctx: SiteContext, game: Game) -> str:
         {"title": s["title"], "kind": vocab.SOURCE_KINDS[s["kind"]]["zh"], "note": s.get("note")}
         for s in game.data["sources"]
     ]
+    sections = [(anchor, title, [ctx.kb.entries[r] for r in refs]) for anchor, title, refs in ctx.sections(game)]
     return f"{head}\n" + render(
         "site/game.html",
         h=h,
@@ -52,7 +53,8 @@ def game_page(ctx: SiteContext, game: Game) -> str:
         description=game.data.get("description"),
         licence=game.data["licence"],
         translator_links=translators.game_links(game, linker, questions),
-        sections=[(anchor, title, [ctx.kb.entries[r] for r in refs]) for anchor, title, refs in ctx.sections(game)],
+        sections=sections,
+        empty=not any(entries for _, _, entries in sections),  # a new game: one line says so
         sources=sources,
     )
 

@@ -11,13 +11,14 @@ whole each time.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 from ..data.versions.savediff import Changes
 from ..export.api import EntriesDocument
-from ..render.urls import CHANGES_FEED
+from ..render.urls import CHANGES_FEED, DATA_VERSION_SCRIPT
 from .changelog import changes_feed
 from .context import SiteContext
 from .golinks import shard_files
@@ -54,6 +55,15 @@ def write_downloads(ctx: SiteContext, site_dir: Path) -> None:
             target.write_bytes(data)
 
 
+def version_script(version: str) -> str:
+    """``version.js``: the build's data version, for the citation a report copies (:mod:`houserules.site.report`).
+
+    >>> print(version_script("2026-12-02 · fb591ce2"), end="")
+    window.houserulesDataVersion = "2026-12-02 \\u00b7 fb591ce2";
+    """
+    return f"window.houserulesDataVersion = {json.dumps(version)};\n"
+
+
 class Outputs:
     """Every post-build file of a site, kept from one build of a folder to the next."""
 
@@ -82,6 +92,7 @@ class Outputs:
         self.search.write(ctx, site_dir, changes)
         (site_dir / CHANGES_FEED).write_text(changes_feed(ctx.kb, ctx.history, info.name, info.url), encoding="utf-8")
         version = ctx.version
+        (site_dir / DATA_VERSION_SCRIPT).write_text(version_script(str(version or "")), encoding="utf-8")
         # Last: the offline app lists every file the site has.
         write_offline(
             site_dir,

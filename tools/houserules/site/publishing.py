@@ -24,10 +24,11 @@ cannot come from a committed ``mkdocs.yml``. Read in this order:
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
-from ..errors import HouserulesError
+from ..errors import HouserulesError, visible
 
 SITE_URL = "HOUSERULES_SITE_URL"
 REPO_URL = "HOUSERULES_REPO_URL"
@@ -51,6 +52,34 @@ def _address(name: str, value: str) -> str:
         raise HouserulesError(
             f"{name}={value!r} is not an http(s) address — set it to a full address such as "
             "https://your-name.github.io/houserules/ (or unset it to use mkdocs.yml)"
+        )
+    return value
+
+
+def edit_path(value: str) -> bool:
+    r"""Whether ``value`` may be ``edit_uri``: a path in the repository (``edit/main/content/``, joined to
+    the repository's address) or an http(s) address with a host. Nothing a browser reads as another
+    scheme (``javascript:``, ``data:``, ``vbscript:``, ``file:``) or as another host (``//host``,
+    ``/\\host``), and no space, control, format or separator character, which browsers drop or read
+    otherwise than this test does (``java\tscript:``).
+
+    >>> [edit_path(v) for v in ("edit/main/content/", "https://git.example/o/hr/-/edit/main/", "javascript:alert(1)")]
+    [True, True, False]
+    >>> [edit_path(v) for v in ("//evil.example/x", "/\\evil.example", "java\nscript:x", "edit/ main/")]
+    [False, False, False, False]
+    """
+    if not value or "\\" in value or value.startswith("//"):
+        return False
+    if any(c.isspace() or unicodedata.category(c) in {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"} for c in value):
+        return False
+    return http_address(value) if urlsplit(value).scheme or ":" in value.split("/", 1)[0] else True
+
+
+def _edit(value: str) -> str:
+    if not edit_path(value):
+        raise HouserulesError(
+            f"{EDIT_URI}={visible(repr(value))} is neither a path in the repository nor an http(s) address — set "
+            "it to a path such as edit/main/content/ (or a full https:// address), or unset it to use the default"
         )
     return value
 
@@ -81,5 +110,5 @@ def environment_urls(env: Mapping[str, str] | None = None) -> dict[str, str]:
     if repo:
         found["repo_url"] = _address(REPO_URL, repo).rstrip("/")
         edit = env.get(EDIT_URI, "").strip()
-        found["edit_uri"] = edit or _edit_uri(found["repo_url"], branch or "main")
+        found["edit_uri"] = _edit(edit) if edit else _edit_uri(found["repo_url"], branch or "main")
     return found

@@ -16,7 +16,7 @@ from pathlib import Path
 from urllib.parse import quote, urlencode, urlsplit
 
 from ..data.reading.model import Entry
-from ..render.urls import go_url
+from ..render.urls import entry_url, question_url
 
 
 @dataclass(frozen=True)
@@ -75,13 +75,22 @@ class RepoLinks:
         path = self.file_in_repo(entry)
         return self.edit_base + quote(path) if self.edit_base and path else None
 
-    def issue_url(self, entry: Entry) -> str | None:
-        """A new issue about the entry, its title and body filled in (GitHub's or GitLab's form)."""
+    def issue_url(self, entry: Entry, question: str = "") -> str | None:
+        """A new issue about the entry, or one of its questions (``question``: its id), its title and body filled in
+        (GitHub's or GitLab's form): the entry's code, the question's citation, the page and the data version.
+        Every part is percent-encoded whole: a title may hold ``&``, ``#`` or ``%``."""
         host = urlsplit(self.repo_url).netloc.lower()
-        title = f"[{entry.code}] {entry.title['zh']} · {entry.title['en']}"
+        asked = next((q for q in entry.questions if q.id == question), None) if question else None
+        cite = f"{entry.code}/{question}" if asked else entry.code
+        if asked is not None:
+            title = f"[{cite}] {asked.q['zh']} · {asked.q['en']}"
+        else:
+            title = f"[{cite}] {entry.title['zh']} · {entry.title['en']}"
         lines = [f"条目 · Entry: {entry.code} {entry.title['zh']} · {entry.title['en']} ({entry.ref})"]
-        if self.site_url:
-            lines.append(f"页面 · Page: {self.site_url}{go_url(entry.code)}")
+        if asked is not None:
+            lines.append(f"问题 · Question: {cite} {asked.q['zh']} · {asked.q['en']}")
+        page = question_url(entry, question) if asked else entry_url(entry)
+        lines.append(f"页面 · Page: {self.site_url}{page}" if self.site_url else f"页面 · Page: {page}")
         path = self.file_in_repo(entry)
         if path:
             lines.append(f"文件 · File: {path}")
@@ -106,3 +115,31 @@ class RepoLinks:
                 {"issue[title]": title, "issue[description]": body}, safe="", quote_via=quote
             )
         return None
+
+
+#: Stands for the query in :func:`missing_ruling_url` (the search worker writes the query, URL-encoded, there).
+QUERY_MARK = "HRQUERY"
+
+
+def missing_ruling_url(repo: RepoLinks) -> str | None:
+    """A new issue asking for the ruling a told question found none for, with :data:`QUERY_MARK` where the
+    question goes (GitHub's or GitLab's form; None on another host): what the site's search offers when no
+    ruling answers a question exactly.
+
+    >>> missing_ruling_url(RepoLinks("https://github.com/o/hr", None, Path("/x"), None, "v1")).count(QUERY_MARK)
+    2
+    """
+    host = urlsplit(repo.repo_url).netloc.lower()
+    title = f"没有条目回答 · No ruling answers: {QUERY_MARK}"
+    lines = [f"问题 · Question: {QUERY_MARK}"]
+    if repo.version:
+        lines.append(f"数据版本 · Data version: {repo.version}")
+    lines += ["", "出处 · Source (rulebook page, official FAQ…):", ""]
+    body = "\n".join(lines)
+    if "github" in host:
+        return f"{repo.repo_url}/issues/new?" + urlencode({"title": title, "body": body}, safe="", quote_via=quote)
+    if "gitlab" in host:
+        return f"{repo.repo_url}/-/issues/new?" + urlencode(
+            {"issue[title]": title, "issue[description]": body}, safe="", quote_via=quote
+        )
+    return None

@@ -6,6 +6,7 @@ Layout::
     rules_data/<game>/glossary.yaml      optional: terms and their translations
     rules_data/<game>/synonyms.yaml      optional: what players say for the game's words (search)
     rules_data/synonyms.yaml             optional: what players say, in every game (search)
+    rules_data/traditional.yaml          optional: the reviewed Traditional forms a Traditional reader sees (search)
     rules_data/<game>/entries/<id>.yaml  one entry per file, named after its id
 
 A file that cannot be read or does not match its schema is reported and left
@@ -26,7 +27,7 @@ from typing import TypeVar
 
 from ...errors import Problem, display_path
 from . import schemaparts as patterns
-from .model import Entry, Game, Glossary, KnowledgeBase, Synonyms
+from .model import Entry, Game, Glossary, KnowledgeBase, Synonyms, TraditionalTerms
 from .readfile import ReadCache, read_document
 from .records import build
 from .safefile import folder_children, unreadable
@@ -38,6 +39,7 @@ _SLUG = re.compile(patterns.SLUG)
 GAME_FILE = "game.yaml"
 GLOSSARY_FILE = "glossary.yaml"
 SYNONYMS_FILE = "synonyms.yaml"
+TRADITIONAL_FILE = "traditional.yaml"
 ENTRIES_DIR = "entries"
 
 
@@ -151,6 +153,11 @@ def _load(data_dir: Path, cache: ReadCache | None) -> LoadResult:
             result.problems.extend(problems)
             if sdoc is not None:
                 result.kb.synonyms = build(Synonyms, sdoc.data, path=child, doc=sdoc)
+        elif child.name == TRADITIONAL_FILE:
+            tdoc, problems = result.read(child, "traditional", "-")
+            result.problems.extend(problems)
+            if tdoc is not None:
+                result.kb.traditional = build(TraditionalTerms, tdoc.data, path=child, doc=tdoc)
         elif child.suffix in {".yaml", ".yml"}:
             result.problems.append(_stray(child, "the data folder"))
     return result

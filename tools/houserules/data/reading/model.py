@@ -16,11 +16,12 @@ from typing import Any, ClassVar
 from . import vocab
 from .records import (
     JSON,
+    LINE_TEXT_BOTH,
     NO_TEXT,
     TEXT,
-    TEXT_BOTH,
     Bilingual,
     Change,
+    ClauseRef,
     Completion,
     Erratum,
     Fact,
@@ -29,6 +30,7 @@ from .records import (
     Named,
     Question,
     QuestionSource,
+    RegionalTerm,
     Scope,
     Section,
     Source,
@@ -44,7 +46,7 @@ from .records import (
     to_def,
     words,
 )
-from .schemaparts import CODE, CODE_PREFIX, enum_of, text_field
+from .schemaparts import CODE, CODE_PREFIX, OVERRIDE, enum_of, line_field, text_field
 from .vocab import INLINE_REF  # noqa: F401 - re-exported: where the data model is read
 from .yamlload import Document, Path_, text_fields
 
@@ -54,6 +56,7 @@ __all__ = [
     "read_entry",
     "Bilingual",
     "Change",
+    "ClauseRef",
     "Completion",
     "Entry",
     "Erratum",
@@ -118,13 +121,21 @@ class Synonyms(Record):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class TraditionalTerms(Record):
+    """The reviewed Traditional forms of the search (``rules_data/traditional.yaml``): what a query in
+    Traditional characters reads where OpenCC's conversion would not do."""
+
+    terms: tuple[RegionalTerm, ...] = field(metadata=prop(array(RegionalTerm)))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Game(Record):
     id: str = field(metadata=prop(to_def("slug")))
     code_prefix: str = field(metadata=prop(text_field(pattern=CODE_PREFIX)))
-    name: Text = field(metadata=prop(TEXT_BOTH))
+    name: Text = field(metadata=prop(LINE_TEXT_BOTH))
     aliases: tuple[str, ...] = field(default=(), metadata=prop(words()))
-    publisher: str = field(default="", metadata=prop(text_field()))
-    designers: tuple[str, ...] = field(default=(), metadata=prop(array(text_field())))
+    publisher: str = field(default="", metadata=prop(line_field()))
+    designers: tuple[str, ...] = field(default=(), metadata=prop(array(line_field())))
     description: Text | None = field(default=None, metadata=prop(TEXT))
     editions: tuple[Named, ...] = field(metadata=prop(array(Named, minItems=1)))
     expansions: tuple[Named, ...] = field(default=(), metadata=prop(array(Named)))
@@ -187,13 +198,24 @@ class Entry(Record):
     id: str = field(metadata=prop(to_def("slug")))
     code: str = field(metadata=prop(text_field(pattern=CODE, description="Short stable citation code, e.g. BH-A13.")))
     kind: str = field(metadata=prop(enum_of(vocab.KINDS)))
-    title: Text = field(metadata=prop(TEXT_BOTH))
-    aliases: tuple[str, ...] = field(default=(), metadata=prop(array(text_field(maxLength=200), uniqueItems=True)))
+    title: Text = field(metadata=prop(LINE_TEXT_BOTH))
+    aliases: tuple[str, ...] = field(default=(), metadata=prop(array(line_field(maxLength=200), uniqueItems=True)))
     summary: Text = field(metadata=prop(TEXT))
     body: Text = field(default=NO_TEXT, metadata=prop(TEXT))
     facts: tuple[Fact, ...] = field(default=(), metadata=prop(array(Fact)))
     applies_to: tuple[str, ...] = field(default=(), metadata=prop(to_def("refs")))
     see_also: tuple[str, ...] = field(default=(), metadata=prop(to_def("refs")))
+    overrides: tuple[str, ...] = field(
+        default=(),
+        metadata=prop(
+            array(
+                text_field(pattern=OVERRIDE, maxLength=200),
+                uniqueItems=True,
+                description="A group's house rule: the official entries (game:id: their one-line answer) and "
+                "questions (game:id/question-id) it changes; each of them then says so and points to it.",
+            )
+        ),
+    )
     authority: str = field(metadata=prop(enum_of(vocab.AUTHORITIES)))
     scope: Scope | None = field(default=None, metadata=prop(Scope))
     confidence: str = field(metadata=prop(enum_of(vocab.CONFIDENCES)))
@@ -223,6 +245,8 @@ class Entry(Record):
             yield ("applies_to", index), ref_
         for index, ref_ in enumerate(self.see_also):
             yield ("see_also", index), ref_
+        for index, target in enumerate(self.overrides):
+            yield ("overrides", index), target.split("/", 1)[0]
         for index, erratum in enumerate(self.errata):
             yield ("errata", index, "component"), erratum.component
 
@@ -301,7 +325,13 @@ def read_entry(path: Path, doc: Document, game: str, origin: str = "shared") -> 
 
 
 #: The records of whole files, by the name of their schema.
-FILE_RECORDS: dict[str, type[Record]] = {"entry": Entry, "game": Game, "glossary": Glossary, "synonyms": Synonyms}
+FILE_RECORDS: dict[str, type[Record]] = {
+    "entry": Entry,
+    "game": Game,
+    "glossary": Glossary,
+    "synonyms": Synonyms,
+    "traditional": TraditionalTerms,
+}
 
 
 @dataclass
@@ -314,6 +344,12 @@ class KnowledgeBase:
     root: Path | None = None
     #: The synonym table of every game (``rules_data/synonyms.yaml``), if any.
     synonyms: Synonyms | None = None
+    #: The reviewed Traditional forms (``rules_data/traditional.yaml``), if any.
+    traditional: TraditionalTerms | None = None
+
+    def traditional_terms(self) -> list[tuple[str, str]]:
+        """The reviewed Traditional forms as ``(simplified, traditional)`` pairs."""
+        return [(term.zh, term.hant) for term in self.traditional.terms] if self.traditional else []
 
     def synonym_tables(self) -> list[Synonyms]:
         """The general table, then each game's."""

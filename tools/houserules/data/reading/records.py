@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from . import vocab
-from .schemaparts import DOC_ID, HASH, closed_object, enum_of, text_field
+from .schemaparts import DOC_ID, HASH, URL, closed_object, enum_of, line_field, text_field
 
 #: The JSON value of a data file, as the reader gives it.
 JSON = Any
@@ -45,8 +45,8 @@ def array(items: Any, **extra: Any) -> dict[str, Any]:
 
 
 def words(**extra: Any) -> dict[str, Any]:
-    """A list of distinct texts."""
-    return array(text_field(), uniqueItems=True, **extra)
+    """A list of distinct texts, each one line."""
+    return array(line_field(), uniqueItems=True, **extra)
 
 
 # --- Bilingual text -------------------------------------------------------------------------
@@ -109,6 +109,9 @@ NO_TEXT = Text("")
 
 TEXT = to_def("text")
 TEXT_BOTH = to_def("text_both")
+#: A bilingual text of one line in each language (a title, a name, a label, a question).
+LINE_TEXT = to_def("line_text")
+LINE_TEXT_BOTH = to_def("line_text_both")
 
 
 # --- Records of entries ---------------------------------------------------------------------
@@ -122,18 +125,29 @@ class Source:
 
     DEF: ClassVar[str] = "source"
 
-    doc: str = field(metadata=prop(text_field(description="A source id the game declares in game.yaml.")))
-    ref: str = field(metadata=prop(text_field(description="Ruling number, section heading or page in that document.")))
+    doc: str = field(metadata=prop(line_field(description="A source id the game declares in game.yaml.")))
+    ref: str = field(metadata=prop(line_field(description="Ruling number, section heading or page in that document.")))
     role: str = field(default="", metadata=prop(enum_of(vocab.SOURCE_ROLES)))
     note: Text | None = field(default=None, metadata=prop(TEXT))
 
 
 @_record
 class QuestionSource:
-    doc: str = field(metadata=prop(text_field(description="A source the entry cites.")))
-    ref: str = field(metadata=prop(text_field(description="The ruling or section of that source.")))
+    doc: str = field(metadata=prop(line_field(description="A source the entry cites.")))
+    ref: str = field(metadata=prop(line_field(description="The ruling or section of that source.")))
     clause: str = field(
         default="", metadata=prop(to_def("slug", description="The clause of the ruling, as the game declares it."))
+    )
+
+
+@_record
+class ClauseRef:
+    """A clause of another section the entry cites, which a question's answer states too."""
+
+    doc: str = field(metadata=prop(line_field(description="A source the entry cites.")))
+    ref: str = field(metadata=prop(line_field(description="A section of that source that declares clauses.")))
+    clause: str = field(
+        metadata=prop(to_def("slug", description="The clause the answer states, as the game declares it."))
     )
 
 
@@ -142,12 +156,12 @@ class Question:
     DEF: ClassVar[str] = "question"
 
     id: str = field(metadata=prop(to_def("slug", description="Stable anchor of the question on the entry's page.")))
-    q: Text = field(metadata=prop(to_def("text_both", description="The question as players ask it.")))
+    q: Text = field(metadata=prop(to_def("line_text_both", description="The question as players ask it.")))
     variants: tuple[str, ...] = field(
         default=(),
         metadata=prop(
             array(
-                text_field(maxLength=200),
+                line_field(maxLength=200),
                 uniqueItems=True,
                 description="Other ways players ask it (searched, not shown).",
             )
@@ -162,6 +176,16 @@ class Question:
         )
     )
     source: QuestionSource = field(metadata=prop(QuestionSource))
+    restates: tuple[ClauseRef, ...] | None = field(
+        default=None,
+        metadata=prop(
+            array(
+                ClauseRef,
+                description="When the source declares no clauses but the entry cites a section that does: the "
+                "clauses of that section the answer states too ([] for none); their exceptions are checked.",
+            )
+        ),
+    )
     confidence: str = field(default="", metadata=prop(enum_of(vocab.CONFIDENCES)))
 
 
@@ -172,7 +196,7 @@ class Erratum:
     component: str = field(metadata=prop(to_def("ref")))
     lang: str = field(metadata=prop(enum_of(vocab.ERRATA_LANGS)))
     edition: str = field(
-        default="", metadata=prop(text_field(description="Edition or print run the printed text appears in."))
+        default="", metadata=prop(line_field(description="Edition or print run the printed text appears in."))
     )
     printed: str = field(metadata=prop(text_field()))
     corrected: str = field(metadata=prop(text_field()))
@@ -200,7 +224,7 @@ class TranslatorNote:
 class Fact:
     DEF: ClassVar[str] = "fact"
 
-    label: Text = field(metadata=prop(TEXT_BOTH))
+    label: Text = field(metadata=prop(LINE_TEXT_BOTH))
     value: Text = field(metadata=prop(TEXT))
     confidence: str = field(default="", metadata=prop(enum_of(vocab.CONFIDENCES)))
     source: Source | None = field(default=None, metadata=prop(Source))
@@ -208,8 +232,8 @@ class Fact:
 
 @_record
 class Scope:
-    edition: str = field(default="", metadata=prop(text_field()))
-    expansion: str = field(default="", metadata=prop(text_field()))
+    edition: str = field(default="", metadata=prop(line_field()))
+    expansion: str = field(default="", metadata=prop(line_field()))
     note: Text | None = field(default=None, metadata=prop(TEXT))
 
 
@@ -223,18 +247,35 @@ class Completion:
     sources: tuple[Source, ...] = field(metadata=prop(to_def("sources")))
 
 
+#: The fields a translation stamp covers, field by field (``data.versions.sourcehash.HASHED_FIELDS``).
+STAMPED_FIELDS = ("title", "summary", "body")
+
+
 @_record
 class Translation:
-    """Which language a translation was made from, and a hash of the text it was made from."""
+    """Which language a translation was made from, and hashes of the text it was made from."""
 
     from_: str = field(metadata=prop(enum_of(vocab.LANGS), key="from"))
-    source_hash: str = field(metadata=prop(text_field(pattern=HASH)))
+    source_hash: str | Mapping[str, str] = field(
+        metadata=prop(
+            {
+                "description": "A hash of each field's source text when its translation was last brought up to "
+                "date ({title: …, summary: …, body: …}, written by houserules stamp and l10n import), or one hash "
+                "of the three together (the earlier form, still read).",
+                "if": {"type": "string"},
+                "then": text_field(pattern=HASH),
+                "else": closed_object(
+                    {name: text_field(pattern=HASH) for name in STAMPED_FIELDS}, type="object", minProperties=1
+                ),
+            }
+        )
+    )
 
 
 @_record
 class Change:
     date: str = field(metadata=prop(to_def("date")))
-    change: str = field(metadata=prop(text_field()))
+    change: str = field(metadata=prop(line_field()))
 
 
 # --- Records of games -----------------------------------------------------------------------
@@ -245,18 +286,18 @@ class Named:
     """An edition or an expansion."""
 
     id: str = field(metadata=prop(to_def("slug")))
-    name: Text = field(metadata=prop(TEXT_BOTH))
+    name: Text = field(metadata=prop(LINE_TEXT_BOTH))
 
 
 @_record
 class Licence:
-    name: str = field(metadata=prop(text_field()))
-    url: str = field(default="", metadata=prop(text_field(pattern=r"^https://")))
+    name: str = field(metadata=prop(line_field()))
+    url: str = field(default="", metadata=prop(text_field(pattern=URL)))
     attribution: Text = field(metadata=prop(TEXT))
     changes: Text | None = field(default=None, metadata=prop(TEXT))
 
 
-_KEYWORDS = array(text_field(), minItems=1, uniqueItems=True)
+_KEYWORDS = array(line_field(), minItems=1, uniqueItems=True)
 
 
 @_record
@@ -295,10 +336,10 @@ class GameSource:
     """A source document a game declares."""
 
     id: str = field(metadata=prop(text_field(pattern=DOC_ID, maxLength=100)))
-    title: Text = field(metadata=prop(TEXT_BOTH))
+    title: Text = field(metadata=prop(LINE_TEXT_BOTH))
     kind: str = field(metadata=prop(enum_of(vocab.SOURCE_KINDS)))
-    lang: str = field(default="", metadata=prop(text_field()))
-    url: str = field(default="", metadata=prop(text_field(pattern=r"^https://")))
+    lang: str = field(default="", metadata=prop(line_field()))
+    url: str = field(default="", metadata=prop(text_field(pattern=URL)))
     note: Text | None = field(default=None, metadata=prop(TEXT))
     sections: tuple[str, ...] | None = field(
         default=None,
@@ -335,7 +376,7 @@ class Section:
     """A section of a game's contents: the entries its page and its FAQ list under one title."""
 
     id: str = field(metadata=prop(to_def("slug")))
-    title: Text = field(metadata=prop(TEXT_BOTH))
+    title: Text = field(metadata=prop(LINE_TEXT_BOTH))
     entries: tuple[str, ...] = field(metadata=prop(to_def("refs")))
 
 
@@ -347,8 +388,8 @@ class Term:
     """A glossary term: the rules' word in both languages, its variants and the forms to avoid."""
 
     id: str = field(metadata=prop(to_def("slug")))
-    en: str = field(metadata=prop(text_field()))
-    zh: str = field(metadata=prop(text_field()))
+    en: str = field(metadata=prop(line_field()))
+    zh: str = field(metadata=prop(line_field()))
     variants: tuple[str, ...] = field(default=(), metadata=prop(words()))
     deprecated: tuple[str, ...] = field(default=(), metadata=prop(words()))
     note: Text | None = field(default=None, metadata=prop(TEXT))
@@ -360,13 +401,31 @@ class Term:
 
 
 @_record
+class RegionalTerm:
+    """A reviewed Traditional form: where the simplified ``zh`` stands in a text a Traditional reader sees,
+    ``hant`` is written rather than OpenCC's conversion of it (``rules_data/traditional.yaml``)."""
+
+    zh: str = field(
+        metadata=prop(text_field(maxLength=20, description="The simplified text, as the entries write it."))
+    )
+    hant: str = field(
+        metadata=prop(
+            text_field(maxLength=20, description="Its Traditional form, which folds back to zh character by character.")
+        )
+    )
+    note: str = field(
+        metadata=prop(text_field(maxLength=300, description="Why: where the form comes from and what it means here."))
+    )
+
+
+@_record
 class Synonym:
     """What players say (``say``) for the rules' word (``means``)."""
 
     say: tuple[str, ...] = field(
         metadata=prop(
             array(
-                text_field(maxLength=40),
+                line_field(maxLength=40),
                 minItems=1,
                 uniqueItems=True,
                 description="What players say: a Chinese word, or English words matched whole.",
@@ -375,7 +434,7 @@ class Synonym:
     )
     means: str = field(
         metadata=prop(
-            text_field(
+            line_field(
                 maxLength=60,
                 description="The rules' word it stands for: a title, alias or glossary term, or words the entries use.",
             )
@@ -387,6 +446,7 @@ class Synonym:
 RECORDS: tuple[type, ...] = (
     Source,
     QuestionSource,
+    ClauseRef,
     Question,
     Erratum,
     TranslatorNote,
@@ -402,6 +462,7 @@ RECORDS: tuple[type, ...] = (
     Section,
     Term,
     Synonym,
+    RegionalTerm,
 )
 
 
@@ -460,8 +521,12 @@ def _converter(tp: Any) -> _Convert:
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
     if origin in (typing.Union, types.UnionType):
-        (inner,) = [a for a in args if a is not type(None)]
-        return _converter(inner)
+        inner = [a for a in args if a is not type(None)]
+        if len(inner) > 1:  # a text or a mapping of texts: read as it is
+            if not all(a is str or typing.get_origin(a) is Mapping for a in inner):
+                raise TypeError(f"no reading of {tp!r} from data")
+            return None
+        return _converter(inner[0])
     if tp is Text:
         return Text.of
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):

@@ -15,23 +15,31 @@ from importlib.resources.abc import Traversable
 from typing import Any
 
 from . import records, vocab
-from .model import Entry, Game, Glossary, Synonyms
+from .model import Entry, Game, Glossary, Synonyms, TraditionalTerms
 from .records import object_schema
-from .schemaparts import DATE, DOC_ID, REF, SLUG, closed_object, enum_of, published, text_field
+from .schemaparts import DATE, DOC_ID, LINE, REF, SLUG, closed_object, enum_of, line_field, published, text_field
 
 SCHEMA_DIR = "schema"
 
 
 def _common_defs() -> dict[str, Any]:
     lang_props = {lang: {"$ref": "#/$defs/markdown"} for lang in vocab.LANGS}
+    line_props = {lang: {"$ref": "#/$defs/line"} for lang in vocab.LANGS}
     return {
         "markdown": text_field(maxLength=20000),
+        "line": text_field(maxLength=20000, pattern=LINE),
         "slug": text_field(pattern=SLUG, maxLength=64),
         "ref": text_field(pattern=REF, maxLength=130),
         "refs": {"type": "array", "items": {"$ref": "#/$defs/ref"}, "uniqueItems": True},
         "date": text_field(pattern=DATE),
         "text": closed_object(lang_props, ["zh"], description="Bilingual text: Chinese required, English optional."),
         "text_both": closed_object(lang_props, list(vocab.LANGS), description="Bilingual text with both languages."),
+        "line_text": closed_object(
+            line_props, ["zh"], description="Bilingual text of one line: Chinese required, English optional."
+        ),
+        "line_text_both": closed_object(
+            line_props, list(vocab.LANGS), description="Bilingual text of one line in both languages."
+        ),
         "source": records.object_schema(records.Source, {}),
         "sources": {"type": "array", "items": {"$ref": "#/$defs/source"}, "minItems": 1},
     }
@@ -62,12 +70,19 @@ def synonyms_schema() -> dict[str, Any]:
     return published("synonyms", "houserules search synonyms", object_schema(Synonyms, defs), defs)
 
 
+def traditional_schema() -> dict[str, Any]:
+    """The schema of ``rules_data/traditional.yaml``, the reviewed Traditional forms a Traditional reader
+    sees: the fields of :class:`TraditionalTerms`."""
+    defs: dict[str, Any] = {}
+    return published("traditional", "houserules Traditional forms", object_schema(TraditionalTerms, defs), defs)
+
+
 def profile_schema() -> dict[str, Any]:
     """The schema of a group's house-rule profile (see ``examples/house-rules/``)."""
     defs = _common_defs()
     properties = {
         "name": {
-            "$ref": "#/$defs/text",
+            "$ref": "#/$defs/line_text",
             "description": "The group's name, printed on the FAQ and on each of its house rules.",
         },
         "games": {
@@ -86,13 +101,13 @@ def profile_schema() -> dict[str, Any]:
             minProperties=1,
             description="Which shared entries to print beside the house rules: all, or by kind, or by game:id.",
         ),
-        "entries": text_field(description="Folder of the group's entries (<game>/<id>.yaml), relative to this file."),
+        "entries": line_field(description="Folder of the group's entries (<game>/<id>.yaml), relative to this file."),
         "sources": {
             "type": "array",
             "items": closed_object(
                 {
                     "id": text_field(pattern=DOC_ID, maxLength=100),
-                    "title": {"$ref": "#/$defs/text_both"},
+                    "title": {"$ref": "#/$defs/line_text_both"},
                     "note": {"$ref": "#/$defs/text"},
                 },
                 ["id", "title"],
@@ -110,6 +125,7 @@ SCHEMAS = {
     "glossary": glossary_schema,
     "profile": profile_schema,
     "synonyms": synonyms_schema,
+    "traditional": traditional_schema,
 }
 
 

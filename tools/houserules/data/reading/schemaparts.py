@@ -23,11 +23,21 @@ def whole(pattern: str) -> str:
 
 SLUG = whole(r"[a-z0-9]+(-[a-z0-9]+)*")
 REF = whole(r"[a-z0-9]+(-[a-z0-9]+)*:[a-z0-9]+(-[a-z0-9]+)*")
+#: What a house rule overrides: an entry (``game:id``) or one of its questions (``game:id/question-id``).
+OVERRIDE = whole(r"[a-z0-9]+(-[a-z0-9]+)*:[a-z0-9]+(-[a-z0-9]+)*(/[a-z0-9]+(-[a-z0-9]+)*)?")
 CODE = whole(r"[A-Z]{2,4}-[A-Z0-9]{1,8}(-[A-Z0-9]{1,8})?")
 CODE_PREFIX = whole(r"[A-Z]{2,4}")
 DATE = whole(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 HASH = whole(r"[0-9a-f]{12}")
 DOC_ID = whole(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+#: What no line of text holds: a line break or another line or paragraph separator (LF, CR, VT, FF,
+#: U+0085, U+2028, U+2029), a tab or any other control character (C0, DEL, C1).
+LINE_BREAKS = r"\x00-\x1f\x7f-\x9f\u2028\u2029"
+#: One line of text: what a title, a name, a label, an alias or a glossary term is, shown on one line
+#: in every output (a terminal's too, where a line break in it would forge a line of its own).
+LINE = whole(rf"[^{LINE_BREAKS}]*")
+#: An https:// address, on one line and without spaces.
+URL = whole(rf"https://[^ {LINE_BREAKS}]+")
 
 
 def enum_of(values: Any) -> dict[str, Any]:
@@ -35,7 +45,13 @@ def enum_of(values: Any) -> dict[str, Any]:
 
 
 def text_field(**extra: Any) -> dict[str, Any]:
+    """A text of any number of lines (Markdown, a quoted passage, a card's printed text)."""
     return {"type": "string", "minLength": 1, **extra}
+
+
+def line_field(**extra: Any) -> dict[str, Any]:
+    """One line of text (:data:`LINE`)."""
+    return text_field(pattern=LINE, **extra)
 
 
 def closed_object(properties: dict[str, Any], required: list[str] | None = None, **extra: Any) -> dict[str, Any]:

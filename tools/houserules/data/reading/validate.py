@@ -8,7 +8,6 @@ jsonschema, whose errors :func:`describe` turns into a problem and its fix.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -18,6 +17,7 @@ from ...errors import Problem, display_path
 from . import acceptor
 from . import schema as schemas
 from . import schemaparts as patterns
+from .visibletext import has_visible_text as has_visible_text  # part of this module's interface
 from .yamlload import Document
 
 if TYPE_CHECKING:  # imported where a file fails the fast check: a valid knowledge base loads without it
@@ -30,12 +30,54 @@ FORMS = {
         "a reference game:id",
         "write game:id in lowercase letters, digits and hyphens, e.g. betrayal:vault",
     ),
+    patterns.OVERRIDE: (
+        "an entry or question game:id or game:id/question-id",
+        "write game:id (its one-line answer) or game:id/question-id in lowercase letters, digits and hyphens, "
+        "e.g. betrayal:mystic-elevator-ruling/crash",
+    ),
     patterns.CODE: ("a code", "write the game's prefix, a hyphen and capital letters or digits, e.g. BH-A13"),
     patterns.CODE_PREFIX: ("a code prefix", "write 2 to 4 capital letters, e.g. BH"),
     patterns.DATE: ("a date", "write the date as YYYY-MM-DD, e.g. 2026-11-30"),
     patterns.HASH: ("a source hash", "run 'houserules stamp game:id' to write it"),
     patterns.DOC_ID: ("a document id", "use letters, digits, '.', '_' and '-', e.g. rulebook-2e.pdf"),
+    patterns.URL: ("an https:// address", "write one https:// address, without spaces or line breaks"),
 }
+
+#: A character no line of text holds (:data:`~.schemaparts.LINE`), and what people call it.
+_LINE_BREAK = re.compile(f"[{patterns.LINE_BREAKS}]")
+_BREAK_NAMES = {
+    "\n": "a line break",
+    "\r": "a carriage return",
+    "\t": "a tab",
+    "\v": "a vertical tab",
+    "\f": "a form feed",
+    "\x85": "a next-line character",
+    "\u2028": "a line separator",
+    "\u2029": "a paragraph separator",
+}
+
+
+def line_break_problem(where: str, text: str) -> tuple[str, str] | None:
+    r"""The problem and fix of a text that should be one line and holds a line break (None when it does not).
+
+    >>> print(line_break_problem("title.en", "Tower\u2028Ignore the rules")[0])
+    field 'title.en' holds a line separator (U+2028), but it is one line of text: 'Tower\u2028Ignore the rules'
+    """
+    found = _LINE_BREAK.search(text)
+    if found is None:
+        return None
+    char = found.group()
+    what = f"{_BREAK_NAMES.get(char, 'a control character')} (U+{ord(char):04X})"
+    return (
+        f"field '{where}' holds {what}, but it is one line of text: '{_escaped(text)}'",
+        f"write '{where}' on one line: remove the U+{ord(char):04X} (in YAML a '|' or '>' block, a blank line "
+        "inside quotes or an escape such as \\n or \\u2028 writes one)",
+    )
+
+
+def _escaped(text: str) -> str:
+    """``text`` with line breaks and control characters as escapes, the rest as written."""
+    return _LINE_BREAK.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 @cache
@@ -111,6 +153,10 @@ def describe(error: jsonschema.ValidationError) -> tuple[tuple[Any, ...], str, s
             f"field '{where}' has {error.instance!r}, which is not allowed",
             f"use one of: {', '.join(map(str, value))}",
         )
+    if kind == "pattern" and error.validator_value == patterns.LINE:
+        found = line_break_problem(where, instance)
+        if found is not None:
+            return path, *found
     if kind == "pattern" and error.validator_value in FORMS:
         form, fix = FORMS[error.validator_value]
         return path, f"field '{where}' value {error.instance!r} is not {form}", fix
@@ -174,27 +220,3 @@ def validate(doc: Document, schema_name: str, path: Path, label: str) -> list[Pr
         data_path, problem, fix = describe(error)
         problems.append(Problem(display_path(path), doc.line(data_path), label, problem, fix))
     return sorted(set(problems))
-
-
-#: Characters that show nothing on their own besides spaces, controls and format characters
-#: (zero-width space and joiners, bidi marks): the other default-ignorable code points
-#: (Hangul fillers, variation selectors, tag characters) and the blank Braille pattern.
-_INVISIBLE = re.compile(
-    "[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\ufe00-\ufe0f\uffa0"
-    "\U0001bca0-\U0001bca3\U000e0000-\U000e0fff]"
-)
-_INVISIBLE_CATEGORIES = {"Zs", "Zl", "Zp", "Cc", "Cf", "Cs"}
-
-
-def has_visible_text(text: str) -> bool:
-    """Whether ``text`` shows anything: not only spaces or invisible characters.
-
-    >>> has_visible_text("\u200b \u3000"), has_visible_text("\u200d塔楼")
-    (False, True)
-    """
-    first = text[:1]
-    if "\u4e00" <= first <= "\u9fff" or first.isascii() and first.isalnum():
-        return True  # most texts start with a letter, a digit or a Chinese character
-    return any(
-        not (c.isspace() or unicodedata.category(c) in _INVISIBLE_CATEGORIES or _INVISIBLE.match(c)) for c in text
-    )

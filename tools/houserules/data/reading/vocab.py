@@ -56,6 +56,7 @@ SOURCE_KINDS: dict[str, dict[str, str]] = {
     "faq": {"zh": "官方 FAQ", "en": "Official FAQ"},
     "srd": {"zh": "系统参考文档", "en": "System reference document"},
     "fan": {"zh": "玩家资料", "en": "Fan material"},
+    "reference": {"zh": "参考资料", "en": "Reference work"},
 }
 
 #: What a citation contributes to an entry. ``completion`` marks text that fills
@@ -74,6 +75,10 @@ ERRATA_LANGS: tuple[str, ...] = ("zh-CN", "zh-TW", "en")
 
 #: Entry ids that would collide with the pages each game folder has in the site.
 RESERVED_IDS: frozenset[str] = frozenset({"index", "errata", "glossary", "notes", "tags", "print", "api"})
+
+#: Game ids that would collide with the folders a build writes at the top of the site (its theme's files, the
+#: search index, the JSON API, the PDFs, the tag pages, the translators' pages, the codes of the go page).
+RESERVED_GAME_IDS: frozenset[str] = frozenset({"api", "assets", "go", "print", "search", "tags", "translate"})
 
 #: Labels of the sections of an entry page, Chinese first, with stable anchors.
 SECTIONS: dict[str, dict[str, str]] = {
@@ -156,3 +161,33 @@ def is_placeholder(text: str) -> bool:
 
 #: A reference to another entry in a text: ``[[game:id]]`` (or ``[[id]]`` within a game).
 INLINE_REF = re.compile(r"\[\[([^\[\]\n]*)\]\]")
+
+#: How wide a one-line answer (``summary``) may be in each language, in display columns (a Chinese
+#: character is two, as a terminal counts them): two lines of the answer box at the top of an entry's
+#: page on a 375 px phone, the narrowest place it is shown (DESIGN.md, "The one-line answer").
+SUMMARY_COLUMNS: dict[str, int] = {"zh": 70, "en": 76}
+
+#: Words that say a short answer has exceptions it leaves to the answers below it ("unless…",
+#: "with exceptions"): a summary that states a rule without one of its declared exceptions says one.
+QUALIFIERS: dict[str, tuple[str, ...]] = {
+    "zh": ("例外", "除非", "除了", "另有"),
+    "en": ("exception", "unless", "except"),
+}
+
+#: How sure a text says it is, by level: the words of each language that say it. A text says the same
+#: levels in Chinese and in English (``houserules check``). English words match whole ("likely", not
+#: "unlikely"); everyday senses are left out (大概 "about", 应该 "should", "may" of permission).
+CERTAINTY: dict[str, dict[str, tuple[str, ...]]] = {
+    "almost certain": {
+        "zh": ("几乎可以肯定", "几乎肯定", "几乎一定", "基本可以肯定"),
+        "en": ("almost certainly", "almost certain", "all but certain", "nearly certain"),
+    },
+    "probable": {
+        "zh": ("很可能", "多半", "大概率"),
+        "en": ("probably", "likely", "most likely", "very likely"),
+    },
+    "presumed": {
+        "zh": ("推测",),
+        "en": ("presumed", "presumably"),
+    },
+}

@@ -56,6 +56,9 @@ class EntryChange:
     aspects: list[str] = field(default_factory=list)
     #: For changed questions: how many were added, removed and changed.
     questions: dict[str, int] = field(default_factory=dict)
+    #: The entry's data before and after a change (for what a layout prints of it; None when absent or unread).
+    before: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+    after: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
 
 def read_blob(blob: bytes | None) -> dict[str, Any] | None:
@@ -75,7 +78,7 @@ def entry_change(ref: str, status: str, old: dict[str, Any] | None, new: dict[st
     title: dict[str, Any] = found if isinstance(found, dict) else {}
     code = shown_text(str(shown.get("code", ""))) if shown else ""
     titles = {"zh": shown_text(str(title.get("zh", ref))), "en": shown_text(str(title.get("en", "")))}
-    change = EntryChange(ref, code, titles, status)
+    change = EntryChange(ref, code, titles, status, before=old, after=new)
     if status != "changed":
         return change
     if old is None or new is None:

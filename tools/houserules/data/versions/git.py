@@ -106,6 +106,8 @@ class Commit:
     id: str
     #: YYYY-MM-DD of the commit.
     date: str
+    #: When it was committed, as git prints it (``2026-12-02T06:52:11+00:00``).
+    time: str = ""
     #: (status letter, path in the data folder, blob before, blob after); a blob is None where the file is absent.
     files: list[tuple[str, str, str | None, str | None]] = field(default_factory=list)
 
@@ -160,7 +162,7 @@ def git_log(top: Path, prefix: str) -> tuple[list[Commit], list[str]]:
             date = tokens[i + 1].decode("ascii", "replace") if i + 1 < len(tokens) else ""
             if not OBJECT_ID.match(commit) or not _ISO_DATE.match(date):
                 raise NoGit("git log printed a line it should not")
-            commits.append(Commit(commit, date[:10]))
+            commits.append(Commit(commit, date[:10], date))
             i += 2
     return commits, skipped
 

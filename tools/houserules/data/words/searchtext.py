@@ -18,12 +18,13 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
-from hanziconv.charmap import simplified_charmap, traditional_charmap
 from whoosh.analysis import STOP_WORDS, Composable, Filter, StopFilter, Token, Tokenizer
 from whoosh.lang.porter import stem
 
-#: Traditional → simplified, one character at a time (hanziconv's aligned tables).
-T2S = {ord(t): s for t, s in zip(traditional_charmap, simplified_charmap) if t != s}
+from . import chinese
+
+#: Traditional → simplified, one character at a time (OpenCC's table, :mod:`.chinese`).
+T2S = chinese.T2S
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
 TOKEN = re.compile(rf"[{_CJK}]+|[a-z0-9]+")
@@ -66,6 +67,16 @@ ASKS = re.compile(
 )
 
 
+#: A question a player tells, for what a result shows first and whether a ruling answers it: what
+#: :data:`ASKS` reads as a question, and the other ways a question is put (几块, 多久, 哪, 谁, 啥, 咋, 干嘛,
+#: 是不是, A还是B, 要不要, 有没有, 抽不抽, a clause ending in 不; "whats", "who", "which", "where", "am i").
+#: Not for ranking: preferring answers for these too ranked two judged queries lower (search-eval).
+ASKING = re.compile(
+    ASKS.pattern + "|几|多久|多远|多长|哪|谁|啥|咋|干嘛|是不是|还是|要不要|有没有|([\u4e00-\u9fff])不\\1"
+    "|不(?![\u3400-\u9fff])|\\b(?:whats|where|which|who|am|will|would|could)\\b"
+)
+
+
 #: The longest query analysed, in characters (code points): the rest of a longer one is ignored
 #: (the command line says so). Without a bound a 10,000-character query of junk took seconds,
 #: in the terminal and in the browser's worker, which reads the same bound from the index head.
@@ -88,6 +99,35 @@ def is_question(text: str) -> bool:
     (True, True, False)
     """
     return bool(ASKS.search(fold(text)))
+
+
+#: The quotes around a query to be searched as typed (no typo or homophone correction), pair by pair.
+QUOTES = (('"', '"'), ("\u201c", "\u201d"), ("\u300c", "\u300d"), ("\uff02", "\uff02"))
+
+
+def as_typed(text: str) -> str | None:
+    """The query inside the quotes around it, to be searched as typed (None: not quoted). What "search
+    instead for" asks for when a correction was made.
+
+    >>> as_typed('"elevatr crash"'), as_typed(" “回合结束会怎样” "), as_typed('elevatr "crash"'), as_typed('""')
+    ('elevatr crash', '回合结束会怎样', None, None)
+    """
+    text = text.strip()
+    for opening, closing in QUOTES:
+        if len(text) > 2 and text.startswith(opening) and text.endswith(closing):
+            inner = text[len(opening) : -len(closing)]
+            if opening not in inner and closing not in inner:
+                return inner
+    return None
+
+
+def is_asking(text: str) -> bool:
+    """Whether a query is a question a player tells (:data:`ASKING`), so that its answer leads.
+
+    >>> is_asking("进新房间先抽卡还是先看房间上的字"), is_asking("一回合能用两个能力不"), is_asking("电梯"), is_asking("elevator crash")
+    (True, True, False, False)
+    """
+    return bool(ASKING.search(fold(text)))
 
 
 def fold(text: str) -> str:
@@ -127,10 +167,11 @@ JOIN_MIN = 7
 _DIGITS = "0123456789"
 
 
-def joined(folded: str, known: Callable[[str], bool]) -> str:
+def joined(folded: str, known: Callable[[str], bool], named: Callable[[str], bool] = lambda run: False) -> str:
     """A folded query with each run of English words split by single spaces joined into one word when
     ``known`` says the joined word is indexed (the longest run first, left to right; never a word
-    glued to a digit, as in a code).
+    glued to a digit, as in a code), unless ``named`` says the run as typed is a name already ("dumb waiter",
+    an alias, stays).
 
     >>> joined("my zombies are in the cat a combs, what now", {"catacombs"}.__contains__)
     'my zombies are in the catacombs, what now'
@@ -152,6 +193,7 @@ def joined(folded: str, known: Callable[[str], bool]) -> str:
                     and all(folded[a.end() : b.start()] == " " for a, b in zip(run, run[1:]))
                     and (end == len(folded) or folded[end] not in _DIGITS)
                     and known(word)
+                    and not named(folded[first.start() : end])
                 ):
                     parts += [folded[done : first.start()], word]
                     done, step = end, size
