@@ -302,6 +302,30 @@ def test_a_query_favours_the_game_its_words_belong_to():
     assert favoured_game([frozenset({0, 2}), frozenset()], games) is None  # no term is one game's
 
 
+@pytest.mark.parametrize(
+    "query, game",
+    [
+        (
+            "鼠鼠骑士的背包有几个格子",
+            "mausritter",
+        ),  # 背包 and 格子 are Mice and Mystics' words; the player said the game
+        ("how does combat work in betrayal, which trait do I roll to attack", "betrayal"),
+        ("鼠侠奇遇 攻击要不要先掷命中", "mice-and-mystics"),  # Mausritter's question, asked of the other game
+        ("Mausritter: can a mouse share a space with a rat", "mausritter"),
+    ],
+)
+def test_a_query_naming_a_game_finds_that_games_entries(real_index, query, game):
+    """A player who says the game asks about it: its entries only, whichever game the other words lean to."""
+    hits = real_index.search(query, limit=10)
+    assert hits and {hit.record["game"] for hit in hits} == {game}, [hit.record["id"] for hit in hits]
+
+
+def test_a_query_naming_two_games_or_none_keeps_every_game(real_index):
+    both = real_index.search("鼠侠奇遇和鼠鼠骑士都有奶酪吗", limit=10)
+    assert {"mice-and-mystics", "mausritter"} <= {hit.record["game"] for hit in both}
+    assert real_index.named_game(real_index.expanded("奶酪 还有 生命值")[1]) is None
+
+
 def test_search_eval_counts_a_question_hit_as_its_entry(tmp_path, cache):
     judgements = tmp_path / "j.yaml"
     judgements.write_text(

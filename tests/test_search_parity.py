@@ -151,6 +151,19 @@ def test_a_games_synonyms_score_its_documents_alike(site, index):
         _ranked_alike(index, query, got["hits"])
 
 
+def test_a_query_naming_a_game_ranks_alike(site, index):
+    """A query naming one game keeps that game's documents on both sides (the head's gameNamed)."""
+    queries = [
+        "鼠鼠骑士的背包有几个格子",
+        "how does combat work in betrayal",
+        "鼠侠奇遇 攻击要不要先掷命中",
+        "山屋 奶酪",
+    ]
+    for query, got in zip(queries, worker(site, rank=queries)["rank"]):
+        assert got["hits"], query
+        _ranked_alike(index, query, got["hits"])
+
+
 def test_glossary_terms_come_after_the_entries(site):
     for query, found in zip(("叛徒", "traitor"), worker(site, rank=["叛徒", "traitor"])["rank"]):
         links = [item[-1]["location"] for item in found["items"]]

@@ -205,6 +205,17 @@ def test_exported_scores_add_up_to_the_cli_scores(index):
             totals = {doc: value * weights.get(doc, 0.0) / total for doc, value in totals.items()}
         ranked = specific.most_common(2)
         game = ranked[0][0] if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) else None
+        # A query naming one game (a run of its terms is one of the game's names) keeps that game's documents only.
+        said = {
+            index.meta["game_named"][" ".join(sequence[start:end])]
+            for start in range(len(sequence))
+            for end in range(start + 1, min(len(sequence), start + searchtext.MAX_NAME_TERMS) + 1)
+            if " ".join(sequence[start:end]) in index.meta["game_named"]
+        }
+        if len(said) == 1:
+            game = said.pop()
+            if any(records[doc]["game"] == game for doc in totals):
+                totals = {doc: value for doc, value in totals.items() if records[doc]["game"] == game}
         named, about = (_exported_named(sequence, names[field], in_scope) for field in ("names", "about"))
         for doc in totals:
             record = records[doc]

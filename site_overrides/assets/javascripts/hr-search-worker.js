@@ -361,7 +361,14 @@
         specific.set(alone, (specific.get(alone) || 0) + 1);
       }
     });
-    var game = favouredGame(specific);
+    // index.SearchIndex.scored: a player who says the game asks about it: only its documents, when any matched.
+    var namedGame = gameNamed(sequence);
+    if (namedGame !== null) {
+      var ofNamed = false;
+      scores.forEach(function (value, doc) { if (gameOfDoc(doc) === namedGame) ofNamed = true; });
+      if (ofNamed) scores.forEach(function (value, doc) { if (gameOfDoc(doc) !== namedGame) scores.delete(doc); });
+    }
+    var game = namedGame !== null ? namedGame : favouredGame(specific);
     var named = namedDocs(sequence, byShard, head.names, scoped);
     var about = namedDocs(sequence, byShard, head.about, scoped);
     var asks = analysis.isQuestion(text);
@@ -445,6 +452,19 @@
   function searchedFor(text, corrected) {
     if (analysis.asTyped(text) !== null || corrected === analysis.fold(text)) return null;
     return corrected.split(/\s+/).filter(Boolean).join(" ");
+  }
+
+  /* query.QueryReader.named_game: the game a run of the query's terms names (one of its names or aliases), or
+   * null when it names none or several. */
+  function gameNamed(sequence) {
+    var named = head.gameNamed || {}, games = new Set();
+    for (var start = 0; start < sequence.length; start++) {
+      for (var end = start + 1; end <= Math.min(sequence.length, start + head.maxNameTerms); end++) {
+        var key = sequence.slice(start, end).join(" ");
+        if (Object.prototype.hasOwnProperty.call(named, key)) games.add(named[key]);
+      }
+    }
+    return games.size === 1 ? games.values().next().value : null;
   }
 
   /* index.favoured_game: the game with the most query terms found in its documents alone. */

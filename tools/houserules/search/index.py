@@ -201,7 +201,12 @@ class SearchIndex(QueryReader):
         # What is added to a score: the entries the query names (or that are about what it names), the
         # documents of the game its words belong to, and for a question the answers and the questions.
         names, about = self.named(sequence, scoped=scoped), self.named(sequence, "about", scoped)
-        game = favourite(games)
+        # A player who says the game asks about it ("鼠鼠骑士的背包", "combat in Betrayal"), whichever game's
+        # words the rest of the question shares: only its documents, when any matched (as --game would).
+        named_game = self.named_game(sequence)
+        if named_game is not None and any(game_of[docnum] == named_game for docnum in touched):
+            touched = {docnum for docnum in touched if game_of[docnum] == named_game}
+        game = favourite(games) if named_game is None else named_game
         answers, questions = self.answers() if searchtext.is_question(text) else (set(), set())
         found = []
         for docnum in touched:

@@ -32,7 +32,7 @@ from . import homophones
 from .documents import FIELD_BOOSTS, INDEX_VERSION, documents, schema
 
 if TYPE_CHECKING:  # the search starts without loading the data model
-    from ..data.reading.model import KnowledgeBase
+    from ..data.reading.model import Game, KnowledgeBase
 
 META_FILE = "houserules-meta.json"
 #: The indexed Chinese bigrams by toneless pinyin with the real words of each key (:func:`homophones.key_table`):
@@ -217,7 +217,25 @@ def index_meta(kb: KnowledgeBase, problems: list[str]) -> dict[str, Any]:
         "problems": problems,
         "synonyms": searchtext.synonym_pairs(kb),
         "game_names": sorted({key for name in names if (key := searchtext.name_key(name))}),
+        # ... and which game each names (a query naming one game is about that game: index.NAMED_GAME_BOOST).
+        "game_named": game_named(games),
     }
+
+
+def game_named(games: Iterable[Game]) -> dict[str, str]:
+    """Each key of a game's names (its id, names and aliases) and the game it names; a key two games share
+    names neither."""
+    named: dict[str, str] = {}
+    shared: set[str] = set()
+    for game in games:
+        for name in [game.id.replace("-", " "), *game.name.values(), *game.data.get("aliases", [])]:
+            key = searchtext.name_key(name)
+            if not key:
+                continue
+            if named.get(key, game.id) != game.id:
+                shared.add(key)
+            named[key] = game.id
+    return {key: game for key, game in sorted(named.items()) if key not in shared}
 
 
 def _remove_stale(home: Path, keep: Path) -> None:

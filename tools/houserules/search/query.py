@@ -74,6 +74,7 @@ class QueryReader:
         self._fixed: dict[tuple[str, bool], str] = {}
         #: English words of the synonym tables: known words, never corrected into others.
         self._game_names = set(self.meta.get("game_names", []))
+        self._game_named: dict[str, str] = self.meta.get("game_named", {})
         synonyms = self.meta.get("synonyms", [])
         self._said = {pair[0] for pair in synonyms if pair[0].isascii() and " " not in pair[0]}
         # ... and every English word of what players say ("sider" of "twenty-sider", "didn" of "didn't eat").
@@ -303,6 +304,16 @@ class QueryReader:
             self.is_common,
             scoped.__contains__,
         )
+
+    def named_game(self, sequence: list[str]) -> int | None:
+        """The game the query names (a run of its terms is one of the game's names or aliases: "鼠鼠骑士的背包",
+        "combat in betrayal"), as an index into :attr:`games`; None when it names none or several."""
+        spans = searchtext.named_spans(sequence, self._game_named.__contains__)
+        named = {self._game_named[key] for _, _, key in spans}
+        if len(named) != 1:
+            return None
+        game = named.pop()
+        return self.games.index(game) if game in self.games else None
 
     def is_common(self, term: str) -> bool:
         """Whether a term is too common in the long texts to be looked up there (:data:`MAX_COMMON_SHARE`):
