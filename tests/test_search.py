@@ -185,10 +185,10 @@ def test_the_first_result_reads_right_for_most_told_questions(real_index):
 
     table = evaluate_leads(real_index, read_leads(ROOT / "tests" / "lead_judgements.yaml"))
     assert table["lead right"] >= 0.84, table["misread"]
-    # Not sure an entry answers: said of few answerable questions (it stood above a right answer), and of nearly half
-    # of those nothing answers (search.ranking.ANSWERED).
-    assert table["said of answerable questions"] <= 8 and table["nothing-answers precision"] >= 0.7
-    assert table["nothing-answers recall"] >= 0.4
+    # Not sure an entry answers: said of at most 5 % of the answerable questions (it stood above a right answer), and
+    # of well over half of those nothing answers (search.ranking.ANSWERED).
+    assert table["said of answerable questions"] <= 0.05 * table["leads"] and table["nothing-answers precision"] >= 0.7
+    assert table["nothing-answers recall"] >= 0.6
 
 
 def test_a_question_no_ruling_answers_says_so(cache):
