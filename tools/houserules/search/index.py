@@ -1,12 +1,13 @@
 """The command-line search: open the cached index and query it. The query is read (corrected, analysed, its
-names found) by :mod:`houserules.search.query`; this module scores the documents for it.
+names found) into a plan by :mod:`houserules.search.query`, the documents scored for the plan by
+:mod:`houserules.search.rank`; this module folds the scores into hits and says what each shows first.
 
 Results are folded by entry: one hit per entry, the best-scoring of its
 documents (so a question hit stands for its entry). The index itself (what it
 holds and where it is kept) is :mod:`houserules.search.documents` and
 :mod:`houserules.search.indexcache`.
 
-Queries are built here, not parsed: the text only ever becomes search terms,
+Queries are never parsed: the text only ever becomes search terms,
 so syntax characters (``AND``, ``(``, ``*``, ``"``, ``:``) are ordinary text.
 """
 
@@ -18,11 +19,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from whoosh.query import And, Or, Query, Term
+from whoosh.query import And, Query, Term
 
 from ..data.words import chinese
 from . import analysis as searchtext
-from .documents import FIELD_BOOSTS
 from .indexcache import ensure_index
 from .postings import Scores
 from .query import COMMON_SKIPPED as COMMON_SKIPPED  # part of this module's interface
@@ -30,32 +30,22 @@ from .query import COMPLETIONS as COMPLETIONS  # part of this module's interface
 from .query import MIN_COMPLETED as MIN_COMPLETED  # part of this module's interface
 from .query import MIN_CORRECTED as MIN_CORRECTED  # part of this module's interface
 from .query import SCORES_KEPT, QueryReader
+from .rank import ABOUT_BOOST as ABOUT_BOOST  # part of this module's interface
+from .rank import EXACT_ALIAS_BOOST as EXACT_ALIAS_BOOST  # part of this module's interface
+from .rank import EXACT_BOOST as EXACT_BOOST  # part of this module's interface
+from .rank import GAME_BOOST as GAME_BOOST  # part of this module's interface
+from .rank import NAME_BOOST as NAME_BOOST  # part of this module's interface
+from .rank import NAME_TERMS_SHARE as NAME_TERMS_SHARE  # part of this module's interface
+from .rank import QUESTION_BOOST as QUESTION_BOOST  # part of this module's interface
+from .rank import QUESTION_DOC_BOOST as QUESTION_DOC_BOOST  # part of this module's interface
+from .rank import QUESTION_KINDS as QUESTION_KINDS  # part of this module's interface
+from .rank import rank
 from .ranking import ALSO_SHARE as ALSO_SHARE  # part of this module's interface
 from .ranking import ANSWERED as ANSWERED  # part of this module's interface
 from .ranking import LEAD_SHARE as LEAD_SHARE  # part of this module's interface
 from .ranking import Found as Found  # part of this module's interface
 from .ranking import Hit as Hit  # part of this module's interface
-from .ranking import also, answered, favourite, fold, leading, term_weight
-
-#: A query equal to a code or a title (ignoring case, spaces and punctuation) comes first.
-EXACT_BOOST = 1000.0
-#: A query equal to an alias ranks above partial matches, below exact titles.
-EXACT_ALIAS_BOOST = 40.0
-#: The fields of the exact keys (a whole code, title or alias): not terms of the query for coordination.
-EXACT_FIELDS = ("exact", "exact_alias")
-#: A question prefers the entries that answer (rulings and rules) over the things they are about.
-QUESTION_KINDS = ("ruling", "rule")
-QUESTION_BOOST = 15.0
-#: ... and a question document (a question players asked) a little more.
-QUESTION_DOC_BOOST = 10.0
-#: An entry the query names (one of its titles or aliases is a run of the query's terms) comes first.
-NAME_BOOST = 15.0
-#: ... and an entry that refers to what the query names (a ruling about the room it names) this.
-ABOUT_BOOST = 10.0
-#: A name's terms weigh this share: the name boost says what it is about, the rest decides which answer.
-NAME_TERMS_SHARE = 0.55
-#: The documents of the game the query's words belong to (:func:`favoured_game`) gain this.
-GAME_BOOST = 3.0
+from .ranking import also, answered, fold, leading
 
 
 class SearchIndex(QueryReader):
@@ -65,7 +55,7 @@ class SearchIndex(QueryReader):
         super().__init__(folder)
         self._answers: set[int] | None = None
         self._questions: set[int] = set()
-        #: What :meth:`_scores` computed, by (field, term), oldest first; the game a term's documents all
+        #: What :meth:`scores` computed, by (field, term), oldest first; the game a term's documents all
         #: belong to (None: several).
         self._scored: OrderedDict[tuple[str, str], Scores] = OrderedDict()
         self._term_game: dict[str, int | None] = {}
@@ -101,32 +91,6 @@ class SearchIndex(QueryReader):
         problems: list[str] = self.meta["problems"]
         return problems
 
-    def query(self, text: str) -> Query | None:
-        """The Whoosh query for a text, or None when it holds nothing searchable.
-
-        A question's preference for answers (:func:`bonus`) is added to these scores
-        afterwards, by :meth:`ranked`.
-        """
-        terms, sequence = self.analysed(text)
-        return self._query(terms, self.exact_key(text), self.name_terms(sequence))
-
-    def _query(self, terms: list[str], key: str, named: set[str] | frozenset[str] = frozenset()) -> Query | None:
-        if not terms and not key:
-            return None
-        parts: list[Query] = [
-            Term(f, t, boost=b * NAME_TERMS_SHARE if t in named else b)
-            for t in terms
-            for f, b in FIELD_BOOSTS.items()
-            if f not in COMMON_SKIPPED or not self.common_in(f, t)
-        ]
-        if key:
-            parts += [Term("exact", key, boost=EXACT_BOOST), Term("exact_alias", key, boost=EXACT_ALIAS_BOOST)]
-        query = Or(parts)
-        # Whoosh adds the parts in an array past 5,000 documents too (its default there is a
-        # tree of binary unions, three times slower for a long question at 5,000 entries).
-        query.matcher_type = Or.ARRAY_MATCHER
-        return query
-
     def ranked(self, text: str, limit: int, flt: Query | None = None) -> list[tuple[float, int]]:
         """The best ``limit`` documents as ``(score, docnum)``, best first (ties: lower docnum).
 
@@ -141,90 +105,18 @@ class SearchIndex(QueryReader):
 
     def scored(self, text: str, flt: Query | None = None) -> list[tuple[float, int]]:
         """Every document the query matches as ``(-score, docnum)`` (see :meth:`ranked`), unordered;
-        :attr:`coordinate` is then the query's coordination.
+        :attr:`coordinate` is then the query's coordination. The query is read into a plan
+        (:meth:`~houserules.search.query.QueryReader.plan`) and scored by :func:`~houserules.search.rank.rank`.
 
-        The parts' scores are Whoosh's numbers, added up here rather than by its matchers: a
-        term's scores in a field are computed once per open index (:meth:`_scores`), so a long
+        The parts' scores are Whoosh's numbers, added up there rather than by its matchers: a
+        term's scores in a field are computed once per open index (:meth:`scores`), so a long
         question costs a few dictionary additions per posting instead of a union of matchers.
         """
-        terms, sequence, scoped = self.expanded(text)
-        key = self.exact_key(text)
-        self.coordinate = lambda docnum: 1.0
-        if not terms and not key:
-            return []
-        named = self.name_terms(sequence, scoped)
-        count = self.postings.doc_count()
-        scores = [0.0] * count
-        shares = [0.0] * count
-        touched: set[int] = set()
-        total = 0.0
-        game_of = self.games_of()
-        games: dict[int, int] = {}
-        for term in terms:
-            share = NAME_TERMS_SHARE if term in named else 1.0
-            only = scoped.get(term)
-            docs: set[int] = set()
-            everywhere: set[int] = set()
-            for field, boost in FIELD_BOOSTS.items():
-                if field in COMMON_SKIPPED and self.common_in(field, term):
-                    continue
-                ids, values = self._scores(field, term)
-                if ids and only is not None:
-                    everywhere.update(ids)
-                    kept = [(d, v) for d, v in zip(ids, values) if game_of[d] in only]
-                    ids, values = tuple(d for d, _ in kept), tuple(v for _, v in kept)
-                if ids:
-                    _add(scores, ids, values, boost * share)
-                    docs.update(ids)
-            if docs:
-                # Its rarity everywhere: a game's synonym's documents in every game, any other term's where it scores.
-                weight = term_weight(len(everywhere if only is not None else docs), self._count)
-                for docnum in docs:
-                    shares[docnum] += weight
-                touched |= docs
-                total += weight
-                if only is not None:  # a game's synonym says nothing about which game the query is about
-                    continue
-                game = self._only_game(term, docs, game_of)
-                if game is not None:
-                    games[game] = games.get(game, 0) + 1
-        if key:
-            for field, boost in (("exact", EXACT_BOOST), ("exact_alias", EXACT_ALIAS_BOOST)):
-                ids, values = self._scores(field, key)
-                if ids:
-                    _add(scores, ids, values, boost)
-                    touched.update(ids)
-        if total:
-            self.coordinate = lambda docnum: shares[docnum] / total
-        if flt is not None:
-            touched &= self._allowed(flt)
-        # What is added to a score: the entries the query names (or that are about what it names), the
-        # documents of the game its words belong to, and for a question the answers and the questions.
-        names, about = self.named(sequence, scoped=scoped), self.named(sequence, "about", scoped)
-        # A player who says the game asks about it ("鼠鼠骑士的背包", "combat in Betrayal"), whichever game's
-        # words the rest of the question shares: only its documents, when any matched (as --game would).
-        named_game = self.named_game(sequence)
-        if named_game is not None and any(game_of[docnum] == named_game for docnum in touched):
-            touched = {docnum for docnum in touched if game_of[docnum] == named_game}
-        game = favourite(games) if named_game is None else named_game
-        answers, questions = self.answers() if searchtext.is_question(text) else (set(), set())
-        found = []
-        for docnum in touched:
-            score = scores[docnum] * (shares[docnum] / total if total else 1.0)
-            if docnum in names:
-                score += NAME_BOOST
-            elif docnum in about:
-                score += ABOUT_BOOST
-            if game_of[docnum] == game:
-                score += GAME_BOOST
-            if docnum in answers:
-                score += QUESTION_BOOST
-            if docnum in questions:
-                score += QUESTION_DOC_BOOST
-            found.append((-score, docnum))
-        return found
+        ranked = rank(self.plan(text), self, self._allowed(flt) if flt is not None else None)
+        self.coordinate = ranked.coordinate
+        return ranked.found
 
-    def _scores(self, field: str, term: str) -> Scores:
+    def scores(self, field: str, term: str) -> Scores:
         """The documents of ``term`` in ``field`` and its BM25F score in each, unboosted, as Whoosh
         scores them (kept for the open index, at most :data:`SCORES_KEPT` terms)."""
         found = self._scored.get((field, term))
@@ -237,9 +129,10 @@ class SearchIndex(QueryReader):
             self._scored.popitem(last=False)
         return found
 
-    def _only_game(self, term: str, docs: set[int], game_of: list[int]) -> int | None:
+    def only_game(self, term: str, docs: set[int]) -> int | None:
         """The game of ``docs`` when they are all of one game (:func:`favoured_game`), else None."""
         if term not in self._term_game:
+            game_of = self.games_of()
             games = set()
             for docnum in docs:
                 games.add(game_of[docnum])
@@ -247,6 +140,9 @@ class SearchIndex(QueryReader):
                     break
             self._term_game[term] = games.pop() if len(games) == 1 else None
         return self._term_game[term]
+
+    def live_count(self) -> int:
+        return self._count
 
     def _allowed(self, flt: Query) -> set[int]:
         return self.postings.matching(flt)
@@ -320,12 +216,6 @@ class SearchIndex(QueryReader):
         elif lang == chinese.ZH_HANT:
             hit.traditional = dict(fields.get("hant", {}))
         return hit
-
-
-def _add(scores: list[float], ids: tuple[int, ...], values: tuple[float, ...], boost: float) -> None:
-    """Add ``boost`` times each document's value to its score."""
-    for docnum, value in zip(ids, values):
-        scores[docnum] += boost * value
 
 
 def open_index(data_dir: Path) -> SearchIndex:

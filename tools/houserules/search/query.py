@@ -1,9 +1,9 @@
 """What a query says, read against one open index: its words corrected (typos, unfinished words, Chinese
 homophones), its terms and what its synonyms mean, the names it holds, and what the index knows of them.
 
-:class:`QueryReader` is the half of :class:`~houserules.search.index.SearchIndex` that reads the query;
-the other half (``index.py``) scores documents for it. Both read the index through
-:class:`~houserules.search.postings.Postings` only.
+:class:`QueryReader` is the half of :class:`~houserules.search.index.SearchIndex` that reads the query into
+a :class:`QueryPlan`; :func:`houserules.search.rank.rank` scores documents for the plan, and ``index.py``
+folds the scores into hits. All read the index through :class:`~houserules.search.postings.Postings` only.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ MAX_COMMON_SHARE = 0.1
 #: common terms, else a word of a one-line answer in one of its few documents would be in "more than a tenth".
 MIN_COMMON_DOCUMENTS = 10
 COMMON_SKIPPED = ("summary", "body")
-#: The terms whose scores an open index keeps (:meth:`SearchIndex._scores`), by field: a few
+#: The terms whose scores an open index keeps (:meth:`SearchIndex.scores`), by field: a few
 #: megabytes at 5,000 entries.
 SCORES_KEPT = 20_000
 #: After this many questions to :meth:`QueryReader.knows`, an open index reads every term it knows at once (a
@@ -48,6 +49,28 @@ MIN_COMPLETED = 3
 COMPLETIONS = 3
 
 _ASCII_WORD = re.compile(r"[a-z]+")
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    """What a query asks, read once against an index (:meth:`QueryReader.plan`, scored by :func:`houserules.search.rank.rank`).
+
+    ``terms``: its distinct terms after correction and with what its synonyms mean; ``scoped``: the terms it
+    gains only through games' synonym tables and glossaries, each with those games (looked up in their
+    documents only); ``key``: the exact key (a whole code, title or alias), or ""; ``name_terms``: the terms
+    of the runs that name an entry or a game (they weigh ``rank.NAME_TERMS_SHARE``); ``names`` and ``about``:
+    the documents of the entries the query names, and of those about what it names; ``named_game``: the game
+    it names (an index into the index's games), or None; ``question``: whether it asks (answers come first).
+    """
+
+    terms: tuple[str, ...]
+    scoped: Mapping[str, frozenset[int]]
+    key: str
+    name_terms: frozenset[str]
+    names: frozenset[int]
+    about: frozenset[int]
+    named_game: int | None
+    question: bool
 
 
 class QueryReader:
@@ -303,6 +326,20 @@ class QueryReader:
             lambda k: bool(self._scoped_names("names", k, scoped)) or k in self._game_names,
             self.is_common,
             scoped.__contains__,
+        )
+
+    def plan(self, text: str) -> QueryPlan:
+        """What ``text`` asks, read once (:class:`QueryPlan`)."""
+        terms, sequence, scoped = self.expanded(text)
+        return QueryPlan(
+            terms=tuple(terms),
+            scoped=scoped,
+            key=self.exact_key(text),
+            name_terms=frozenset(self.name_terms(sequence, scoped)),
+            names=frozenset(self.named(sequence, scoped=scoped)),
+            about=frozenset(self.named(sequence, "about", scoped)),
+            named_game=self.named_game(sequence),
+            question=searchtext.is_question(text),
         )
 
     def named_game(self, sequence: list[str]) -> int | None:
