@@ -528,9 +528,9 @@ def two_games_site(two_games, tmp_path_factory):
 
 
 FILTERED = """() => ({
-  rows: [...document.querySelectorAll('.hr-pdf-versions tr[data-find]')].filter(r => r.offsetParent !== null)
+  rows: [...document.querySelectorAll('.hr-pdf-versions tr[data-find]')].filter(r => r.checkVisibility())
         .map(r => r.closest('.hr-pdf-versions').id + ' ' + r.querySelector('code').textContent),
-  versions: [...document.querySelectorAll('h2[id^="v-"]')].filter(h => h.offsetParent !== null).map(h => h.id),
+  versions: [...document.querySelectorAll('h2[id^="v-"]')].filter(h => h.checkVisibility()).map(h => h.id),
   status: document.getElementById('hr-version-found').textContent,
 })"""
 
@@ -567,3 +567,42 @@ def test_the_filter_box_finds_a_printed_version_or_a_date_from_disk(browser, two
     assert page.evaluate(FILTERED)["rows"] == [f"pdf-demo 2026-11-30 · {n['demo1']}"]
     context.close()
     assert found == [], describe(found)
+
+
+FOLDS = """() => [...document.querySelectorAll('details.hr-fold')].map(d =>
+  (d.closest('.hr-pdf-versions') || d.closest('.hr-version').previousElementSibling).id + (d.open ? ' open' : ''))"""
+
+
+@pytest.mark.browser
+def test_older_versions_fold_and_what_is_found_or_linked_opens(browser, two_games, tmp_path, monkeypatch):
+    """On a phone the page is read from the top: past the newest versions, a version's printed versions and lists
+    fold under one line, and so do each PDF's older rows; the filter box and a link to a version open them."""
+    from houserules.build import build_site, site_step
+    from houserules.site import changelog
+
+    monkeypatch.setattr(changelog, "OPEN_VERSIONS", 1)
+    monkeypatch.setattr(changelog, "OPEN_PDF_ROWS", 1)
+    data, kb, n = two_games
+    site = build_site(kb, data, tmp_path / "site", steps=[site_step])
+    context = browser.new_context(viewport={"width": 375, "height": 667}, is_mobile=True)
+    page = context.new_page()
+    page.goto((site / "changes.html").as_uri())
+    v1, v2 = f"v-{n['v1']}", f"v-{n['v2']}"
+    assert sorted(page.evaluate(FOLDS)) == sorted(["pdf-faq", "pdf-demo", "pdf-other", v1, v2])  # all closed
+    shown = page.evaluate(FILTERED)
+    assert shown["rows"] == [
+        f"pdf-faq 2026-12-01 · {n['v3']}",
+        f"pdf-demo 2026-12-01 · {n['demo3']}",
+        f"pdf-other 2026-12-01 · {n['other2']}",
+    ]
+    summary = page.locator(f"#{v1} + .hr-version summary")
+    assert "What this version changed" in summary.inner_text() and summary.bounding_box()["height"] >= 44
+
+    page.get_by_label("打印版封面上的版本或日期 · The version or date on your printout's cover").fill(n["other1"])
+    assert page.evaluate(FILTERED)["rows"] == [f"pdf-other 2026-11-29 · {n['other1']}"]
+    assert sorted(page.evaluate(FOLDS)) == sorted(["pdf-faq", "pdf-demo", "pdf-other open", f"{v1} open", v2])
+    assert page.locator(f"#{v1} + .hr-version .hr-game-versions").is_visible()  # what that version printed
+
+    page.goto((site / "changes.html").as_uri() + f"#{v2}")  # a PDF's row links its version
+    assert f"{v2} open" in page.evaluate(FOLDS)
+    context.close()

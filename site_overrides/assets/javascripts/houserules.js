@@ -129,6 +129,13 @@
         if (match && item.tagName === "TR") found += 1;
       });
       tables.forEach(function (table) { table.hidden = !table.querySelector("tr[data-find]:not([hidden])"); });
+      // What is found is shown: a fold holding a row found, and the folded lists of a version found, open.
+      if (words.length) {
+        Array.prototype.forEach.call(document.querySelectorAll("details.hr-fold"), function (fold) {
+          var version = fold.closest(".hr-version");
+          if (version ? !version.hidden : fold.querySelector("tr[data-find]:not([hidden])")) fold.open = true;
+        });
+      }
       status.textContent = words.length
         ? "找到 " + found + " 个打印版本 · " + found + (found === 1 ? " printed version" : " printed versions") + " found"
         : "";
@@ -136,6 +143,16 @@
     box.addEventListener("input", apply);
     var wanted = new URLSearchParams(location.search).get("v");
     if (wanted) { box.value = wanted; apply(); }
+    // A link to a version (from a PDF's row, or from outside) opens its folded lists.
+    function openTarget() {
+      var target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+      var version = target && target.nextElementSibling;
+      if (version && version.classList.contains("hr-version")) {
+        Array.prototype.forEach.call(version.querySelectorAll("details.hr-fold"), function (fold) { fold.open = true; });
+      }
+    }
+    window.addEventListener("hashchange", openTarget);
+    openTarget();
   })();
 
   /* -- the search box: a notice past the length the search reads ------------------------------ */

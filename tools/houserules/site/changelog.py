@@ -27,6 +27,11 @@ from .markup import front_matter
 
 #: The newest versions the page lists and the feed carries.
 PAGE_VERSIONS = 100
+#: On a phone the page is read from the top: the newest versions show their lists of changes, older ones fold
+#: them under one line (the filter box opens what it finds), and a PDF's table shows its newest printed versions
+#: with the rest folded. At 60 versions the page was 105,000 px tall at 375 px wide.
+OPEN_VERSIONS = 3
+OPEN_PDF_ROWS = 5
 FEED_VERSIONS = 30
 #: The items of one kind (added, changed, removed) shown for one version.
 ITEMS = 200
@@ -142,7 +147,15 @@ def _pdfs(
                 }
             )
         if rows:
-            found.append({"name": name, "title": title, "id": f"pdf-{game or 'faq'}", "rows": rows})
+            found.append(
+                {
+                    "name": name,
+                    "title": title,
+                    "id": f"pdf-{game or 'faq'}",
+                    "rows": rows[:OPEN_PDF_ROWS],
+                    "older_rows": rows[OPEN_PDF_ROWS:],
+                }
+            )
     return found
 
 
@@ -186,6 +199,7 @@ def changes_page(kb: KnowledgeBase, history: History | None, offered: list[Versi
                 "games": games_of,
                 "insert": insert_path(version) if version.version.tree in ready and version is not current else None,
                 "lists": _lists(kb, version, href),
+                "folded": len(versions) >= OPEN_VERSIONS,
                 "find": _find_text(str(printed), version.when, *(p for _, p, _ in games_of or [])),
             }
         )
