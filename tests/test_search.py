@@ -320,6 +320,32 @@ def test_a_query_naming_a_game_finds_that_games_entries(real_index, query, game)
     assert hits and {hit.record["game"] for hit in hits} == {game}, [hit.record["id"] for hit in hits]
 
 
+@pytest.mark.parametrize(
+    "query, rest",
+    [
+        ("鼠鼠骑士 怎么升级", "怎么升级"),
+        ("Mausritter: how do saves work?", "how do saves work?"),
+        ("山屋惊魂里电梯坠毁会怎样", "电梯坠毁会怎样"),
+        ("how does the vault work in betrayal", "how does the vault work"),
+    ],
+)
+def test_the_name_of_the_game_is_a_filter_and_the_rest_of_the_words_are_searched(real_index, query, rest):
+    """A player who names the game asks about it: the results are the rest of the words' in that game, as if the
+    game had been chosen, not the entries that mention the game's name."""
+    named = real_index.search(query, limit=5)
+    game = named[0].record["game"]
+    alone = real_index.search(rest, game=game, limit=5)
+    assert [h.record["id"] for h in named] == [h.record["id"] for h in alone]
+    assert real_index.without_game_name(query)[1] == real_index.games.index(game)
+
+
+def test_a_name_alone_or_inside_a_code_is_searched_as_it_is(real_index):
+    assert real_index.without_game_name("鼠鼠骑士") == ("鼠鼠骑士", None)  # nothing else to search: the name
+    assert real_index.without_game_name("MR-R04") == ("MR-R04", None)  # "MR" is too short a name to take out
+    assert real_index.search("MR-R04")[0].record["id"] == "mausritter:saves"
+    assert real_index.without_game_name("BaHotH 的电梯 和 鼠侠奇遇")[1] is None  # two games named
+
+
 def test_a_query_naming_two_games_or_none_keeps_every_game(real_index):
     both = real_index.search("鼠侠奇遇和鼠鼠骑士都有奶酪吗", limit=10)
     assert {"mice-and-mystics", "mausritter"} <= {hit.record["game"] for hit in both}

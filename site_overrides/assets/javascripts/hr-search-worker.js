@@ -268,9 +268,39 @@
     });
   }
 
-  /* The ranked hits of a query: [{entry, doc, score}], one per entry, best first. */
+  /* The ranked hits of a query: [{entry, doc, score}], one per entry, best first. A game the query names keeps
+   * that game's documents, and the rest of its words are searched (withoutGameName). */
   function rank(text) {
-    return correction(text).then(function (done) { return scoreCorrected(text, done.corrected, done.fix); });
+    var named = withoutGameName(text);
+    return correction(named.text).then(function (done) {
+      return scoreCorrected(named.text, done.corrected, done.fix, named.game);
+    });
+  }
+
+  /* query.QueryReader.without_game_name: the query without the name of the one game it names, and that game
+   * (an index into the games); the query as it is and null when it names none or two, or holds only the name. */
+  var gameTexts = null;
+  function withoutGameName(text) {
+    if (!gameTexts) {
+      gameTexts = (head.gameNameTexts || []).map(function (pair) {
+        var escaped = pair[0].replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+        var latin = /^[\x00-\x7f]*$/.test(pair[0]);
+        return { pattern: new RegExp(latin ? "(?<![a-z0-9])" + escaped + "(?![a-z0-9])" : escaped, "gi"), game: pair[1] };
+      });
+    }
+    var game = null, rest = text;
+    for (var i = 0; i < gameTexts.length; i++) {  // longest first: 鼠鼠骑士 before 鼠骑士
+      var named = gameTexts[i];
+      named.pattern.lastIndex = 0;
+      if (!named.pattern.test(rest)) continue;
+      if (game !== null && named.game !== game) return { text: text, game: null };
+      game = named.game;
+      named.pattern.lastIndex = 0;
+      rest = rest.replace(named.pattern, " ");
+    }
+    // query.QueryReader.searchable: a term or an exact key left besides the name.
+    if (game === null || !(analysis.querySequence(rest).length || analysis.exactKey(rest))) return { text: text, game: null };
+    return { text: rest, game: game };
   }
 
   /* index.SearchIndex.correct's ``named``: whether a run of words as typed is a name (searchtext.name_key of the
@@ -284,7 +314,7 @@
   }
 
   /* The ranked hits of a query, its English words corrected, its homophones not yet (``fix``). */
-  function scoreCorrected(text, corrected, fix) {
+  function scoreCorrected(text, corrected, fix, namedGame) {
     if (fix) corrected = fix(corrected);
     var said = analysis.saidScopes(text);
     var sequence = analysis.querySequence([corrected].concat(said.map(function (s) { return s[0]; })).join(" "));
@@ -298,7 +328,7 @@
     return Promise.all(shards.map(function (n) { return load("t/" + n); })).then(function (parts) {
       var byShard = new Map();
       shards.forEach(function (n, i) { byShard.set(n, parts[i]); });
-      return score(text, terms, byShard, corrected, sequence, scoped);
+      return score(text, terms, byShard, corrected, sequence, scoped, namedGame);
     });
   }
 
@@ -320,7 +350,7 @@
   /* The game of a document (an index into the index's games). */
   function gameOfDoc(doc) { return head.gameOf[entryOf[doc]]; }
 
-  function score(text, terms, byShard, corrected, sequence, scoped) {
+  function score(text, terms, byShard, corrected, sequence, scoped, said) {
     var scores = new Map(), matched = [], terms2 = new Map();
     terms.forEach(function (term) {
       var within = byShard.get(shardOf(term)), key = head.glossary + term;
@@ -362,7 +392,7 @@
       }
     });
     // index.SearchIndex.scored: a player who says the game asks about it: only its documents, when any matched.
-    var namedGame = gameNamed(sequence);
+    var namedGame = said !== null && said !== undefined ? said : gameNamed(sequence);
     if (namedGame !== null) {
       var ofNamed = false;
       scores.forEach(function (value, doc) { if (gameOfDoc(doc) === namedGame) ofNamed = true; });

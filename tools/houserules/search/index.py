@@ -170,7 +170,8 @@ class SearchIndex(QueryReader):
         filters = [Term("game", game)] if game else []
         filters += [Term("kind", kind)] if kind else []
         flt = And(filters) if filters else None
-        asks = searchtext.is_asking(text)
+        rest = self.without_game_name(text)[0]  # what the query asks, without the game it names
+        asks = searchtext.is_asking(rest)
         scored = self.scored(text, flt)
         fetch = limit * 4
         while True:
@@ -181,13 +182,13 @@ class SearchIndex(QueryReader):
             if len(best) >= wanted or len(found) < fetch:
                 break
             fetch *= 4
-        lang = chinese.reader_script(text)
+        lang = chinese.reader_script(rest)
         scores = {docnum: -score for score, docnum in scored} if best else {}
         hits = [self._hit(record, score, scores, asks, lang) for _, record, score in best[:limit]]
         if not asks or not best:
             return Found(hits, lang, False if asks else None)
         second = best[1][2] if len(best) > 1 else 0.0
-        return Found(hits, lang, answered(best[0][2], second, self.known_share(text)))
+        return Found(hits, lang, answered(best[0][2], second, self.known_share(rest)))
 
     def _hit(self, record: dict[str, Any], score: float, scores: dict[int, float], asks: bool, lang: str) -> Hit:
         """The hit of an entry: its question that answers the query (:func:`leading`), else the entry."""

@@ -219,7 +219,27 @@ def index_meta(kb: KnowledgeBase, problems: list[str]) -> dict[str, Any]:
         "game_names": sorted({key for name in names if (key := searchtext.name_key(name))}),
         # ... and which game each names (a query naming one game is about that game: index.NAMED_GAME_BOOST).
         "game_named": game_named(games),
+        # ... and as typed, longest first: a query naming one game is searched without the name (game_name_texts).
+        "game_name_texts": game_name_texts(games),
     }
+
+
+def game_name_texts(games: Iterable[Game]) -> list[list[str]]:
+    """Each game's names and aliases as a query may type them, with the game, longest first: a Chinese name
+    of two characters or more, a Latin one of three letters or more (not "MR", the start of a code); a name
+    two games share names neither (``search.query.QueryReader.without_game_name``)."""
+    found: dict[str, set[str]] = {}
+    for game in games:
+        for name in [*game.name.values(), *game.data.get("aliases", [])]:
+            text = " ".join(str(name).casefold().split())
+            latin = text.isascii()
+            if (latin and sum(c.isalpha() for c in text) >= 3) or (not latin and len(text) >= 2):
+                found.setdefault(text, set()).add(game.id)
+    return [
+        [text, ids.pop()]
+        for text, ids in sorted(found.items(), key=lambda item: (-len(item[0]), item[0]))
+        if len(ids) == 1
+    ]
 
 
 def game_named(games: Iterable[Game]) -> dict[str, str]:

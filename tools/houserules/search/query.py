@@ -98,6 +98,13 @@ class QueryReader:
         #: English words of the synonym tables: known words, never corrected into others.
         self._game_names = set(self.meta.get("game_names", []))
         self._game_named: dict[str, str] = self.meta.get("game_named", {})
+        self._game_texts = [
+            (
+                re.compile(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])" if name.isascii() else re.escape(name), re.I),
+                game,
+            )
+            for name, game in self.meta.get("game_name_texts", [])
+        ]
         synonyms = self.meta.get("synonyms", [])
         self._said = {pair[0] for pair in synonyms if pair[0].isascii() and " " not in pair[0]}
         # ... and every English word of what players say ("sider" of "twenty-sider", "didn" of "didn't eat").
@@ -199,7 +206,7 @@ class QueryReader:
     def searched_for(self, text: str) -> str | None:
         """What a query was searched as when :meth:`correct` changed a word of it (its spaces
         tidied), else None: the command line says so ("shaft" stays, "elevatr" became "elevator")."""
-        text = searchtext.bounded(text)
+        text = self.without_game_name(searchtext.bounded(text))[0]  # what was searched in the game it names
         if searchtext.as_typed(text) is not None:
             return None
         corrected = self.correct(text)
@@ -328,8 +335,26 @@ class QueryReader:
             scoped.__contains__,
         )
 
+    def without_game_name(self, text: str) -> tuple[str, int | None]:
+        """The query without the name of the one game it names, and that game (an index into :attr:`games`): a
+        player who says the game asks about it, and the rest of the words say what ("鼠鼠骑士 怎么升级" is 怎么升级,
+        in Mausritter). The query as it is, and None, when it names no game or two, or holds nothing but the name.
+        The site's worker does the same (``withoutGameName``)."""
+        game: str | None = None
+        rest = text
+        for pattern, named in self._game_texts:  # longest first: 鼠鼠骑士 before 鼠骑士
+            if pattern.search(rest):
+                if game is not None and named != game:
+                    return text, None
+                game, rest = named, pattern.sub(" ", rest)
+        if game is None or game not in self.games or not self.searchable(rest):
+            return text, None
+        return rest, self.games.index(game)
+
     def plan(self, text: str) -> QueryPlan:
-        """What ``text`` asks, read once (:class:`QueryPlan`)."""
+        """What ``text`` asks, read once (:class:`QueryPlan`): a game it names keeps that game's documents, and
+        the rest of its words are searched (:meth:`without_game_name`)."""
+        text, named = self.without_game_name(text)
         terms, sequence, scoped = self.expanded(text)
         return QueryPlan(
             terms=tuple(terms),
@@ -338,7 +363,7 @@ class QueryReader:
             name_terms=frozenset(self.name_terms(sequence, scoped)),
             names=frozenset(self.named(sequence, scoped=scoped)),
             about=frozenset(self.named(sequence, "about", scoped)),
-            named_game=self.named_game(sequence),
+            named_game=named if named is not None else self.named_game(sequence),
             question=searchtext.is_question(text),
         )
 

@@ -311,6 +311,11 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         "nameBoost": round(search.NAME_BOOST * SCALE),
         "nameTermsShare": search.NAME_TERMS_SHARE,
         "gameNames": index.meta.get("game_names", []),
+        "gameNameTexts": [
+            [name, index.games.index(game)]
+            for name, game in index.meta.get("game_name_texts", [])
+            if game in index.games
+        ],
         "gameNamed": {
             key: index.games.index(game)
             for key, game in index.meta.get("game_named", {}).items()
