@@ -606,3 +606,27 @@ def test_older_versions_fold_and_what_is_found_or_linked_opens(browser, two_game
     page.goto((site / "changes.html").as_uri() + f"#{v2}")  # a PDF's row links its version
     assert f"{v2} open" in page.evaluate(FOLDS)
     context.close()
+
+
+def test_a_printout_most_of_whose_entries_changed_is_printed_again_not_patched(two_games, monkeypatch):
+    """An insert of what changed since a version after which most entries changed would be as long as the current
+    FAQ (79 pages against 76 after a review of every entry): that version gets none, and the page says to print
+    the current FAQ again, in its section and in each PDF's row."""
+    from houserules.data.versions.history import load_history
+    from houserules.print import inserts
+    from houserules.site.changelog import changes_page
+
+    data, kb, n = two_games
+    history = load_history(kb)
+    monkeypatch.setattr(inserts, "REPRINT_MIN", 1)
+    monkeypatch.setattr(inserts, "REPRINT_SHARE", 1.5 / len(kb.entries))  # 2 entries changed since v1, 1 since v2
+    offered = [version.short for version, _ in inserts.inserts(kb, history)]
+    assert offered == [n["v2"]]  # v1: reprint
+    page = changes_page(kb, history)
+    v1 = page.split("{ #v-" + n["v1"] + " }", 1)[1]
+    v2 = page.split("{ #v-" + n["v2"] + " }", 1)[1].split("{ #v-" + n["v1"] + " }", 1)[0]
+    assert 'data-block="reprint"' in v1 and "Most entries (2) changed since" in v1 and "changes-since-" not in v1
+    assert 'data-block="reprint"' not in v2 and f"changes-since-{n['v2']}.pdf" in v2
+    rows = {row[0]: row for row in _rows(page)["faq"]}
+    assert rows[f"2026-11-30 · {n['v1']}"][3] == "print it again"
+    assert rows[f"2026-12-01 · {n['v2']}"][3] == "insert ready"

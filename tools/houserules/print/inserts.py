@@ -5,7 +5,8 @@ from the site's 更新记录 page instead of running ``houserules pdf --changes-
 writes one for each of the :data:`INSERT_VERSIONS` versions before the current one after which
 entries changed in what the printed FAQ shows (:func:`~houserules.print.plan.printed_changes`: an
 insert of a version after which only a game's contents list or entries' histories changed would
-print nothing new), laid out through the same cache as every other PDF.
+print nothing new), laid out through the same cache as every other PDF. A version after which most entries
+changed gets none (:func:`reprint`): the current FAQ is shorter.
 """
 
 from __future__ import annotations
@@ -20,6 +21,20 @@ from .plan import Since, printed_since
 
 #: How many versions before the current one get a ready insert.
 INSERT_VERSIONS = 5
+#: ... unless at least this share of the entries changed since: the insert would be as long as the current FAQ
+#: (79 pages against 76 after a review of every entry), and the 更新记录 page says to print that instead.
+REPRINT_SHARE = 0.5
+#: ... and at least this many: a printout of a few entries is a page or two either way.
+REPRINT_MIN = 20
+
+
+def reprint(changed: int, entries: int) -> bool:
+    """Whether a printout with ``changed`` of ``entries`` entries changed since is better printed again.
+
+    >>> reprint(63, 126), reprint(62, 126), reprint(3, 4), reprint(0, 0)
+    (True, False, False, False)
+    """
+    return changed >= REPRINT_MIN and changed >= REPRINT_SHARE * entries
 
 
 def insert_name(version: Version) -> str:
@@ -57,6 +72,6 @@ def inserts(
         entries, _ = changes_between(kb, top, version.version.tree)
         printed = history.printed(version) or version.version  # as faq.pdf printed it, with its date
         since = printed_since(kb, str(printed), entries, "qa")  # laid out as the printed FAQ is
-        if since.changes or since.removed:
+        if (since.changes or since.removed) and not reprint(len(since.changes), len(kb.entries)):
             found.append((version, since))
     return found

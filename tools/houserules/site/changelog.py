@@ -19,7 +19,7 @@ from ..data.reading.model import Bilingual, Game, KnowledgeBase
 from ..data.versions.entrychanges import EntryChange, aspect_names
 from ..data.versions.history import History, Version
 from ..data.versions.version import SHORT, DataVersion, game_version
-from ..print.inserts import insert_path, inserts
+from ..print.inserts import insert_path, inserts, reprint
 from ..render.templating import macros, render
 from ..render.text import xml_text
 from ..render.urls import CHANGES_FEED, CHANGES_PAGE, entry_url, page_url, pdf_name
@@ -133,13 +133,16 @@ def _pdfs(
                 continue
             version = printed.version
             current = position == 0 or (game is not None and history.games.get(game) == printed.printed)
+            since = 0 if current else newer[game][position]
+            entries = len([e for e in kb.entries.values() if game is None or e.game == game])
             rows.append(
                 {
                     "printed": str(printed.printed),
                     "when": "未提交 · uncommitted" if version.commit is None else version.when,
                     "href": f"#{anchor(version)}" if anchor(version) in anchors else None,
-                    "since": 0 if current else newer[game][position],
+                    "since": since,
                     "current": current,
+                    "reprint": not current and reprint(since, entries),
                     "insert": insert_path(version)
                     if game is None and version.version.tree in ready and position
                     else None,
@@ -183,6 +186,7 @@ def changes_page(kb: KnowledgeBase, history: History | None, offered: list[Versi
         for game, tree in history.trees(version).items():
             first[(game, tree)] = version
     versions: list[dict[str, Any]] = []
+    changed_since: set[str] = set()  # the entries changed in the versions newer than the one at hand
     for version in shown:
         printed = history.printed(version) or version.version
         games_of = _game_versions(kb, history, first, version)
@@ -198,11 +202,16 @@ def changes_page(kb: KnowledgeBase, history: History | None, offered: list[Versi
                 "subject": shown_subject(version.subject, words) if version.subject else None,
                 "games": games_of,
                 "insert": insert_path(version) if version.version.tree in ready and version is not current else None,
+                # most entries changed since: the current FAQ is shorter than an insert would be
+                "reprint": len(changed_since)
+                if version is not current and reprint(len(changed_since), len(kb.entries))
+                else 0,
                 "lists": _lists(kb, version, href),
                 "folded": len(versions) >= OPEN_VERSIONS,
                 "find": _find_text(str(printed), version.when, *(p for _, p, _ in games_of or [])),
             }
         )
+        changed_since.update(change.ref for change in version.entries)
     pdfs = _pdfs(kb, history, shown, ready, {v["anchor"] for v in versions})
     older = max(0, len(history.versions) - PAGE_VERSIONS)
     return (
