@@ -602,6 +602,11 @@ def test_older_versions_fold_and_what_is_found_or_linked_opens(browser, two_game
     assert page.evaluate(FILTERED)["rows"] == [f"pdf-other 2026-11-29 · {n['other1']}"]
     assert sorted(page.evaluate(FOLDS)) == sorted(["pdf-faq", "pdf-demo", "pdf-other open", f"{v1} open", v2])
     assert page.locator(f"#{v1} + .hr-version .hr-game-versions").is_visible()  # what that version printed
+    box = page.get_by_label("打印版封面上的版本或日期 · The version or date on your printout's cover")
+    box.fill(n["v3"])  # the newest: in the rows shown, none in the fold, which goes while the box holds it
+    assert page.locator("#pdf-faq").is_visible() and not page.locator("#pdf-faq details.hr-fold").is_visible()
+    box.fill("")
+    assert page.locator("#pdf-faq details.hr-fold").is_visible()
 
     page.goto((site / "changes.html").as_uri() + f"#{v2}")  # a PDF's row links its version
     assert f"{v2} open" in page.evaluate(FOLDS)

@@ -130,12 +130,13 @@
       });
       tables.forEach(function (table) { table.hidden = !table.querySelector("tr[data-find]:not([hidden])"); });
       // What is found is shown: a fold holding a row found, and the folded lists of a version found, open.
-      if (words.length) {
-        Array.prototype.forEach.call(document.querySelectorAll("details.hr-fold"), function (fold) {
-          var version = fold.closest(".hr-version");
-          if (version ? !version.hidden : fold.querySelector("tr[data-find]:not([hidden])")) fold.open = true;
-        });
-      }
+      // A PDF's fold of older versions that holds none found is hidden while the box holds words.
+      Array.prototype.forEach.call(document.querySelectorAll("details.hr-fold"), function (fold) {
+        var version = fold.closest(".hr-version");
+        var holds = version ? !version.hidden : !!fold.querySelector("tr[data-find]:not([hidden])");
+        if (words.length && holds) fold.open = true;
+        if (!version) fold.hidden = words.length > 0 && !holds;
+      });
       status.textContent = words.length
         ? "找到 " + found + " 个打印版本 · " + found + (found === 1 ? " printed version" : " printed versions") + " found"
         : "";
