@@ -166,3 +166,35 @@ def test_clicking_each_download_link_downloads_the_file(browser, site):
                 assert download.suggested_filename == local.name
                 assert Path(download.path()).read_bytes() == local.read_bytes()
         context.close()
+
+
+@pytest.mark.parametrize(
+    "repo_url, report, expected",
+    [
+        ("https://github.com/group/faq", None, "https://github.com/group/faq/issues/new?title="),
+        ("https://gitlab.com/group/faq", None, "https://gitlab.com/group/faq/-/issues/new?issue%5Btitle%5D="),
+        (None, "mailto:keepers@example.org", "mailto:keepers@example.org?subject="),
+        (None, "在群里发给 @管理员", "在群里发给 @管理员"),
+        (None, None, "to whoever keeps this knowledge base"),
+    ],
+)
+def test_the_translators_page_says_how_to_send_a_file_back(repo_url, report, expected):
+    """The round trip in three steps above the files: download, change the translations, send the file back (a new
+    issue on the repository, the group's channel, or whoever keeps the data), then the maintainer's dry run."""
+    from html import unescape
+
+    from houserules.site.repo import RepoLinks
+    from houserules.site.translators import translators_page
+
+    kb = load(FIXTURES / "translators" / "data").kb
+    repo = RepoLinks(repo_url, None, Path("/x"), None, "2026-12-01 · 3b0fbf2c") if repo_url else None
+    ctx = SiteContext(kb, repo)
+    ctx.report = report
+    game = next(iter(kb.games.values()))
+    page = translators_page(ctx, game)
+    steps = page.split('data-block="round-trip"', 1)[1].split("</ol>", 1)[0]
+    assert expected in unescape(steps) and "houserules l10n import FILE --dry-run" in steps
+    assert page.index('data-block="round-trip"') < page.index("en-zh.xlf") < page.index("glossary.tbx")
+    if repo_url:
+        body = unescape(steps).split("body=" if "github" in repo_url else "description%5D=", 1)[1]
+        assert "Attach%20the%20edited%20XLIFF%20or%20PO%20file" in body and "3b0fbf2c" in body

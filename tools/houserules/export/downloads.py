@@ -24,41 +24,8 @@ class Download:
     command: str
 
 
+#: The round trip's files first (what a translator comes for), then the glossary and the tables.
 DOWNLOADS = (
-    Download(
-        "glossary.tbx",
-        "TBX",
-        ("术语表", "Glossary"),
-        (
-            "导入 OmegaT、memoQ、Trados 的术语库：推荐译名、认可写法与弃用写法。",
-            "Termbase for OmegaT, memoQ or Trados: preferred, admitted and deprecated forms.",
-        ),
-        "houserules export --what glossary --format tbx",
-    ),
-    Download(
-        "glossary.csv",
-        "CSV",
-        ("术语表", "Glossary"),
-        ("用电子表格查看或核对术语。", "The terms in a spreadsheet, to look up or review."),
-        "houserules export --what glossary --format csv",
-    ),
-    Download(
-        "faq.csv",
-        "CSV",
-        ("常见问题", "FAQ"),
-        (
-            "每个问题与答案的中英文，带引用代码和链接。",
-            "Every question and answer in both languages, with its code and link.",
-        ),
-        "houserules export --what faq --format csv",
-    ),
-    Download(
-        "errata.csv",
-        "CSV",
-        ("勘误", "Errata"),
-        ("卡面印刷文本、更正文本与英文原文。", "Printed card text, corrected text and the English card text."),
-        "houserules export --what errata --format csv",
-    ),
     Download(
         "en-zh.xlf",
         "XLIFF 2.0",
@@ -98,6 +65,40 @@ DOWNLOADS = (
             "The same as gettext PO, for Weblate, Crowdin or Poedit.",
         ),
         "houserules l10n export --format po",
+    ),
+    Download(
+        "glossary.tbx",
+        "TBX",
+        ("术语表", "Glossary"),
+        (
+            "导入 OmegaT、memoQ、Trados 的术语库：推荐译名、认可写法与弃用写法。",
+            "Termbase for OmegaT, memoQ or Trados: preferred, admitted and deprecated forms.",
+        ),
+        "houserules export --what glossary --format tbx",
+    ),
+    Download(
+        "glossary.csv",
+        "CSV",
+        ("术语表", "Glossary"),
+        ("用电子表格查看或核对术语。", "The terms in a spreadsheet, to look up or review."),
+        "houserules export --what glossary --format csv",
+    ),
+    Download(
+        "faq.csv",
+        "CSV",
+        ("常见问题", "FAQ"),
+        (
+            "每个问题与答案的中英文，带引用代码和链接。",
+            "Every question and answer in both languages, with its code and link.",
+        ),
+        "houserules export --what faq --format csv",
+    ),
+    Download(
+        "errata.csv",
+        "CSV",
+        ("勘误", "Errata"),
+        ("卡面印刷文本、更正文本与英文原文。", "Printed card text, corrected text and the English card text."),
+        "houserules export --what errata --format csv",
     ),
 )
 

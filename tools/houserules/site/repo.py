@@ -79,7 +79,6 @@ class RepoLinks:
         """A new issue about the entry, or one of its questions (``question``: its id), its title and body filled in
         (GitHub's or GitLab's form): the entry's code, the question's citation, the page and the data version.
         Every part is percent-encoded whole: a title may hold ``&``, ``#`` or ``%``."""
-        host = urlsplit(self.repo_url).netloc.lower()
         asked = next((q for q in entry.questions if q.id == question), None) if question else None
         cite = f"{entry.code}/{question}" if asked else entry.code
         if asked is not None:
@@ -107,14 +106,38 @@ class RepoLinks:
             "出处 · Source (rulebook page, official FAQ…):",
             "",
         ]
-        body = "\n".join(lines)
-        if "github" in host:
-            return f"{self.repo_url}/issues/new?" + urlencode({"title": title, "body": body}, safe="", quote_via=quote)
-        if "gitlab" in host:
-            return f"{self.repo_url}/-/issues/new?" + urlencode(
-                {"issue[title]": title, "issue[description]": body}, safe="", quote_via=quote
-            )
-        return None
+        return new_issue_url(self.repo_url, title, "\n".join(lines))
+
+    def translation_url(self, game: str) -> str | None:
+        """A new issue to send back a translator's file for ``game`` (its name), the file to be attached to it."""
+        lines = [f"游戏 · Game: {game}"]
+        if self.version:
+            lines.append(f"下载时的数据版本 · Data version downloaded: {self.version}")
+        lines += [
+            "",
+            "请把改好的 XLIFF 或 PO 文件拖到这里附上 · Attach the edited XLIFF or PO file here (drag it in).",
+            "",
+            "维护者导入 · The maintainer imports it: houserules l10n import FILE --dry-run, then without --dry-run",
+            "",
+        ]
+        return new_issue_url(self.repo_url, f"译文 · Translation: {game}", "\n".join(lines))
+
+
+def new_issue_url(repo_url: str, title: str, body: str) -> str | None:
+    """A new issue on ``repo_url`` with its title and body filled in (GitHub's or GitLab's form; None on another
+    host); every part percent-encoded whole.
+
+    >>> new_issue_url("https://gitlab.com/o/hr", "a&b", "#1")
+    'https://gitlab.com/o/hr/-/issues/new?issue%5Btitle%5D=a%26b&issue%5Bdescription%5D=%231'
+    """
+    host = urlsplit(repo_url).netloc.lower()
+    if "github" in host:
+        return f"{repo_url}/issues/new?" + urlencode({"title": title, "body": body}, safe="", quote_via=quote)
+    if "gitlab" in host:
+        return f"{repo_url}/-/issues/new?" + urlencode(
+            {"issue[title]": title, "issue[description]": body}, safe="", quote_via=quote
+        )
+    return None
 
 
 #: Stands for the query in :func:`missing_ruling_url` (the search worker writes the query, URL-encoded, there).
@@ -129,17 +152,9 @@ def missing_ruling_url(repo: RepoLinks) -> str | None:
     >>> missing_ruling_url(RepoLinks("https://github.com/o/hr", None, Path("/x"), None, "v1")).count(QUERY_MARK)
     2
     """
-    host = urlsplit(repo.repo_url).netloc.lower()
     title = f"没有条目回答 · No ruling answers: {QUERY_MARK}"
     lines = [f"问题 · Question: {QUERY_MARK}"]
     if repo.version:
         lines.append(f"数据版本 · Data version: {repo.version}")
     lines += ["", "出处 · Source (rulebook page, official FAQ…):", ""]
-    body = "\n".join(lines)
-    if "github" in host:
-        return f"{repo.repo_url}/issues/new?" + urlencode({"title": title, "body": body}, safe="", quote_via=quote)
-    if "gitlab" in host:
-        return f"{repo.repo_url}/-/issues/new?" + urlencode(
-            {"issue[title]": title, "issue[description]": body}, safe="", quote_via=quote
-        )
-    return None
+    return new_issue_url(repo.repo_url, title, "\n".join(lines))

@@ -143,8 +143,23 @@ def translators_page(ctx: SiteContext, game: Game | None = None) -> str:
             files=files,
             pages=pages,
             games=games,
+            back=send_back(ctx, f"{game.name['zh']} · {game.name['en']}" if game else "全部游戏 · All games"),
         )
     )
+
+
+def send_back(ctx: SiteContext, game: str) -> dict[str, str | None]:
+    """Where a translator sends an edited file back: a new issue on the site's repository (the file attached to it),
+    else the group's channel (``extra.report``: an address, or a sentence shown as it is), else nothing named."""
+    from .report import channel_url
+
+    href = ctx.repo.translation_url(game) if ctx.repo is not None else None
+    if href:
+        return {"href": href, "text": None}
+    if ctx.report:
+        address = channel_url(ctx.report, {"title": f"译文 · Translation: {game}", "cite": "l10n"})
+        return {"href": address, "text": None if address else ctx.report.strip()}
+    return {"href": None, "text": None}
 
 
 def makers(ctx: SiteContext) -> dict[str, Callable[[], str]]:
