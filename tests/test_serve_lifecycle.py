@@ -158,3 +158,20 @@ def test_a_data_folder_deleted_and_made_again_is_watched_again(tmp_path):
         process.terminate()
         process.wait(timeout=30)
     assert "Traceback" not in "".join(log)
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.05, 0.3, 1.0])
+def test_a_signal_stops_the_preview_whenever_it_comes(tmp_path, delay):
+    """SIGTERM the moment the preview says it serves, or a little later (a test runner stopping ``make serve``
+    as soon as the page answered): it always stops and removes its folder. Raised as an exception in MkDocs'
+    build loop it could leave the loop's lock taken, and the preview then never stopped."""
+    _, tmp, process, log, url = start(tmp_path)
+    try:
+        time.sleep(delay)
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=60) == 0, "".join(log)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert list(tmp.iterdir()) == []
+    assert "Traceback" not in "".join(log)

@@ -125,10 +125,6 @@ class Session:
             self.plugin.stop_preview()
 
 
-def _stop_on_signal(signum, frame) -> None:
-    raise KeyboardInterrupt  # the same way out as Ctrl-C: the server stops and its folder is removed
-
-
 def serve(data_dir: Path, port: int, host: str = "127.0.0.1") -> int:
     """Build, serve and rebuild on changes until interrupted (Ctrl-C, SIGTERM or SIGHUP)."""
     if not data_dir.is_dir():
@@ -136,8 +132,18 @@ def serve(data_dir: Path, port: int, host: str = "127.0.0.1") -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)-7s -  %(message)s")
     logging.getLogger("mkdocs.commands.build").addFilter(not_the_dirty_warning)
     quiet_jieba()
+    serving = threading.Event()
+
+    def stop(signum: int, frame: object) -> None:
+        """SIGTERM or SIGHUP: the same way out as Ctrl-C, the server stops and its folder is removed. While it
+        serves, the main thread waits in MkDocs' build loop, and an exception raised there can leave the loop's
+        lock taken (a preview that never stopped): the loop is told to end instead, from another thread."""
+        if not serving.is_set():
+            raise KeyboardInterrupt
+        threading.Thread(target=server.shutdown, name="houserules-stop", daemon=True).start()
+
     for signum in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, _stop_on_signal)
+        signal.signal(signum, stop)
     folder, site_dir = make_site_folder()
     session = Session(data_dir, site_dir, site_config(data_dir))
 
@@ -167,6 +173,7 @@ def serve(data_dir: Path, port: int, host: str = "127.0.0.1") -> int:
             f"serving on http://{host}:{server.server_port}/ (rebuilds when {data_dir} changes; Ctrl-C stops)",
             flush=True,
         )
+        serving.set()
         server.serve()
     except KeyboardInterrupt:
         pass
