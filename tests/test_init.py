@@ -278,7 +278,12 @@ def test_init_then_the_readmes_two_commands_work_inside_the_new_folder(tmp_path)
         assert "<title>我们的桌游</title>" in page, log.read_text(encoding="utf-8")[-3000:]
     finally:
         os.killpg(server.pid, signal.SIGTERM)  # make and the preview it started: the group this test started
-        server.wait(timeout=60)
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:  # said as a failure, and nothing left running for later tests
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+            raise AssertionError("make serve did not stop within 60 s of SIGTERM: " + log.read_text()[-2000:]) from None
     assert f"serving on http://127.0.0.1:{port}/" in log.read_text(encoding="utf-8")
 
     added = subprocess.run(
