@@ -662,8 +662,13 @@ def test_nothing_answers_says_so_above_the_closest_entries(question_tab):
         "document.querySelector('.md-search-result__list')) & Node.DOCUMENT_POSITION_FOLLOWING"
     )
     assert above
+    # the count above the list says what it is: the closest entries, not results that answer
+    assert re.fullmatch(
+        r"最接近的 (\d+) 个条目 · \1 closest entr(y|ies)", page.locator(".md-search-result__meta").inner_text()
+    )
     _first_result(page, "留在电梯里会怎样", base)
     assert page.locator(".hr-search-nothing").count() == 0
+    assert "个符合条件的结果" in page.locator(".md-search-result__meta").inner_text()
 
 
 def test_nothing_answers_offers_the_report_link(browser, question_site, tmp_path):

@@ -481,6 +481,11 @@
         parts.push(element("p", { class: "hr-search-corrected" }, said("showing", lang, searched).concat([" — ", again])));
       }
       if (mark.getAttribute("data-answered") === "false") {
+        // The count above says what the list is: the closest entries, not results that answer.
+        var meta = dialog.querySelector(".md-search-result__meta"), count = meta && meta.textContent.match(/\d+/);
+        if (count) meta.textContent = lang === "en" ? count[0] + " closest " + (count[0] === "1" ? "entry" : "entries") +
+          " · 最接近的 " + count[0] + " 个条目" : "最接近的 " + count[0] + " 个条目 · " + count[0] + " closest " +
+          (count[0] === "1" ? "entry" : "entries");
         var line = element("p", { class: "hr-search-nothing" }, said("nothing", lang));
         var url = mark.getAttribute("data-report"), channel = mark.getAttribute("data-channel");
         if (channel && /^(https?:|mailto:)/i.test(channel)) url = channel;
