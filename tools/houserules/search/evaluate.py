@@ -24,7 +24,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..data.reading.safefile import YamlError
 from ..data.reading.yamlload import load as load_yaml
@@ -52,17 +52,27 @@ class Outcome:
         return self.rank is not None and self.rank <= k
 
 
+def _judged_file(path: Path, what: str, option: str) -> Any:
+    """The YAML document of a file of judgements; what cannot be read is a located error naming ``option``."""
+    try:
+        return load_yaml(path)
+    except YamlError as exc:
+        raise HouserulesError(
+            f"cannot read {what}", [Problem(display_path(path), exc.line, "-", exc.problem, exc.fix)]
+        ) from None
+    except OSError as exc:
+        raise HouserulesError(f"cannot read {display_path(path)}: {exc.strerror} — pass {option} FILE") from None
+
+
+def _texts(value: Any) -> TypeGuard[list[str]]:
+    """Whether ``value`` is a list of one text or more."""
+    return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
+
+
 def read_judgements(path: Path) -> list[Judgement]:
     """The judged queries of ``path``; a malformed item is a located error."""
     where = display_path(path)
-    try:
-        doc = load_yaml(path)
-    except YamlError as exc:
-        raise HouserulesError(
-            "cannot read the judgements", [Problem(where, exc.line, "-", exc.problem, exc.fix)]
-        ) from None
-    except OSError as exc:
-        raise HouserulesError(f"cannot read {where}: {exc.strerror} — pass --judgements FILE") from None
+    doc = _judged_file(path, "the judgements", "--judgements")
     items = doc.data.get("queries") if isinstance(doc.data, dict) else None
     if not isinstance(items, list):
         raise HouserulesError(
@@ -77,9 +87,7 @@ def read_judgements(path: Path) -> list[Judgement]:
             isinstance(item, dict)
             and isinstance(item.get("q"), str)
             and isinstance(item.get("group"), str)
-            and isinstance(expect, list)
-            and expect
-            and all(isinstance(e, str) for e in expect)
+            and _texts(expect)
         ):
             problems.append(
                 Problem(
@@ -333,14 +341,7 @@ class Leads:
 def read_leads(path: Path) -> Leads:
     """The judged leads of ``path`` (``leads:`` and ``unanswered:``); a malformed item is a located error."""
     where = display_path(path)
-    try:
-        doc = load_yaml(path)
-    except YamlError as exc:
-        raise HouserulesError(
-            "cannot read the lead judgements", [Problem(where, exc.line, "-", exc.problem, exc.fix)]
-        ) from None
-    except OSError as exc:
-        raise HouserulesError(f"cannot read {where}: {exc.strerror} — pass --leads FILE") from None
+    doc = _judged_file(path, "the lead judgements", "--leads")
     data = doc.data if isinstance(doc.data, dict) else {}
     leads, problems = [], []
     for index, item in enumerate(data.get("leads") or []):
@@ -349,9 +350,7 @@ def read_leads(path: Path) -> Leads:
             isinstance(item, dict)
             and isinstance(item.get("q"), str)
             and isinstance(item.get("entry"), str)
-            and isinstance(shows, list)
-            and shows
-            and all(isinstance(s, str) for s in shows)
+            and _texts(shows)
         ):
             problems.append(
                 Problem(

@@ -210,7 +210,7 @@ def index_meta(kb: KnowledgeBase, problems: list[str]) -> dict[str, Any]:
     and the games' names (their id, names and aliases) as query-term runs: a query saying one
     names the game it is about, not a topic (``index.SearchIndex.name_terms``)."""
     games = kb.games.values()
-    names = [n for g in games for n in [g.id.replace("-", " "), *g.name.values(), *g.data.get("aliases", [])]]
+    names = [n for g in games for n in game_names(g)]
     return {
         "entries": len(kb.entries),
         "games": sorted(kb.games),
@@ -224,13 +224,18 @@ def index_meta(kb: KnowledgeBase, problems: list[str]) -> dict[str, Any]:
     }
 
 
+def game_names(game: Game) -> list[str]:
+    """What a query may call a game: its id (spaced), its names and its aliases."""
+    return [game.id.replace("-", " "), *game.name.values(), *game.data.get("aliases", [])]
+
+
 def game_name_texts(games: Iterable[Game]) -> list[list[str]]:
     """Each game's names and aliases as a query may type them, with the game, longest first: a Chinese name
     of two characters or more, a Latin one of three letters or more (not "MR", the start of a code); a name
     two games share names neither (``search.query.QueryReader.without_game_name``)."""
     found: dict[str, set[str]] = {}
     for game in games:
-        for name in [*game.name.values(), *game.data.get("aliases", [])]:
+        for name in game_names(game)[1:]:  # as typed: the id is no name a player types
             text = " ".join(str(name).casefold().split())
             latin = text.isascii()
             if (latin and sum(c.isalpha() for c in text) >= 3) or (not latin and len(text) >= 2):
@@ -248,7 +253,7 @@ def game_named(games: Iterable[Game]) -> dict[str, str]:
     named: dict[str, str] = {}
     shared: set[str] = set()
     for game in games:
-        for name in [game.id.replace("-", " "), *game.name.values(), *game.data.get("aliases", [])]:
+        for name in game_names(game):
             key = searchtext.name_key(name)
             if not key:
                 continue

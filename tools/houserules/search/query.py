@@ -105,6 +105,7 @@ class QueryReader:
             )
             for name, game in self.meta.get("game_name_texts", [])
         ]
+        self._without: tuple[str | None, tuple[str, int | None]] = (None, ("", None))
         synonyms = self.meta.get("synonyms", [])
         self._said = {pair[0] for pair in synonyms if pair[0].isascii() and " " not in pair[0]}
         # ... and every English word of what players say ("sider" of "twenty-sider", "didn" of "didn't eat").
@@ -340,6 +341,13 @@ class QueryReader:
         player who says the game asks about it, and the rest of the words say what ("鼠鼠骑士 怎么升级" is 怎么升级,
         in Mausritter). The query as it is, and None, when it names no game or two, or holds nothing but the name.
         The site's worker does the same (``withoutGameName``)."""
+        if self._without[0] == text:  # a query asks it of plan, find and searched_for in turn
+            return self._without[1]
+        found = self._without_game_name(text)
+        self._without = (text, found)
+        return found
+
+    def _without_game_name(self, text: str) -> tuple[str, int | None]:
         game: str | None = None
         rest = text
         for pattern, named in self._game_texts:  # longest first: 鼠鼠骑士 before 鼠骑士

@@ -126,6 +126,7 @@ def _pdfs(
         pdfs[0] = (None, ", ".join([pdf_name(None)] + [pdf_name(g) for g in kb.games]), pdfs[0][2])
     found = []
     for game, name, title in pdfs:
+        entries = sum(1 for e in kb.entries.values() if game is None or e.game == game)  # what the PDF prints
         rows = []
         for printed in history.pdf_versions(game):
             position = index[id(printed.version)]
@@ -134,7 +135,6 @@ def _pdfs(
             version = printed.version
             current = position == 0 or (game is not None and history.games.get(game) == printed.printed)
             since = 0 if current else newer[game][position]
-            entries = len([e for e in kb.entries.values() if game is None or e.game == game])
             rows.append(
                 {
                     "printed": str(printed.printed),

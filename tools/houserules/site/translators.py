@@ -14,6 +14,7 @@ from ..render.html import Html
 from ..render.templating import render
 from ..render.urls import download_url, errata_src, faq_src, glossary_src, notes_src, page_url, translators_src
 from .markup import SiteLinker, front_matter
+from .report import channel_url
 
 if TYPE_CHECKING:
     from .context import SiteContext
@@ -151,8 +152,6 @@ def translators_page(ctx: SiteContext, game: Game | None = None) -> str:
 def send_back(ctx: SiteContext, game: str) -> dict[str, str | None]:
     """Where a translator sends an edited file back: a new issue on the site's repository (the file attached to it),
     else the group's channel (``extra.report``: an address, or a sentence shown as it is), else nothing named."""
-    from .report import channel_url
-
     href = ctx.repo.translation_url(game) if ctx.repo is not None else None
     if href:
         return {"href": href, "text": None}
