@@ -6,13 +6,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from conftest import FIXTURES, GOOD, load_kb, run_cli
+from conftest import DATA, FIXTURES, GOOD, load_kb, run_cli
 from houserules.data.reading.codes import find_code, parse_code
-from houserules.render.linebreak import CLOSING, OPENING, fit, is_link, width, wrap
+from houserules.render.entrytext import TerminalLinker, format_entry
+from houserules.render.linebreak import CLOSING, JOINER, OPENING, fit, is_link, width, wrap
 from houserules.render.terminal import terminal_columns
+from houserules.render.text import plain_text
 
 SEARCH_DATA = FIXTURES / "search" / "data"
 KB = load_kb(SEARCH_DATA)
@@ -142,3 +144,49 @@ def test_show_names_the_questions_when_the_question_is_unknown(tmp_path):
     result = run_cli("show", "dm-a02/nope", "--data", str(SEARCH_DATA), env={"HOUSERULES_CACHE": str(tmp_path)})
     assert result.returncode == 1
     assert "DM-A02 has no question 'nope'" in result.stderr and "Traceback" not in result.stderr
+
+
+# -- the real data at every width from 40 to 120 -----------------------------------------------------------------
+REAL = load_kb(DATA)
+
+
+def _broken_references(lines: list[str], kb) -> list[tuple[str, str]]:
+    """Consecutive lines that part a reference's title ("楼层封 / 闭 (BH-T06)"): the first ends with the title's
+    head, the next starts with its tail and the code."""
+    broken = []
+    for line, after in zip(lines, lines[1:]):
+        head, tail = line.rstrip(), after.lstrip()
+        for target in kb.entries.values():
+            for title in {target.title["zh"], target.title["en"]}:
+                for cut in range(1, len(title)):
+                    if (
+                        title[cut - 1] != " "
+                        and title[cut] != " "
+                        and head.endswith(title[:cut])
+                        and tail.startswith(f"{title[cut:]} ({target.code})")
+                    ):
+                        broken.append((line, after))
+    return broken
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(REAL.entries)), st.integers(min_value=40, max_value=120))
+def test_show_never_parts_a_title_or_starts_a_line_with_a_closing_mark(ref, columns):
+    """``houserules show`` of any entry of the real data at any width from 40 to 120: lines fit, no line a
+    break made starts with a closing mark, and no reference's title is broken inside the word."""
+    entry = REAL.entries[ref]
+    lines = fit(format_entry(entry, REAL, f"{entry.game}/{entry.id}.html", columns), columns).split("\n")
+    assert all(width(line) <= columns or is_link(line.split()[-1]) for line in lines), lines
+    assert [line for line in lines if starts_with_closing(line)] == []
+    assert _broken_references(lines, REAL) == []
+    assert not any(JOINER in line for line in lines)
+
+
+def test_a_reference_title_stays_whole_where_it_used_to_break():
+    """The case found at 80 columns: a title followed by its code, the line full just before it."""
+    target = next(e for e in REAL.entries.values() if len(e.title["zh"]) >= 3)
+    text = f"{'进' * 30}[[{target.ref}]]。"
+    for columns in range(40, 121):
+        lines = fit(plain_text(text, TerminalLinker(REAL), "zh"), columns).split("\n")
+        assert any(f"{target.title['zh']} ({target.code})" in line for line in lines), (columns, lines)
+        assert _broken_references(lines, REAL) == [], (columns, lines)

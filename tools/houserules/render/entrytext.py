@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..data.reading import vocab
 from .blocks import EntryBlocks
-from .linebreak import is_link, width, wrap
+from .linebreak import is_link, unbroken, width, wrap
 from .terminal import bilingual, clean, indented, pad
 from .text import Linker, plain_text
 
@@ -41,10 +41,10 @@ def _label(names: dict[str, str]) -> str:
 
 
 class TerminalLinker(Linker):
-    """References in a terminal: the target's title and code, ``塔楼 (DM-R01)``."""
+    """References in a terminal: the target's title and code, ``塔楼 (DM-R01)``, the title never broken across lines."""
 
     def text(self, target: Entry, lang: str) -> str:
-        return f"{clean(target.title.get(lang))} ({clean(target.code)})"
+        return f"{unbroken(clean(target.title.get(lang)))} ({clean(target.code)})"
 
 
 def markdown_text(text: str, linker: Linker, lang: str = "zh") -> str:
@@ -101,7 +101,7 @@ def format_entry(entry: Entry, kb: KnowledgeBase, url: str, columns: int, asked:
     lines = [f"{clean(entry.code)}  {bilingual(entry.title)}", "═" * min(columns, 60)]
 
     def shown(text: str, lang: str) -> str:
-        return clean(plain_text(text, linker, lang))
+        return plain_text(clean(text), linker, lang)
 
     def question_text(q: dict[str, Any], mark: str = "问") -> str:
         return f"{mark} {shown(q['q']['zh'], 'zh')} / {shown(q['q']['en'], 'en')}\n" + "\n".join(

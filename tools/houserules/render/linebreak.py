@@ -13,8 +13,23 @@ import re
 import unicodedata
 
 
+#: Between two characters that no line break may part (U+2060 WORD JOINER): :func:`unbroken` puts it between the
+#: characters of a reference's title, :func:`wrap` keeps them on one line and takes it out of the lines it returns.
+#: Text from the data never holds it (``terminal.clean`` removes every format character first).
+JOINER = "\u2060"
+
+
+def unbroken(text: str) -> str:
+    """``text`` as one word that :func:`wrap` never breaks inside (its spaces still break a long English title).
+
+    >>> wrap(unbroken("楼层封闭") + " (BH-T06)", 14)
+    ['楼层封闭', '(BH-T06)']
+    """
+    return " ".join(JOINER.join(word) for word in text.split(" "))
+
+
 def char_width(char: str) -> int:
-    if unicodedata.combining(char):
+    if unicodedata.combining(char) or char == JOINER:
         return 0
     return 2 if unicodedata.east_asian_width(char) in {"W", "F"} else 1
 
@@ -44,7 +59,8 @@ def _units(paragraph: str) -> list[str]:
     units: list[str] = []
     glue_next = False
     for piece in _PIECES.findall(paragraph):
-        if units and piece != " " and (glue_next or (piece[0] in CLOSING and units[-1] != " ")):
+        joined = piece == JOINER or (units and units[-1].endswith(JOINER))
+        if units and piece != " " and (glue_next or joined or (piece[0] in CLOSING and units[-1] != " ")):
             units[-1] += piece
         elif len(units) > 1 and not units[-1].strip() and (piece == " " or piece[0] in CLOSING):
             units[-1] += piece  # spaces stay together, and with the closing mark after them
@@ -90,8 +106,10 @@ def wrap(text: str, columns: int) -> list[str]:
     ['one', 'two ，']
     >>> wrap("Discovering ，", 11)
     ['Discoverin', 'g ，']
-    >>> wrap("见楼层封闭 (BH-T06)。", 14)
-    ['见楼层封', '闭 (BH-T06)。']
+    >>> wrap("见楼层封闭 (BH-T06)。", 22)
+    ['见楼层封闭 (BH-T06)。']
+    >>> wrap("见" + unbroken("楼层封闭") + " (BH-T06)。", 14)
+    ['见', '楼层封闭', '(BH-T06)。']
     >>> wrap("魔魔魔（ ", 8)
     ['魔魔魔', '（ ']
     >>> wrap("one two …… ……", 9)
@@ -126,13 +144,22 @@ def wrap(text: str, columns: int) -> list[str]:
             else:
                 line += unit
             while width(line) > columns and not is_link(line.strip()):  # a word longer than the line
-                cut = _fit(line, columns)
+                cut = _space_cut(line, columns) or _fit(line, columns)  # a title and its code: between them
                 while 1 < cut < len(line) and (line[cut:].lstrip(" ")[:1] in CLOSING or line[cut - 1] in OPENING):
                     cut -= 1
                 lines.append(line[:cut].rstrip(" "))
                 line = line[cut:].lstrip(" ")
         lines.append(line)
-    return lines
+    return [line.replace(JOINER, "") for line in lines]
+
+
+def _space_cut(text: str, columns: int) -> int:
+    """The last space of ``text`` that ends a first line of at most ``columns`` (not before a closing mark), or 0."""
+    for cut in range(len(text) - 1, 0, -1):
+        if text[cut] == " " and text[:cut].strip() and width(text[:cut]) <= columns:
+            if text[cut:].strip() and not _closes(text[cut:]):
+                return cut
+    return 0
 
 
 def _fit(text: str, columns: int) -> int:
@@ -162,7 +189,7 @@ def fit(text: str, columns: int) -> str:
     out: list[str] = []
     for line in text.split("\n"):
         if width(line) <= columns:
-            out.append(line)
+            out.append(line.replace(JOINER, ""))
             continue
         hanging = _HANG.match(line)
         assert hanging is not None  # every part of the pattern may be empty: it matches any line

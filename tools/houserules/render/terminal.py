@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..data.reading.vocab import INLINE_REF
-from .linebreak import width, wrap
+from .linebreak import unbroken, width, wrap
 
 if TYPE_CHECKING:  # a query starts without loading the data model
     from ..data.reading.records import Bilingual
@@ -86,10 +86,11 @@ def bilingual(names: Bilingual) -> str:
 
 
 def named(text: str, names: dict[str, dict[str, Any]], lang: str) -> str:
-    """``[[game:id]]`` as the target's title and code, ``楼层封闭 (BH-T06)``; an unknown target as ``game:id``.
+    """``[[game:id]]`` as the target's title and code, ``楼层封闭 (BH-T06)``, the title joined as one word
+    (:func:`.linebreak.unbroken`: :func:`.linebreak.wrap` never breaks it); an unknown target as ``game:id``.
 
     >>> named("见[[betrayal:sealed-floor]]。", {"betrayal:sealed-floor": {"title": {"zh": "楼层封闭"}, "code": "BH-T06"}}, "zh")
-    '见楼层封闭 (BH-T06)。'
+    '见楼\u2060层\u2060封\u2060闭 (BH-T06)。'
     """
 
     def name(match: re.Match[str]) -> str:
@@ -97,7 +98,7 @@ def named(text: str, names: dict[str, dict[str, Any]], lang: str) -> str:
         if not target:
             return match.group(1).strip()
         title = target["title"]
-        return f"{title.get(lang) or title['zh']} ({target['code']})"
+        return f"{unbroken(clean(title.get(lang) or title['zh']))} ({clean(target['code'])})"
 
     return INLINE_REF.sub(name, text)
 
@@ -200,5 +201,5 @@ def _texts(
         text = texts.get(lang, "")
         if text and text not in shown:
             shown.append(text)
-            lines += indented(clean(named(text, names, lang)), columns)
+            lines += indented(named(clean(text), names, lang), columns)
     return lines
