@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import unicodedata
 
-
 #: Between two characters that no line break may part (U+2060 WORD JOINER): :func:`unbroken` puts it between the
 #: characters of a reference's title, :func:`wrap` keeps them on one line and takes it out of the lines it returns.
 #: Text from the data never holds it (``terminal.clean`` removes every format character first).
