@@ -125,6 +125,20 @@ def _ranked_alike(index, query: str, hits: list[dict]) -> None:
     assert len(hits) == min(10, len(cli)), query
 
 
+def test_a_misspelt_games_name_filters_alike(site, index):
+    """A game's name a letter or two off ("Mouse Ritter", "betrayl") names the game on both sides; a word near a
+    name ("betray") does not."""
+    queries = [
+        "how long is an exploration turn in Mouse Ritter",
+        "betrayl vault roll",
+        "mice and mistics water current",
+        "does the traitor betray the others",
+    ]
+    assert [index.without_game_name(q)[1] is not None for q in queries] == [True, True, True, False]
+    for query, found in zip(queries, worker(site, rank=queries)["rank"], strict=True):
+        _ranked_alike(index, query, found["hits"])
+
+
 def test_a_games_synonyms_score_its_documents_alike(site, index):
     """What one game's synonym table or glossary variant adds to a query scores that game's documents
     only, and a name it says names that game's entries, on both sides: the head says how many pairs

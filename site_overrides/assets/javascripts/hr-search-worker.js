@@ -298,9 +298,57 @@
       named.pattern.lastIndex = 0;
       rest = rest.replace(named.pattern, " ");
     }
+    if (game === null) {  // "Mouse Ritter", "Betrayl": a Latin name typed or heard a letter or two off
+      var misspelt = misspeltGame(text);
+      rest = misspelt.text;
+      game = misspelt.game;
+    }
     // query.QueryReader.searchable: a term or an exact key left besides the name.
     if (game === null || !(analysis.querySequence(rest).length || analysis.exactKey(rest))) return { text: text, game: null };
     return { text: rest, game: game };
+  }
+
+  /* query.misspelt_game: the query without a game's Latin name at most one edit off (two for a name of 8 letters
+   * or more), never shorter than the name by more than a letter; the game, else null (none, or two games). */
+  function misspeltGame(text) {
+    var words = Array.from(text.matchAll(/[A-Za-z]+/g)).map(function (m) {
+      return { start: m.index, end: m.index + m[0].length, word: m[0].toLowerCase() };
+    });
+    var found = null;
+    var names = (head.gameNameTexts || []).filter(function (pair) { return /^[\x00-\x7f]*$/.test(pair[0]); });
+    for (var n = 0; n < names.length; n++) {
+      var key = (names[n][0].toLowerCase().match(/[A-Za-z]+/g) || []).join(""), game = names[n][1];
+      if (key.length < head.misspeltMin) continue;
+      var limit = key.length < 8 ? 1 : 2, size = names[n][0].split(/\s+/).filter(Boolean).length;
+      for (var first = 0; first < words.length; first++) {
+        for (var count = Math.max(1, size - 1); count < size + 2; count++) {
+          var run = words.slice(first, first + count);
+          if (run.length < count) break;
+          var letters = run.map(function (w) { return w.word; }).join("");
+          if (key.length - 1 <= letters.length && letters.length <= key.length + limit && edits(letters, key, limit) <= limit) {
+            if (found !== null && found.game !== game) return { text: text, game: null };
+            found = { start: run[0].start, end: run[run.length - 1].end, game: game };
+          }
+        }
+      }
+    }
+    if (found === null) return { text: text, game: null };
+    return { text: text.slice(0, found.start) + " " + text.slice(found.end), game: found.game };
+  }
+
+  /* query._edits: Levenshtein distance (limit + 1 once it is past limit). */
+  function edits(a, b, limit) {
+    var previous = [];
+    for (var j = 0; j <= b.length; j++) previous.push(j);
+    for (var i = 1; i <= a.length; i++) {
+      var current = [i];
+      for (var k = 1; k <= b.length; k++) {
+        current.push(Math.min(previous[k] + 1, current[k - 1] + 1, previous[k - 1] + (a[i - 1] !== b[k - 1] ? 1 : 0)));
+      }
+      if (Math.min.apply(null, current) > limit) return limit + 1;
+      previous = current;
+    }
+    return previous[b.length];
   }
 
   /* index.SearchIndex.correct's ``named``: whether a run of words as typed is a name (searchtext.name_key of the

@@ -105,6 +105,7 @@ class QueryReader:
             )
             for name, game in self.meta.get("game_name_texts", [])
         ]
+        self._game_texts_latin = [(name, game) for name, game in self.meta.get("game_name_texts", []) if name.isascii()]
         self._without: tuple[str | None, tuple[str, int | None]] = (None, ("", None))
         synonyms = self.meta.get("synonyms", [])
         self._said = {pair[0] for pair in synonyms if pair[0].isascii() and " " not in pair[0]}
@@ -355,6 +356,8 @@ class QueryReader:
                 if game is not None and named != game:
                     return text, None
                 game, rest = named, pattern.sub(" ", rest)
+        if game is None:  # "Mouse Ritter", "Betrayl": a Latin name typed or heard a letter or two off
+            rest, game = misspelt_game(text, self._game_texts_latin)
         if game is None or game not in self.games or not self.searchable(rest):
             return text, None
         return rest, self.games.index(game)
@@ -450,3 +453,58 @@ class QueryReader:
         """The share of the query's terms (with what its synonyms mean) that the index knows at all (:meth:`knows`)."""
         terms = self.expanded(text)[0]
         return sum(1 for term in terms if self.knows(term)) / len(terms) if terms else 0.0
+
+
+#: A game's Latin name of at least this many letters is recognised a letter or two off (:func:`misspelt_game`).
+MISSPELT_MIN = 6
+_LATIN_WORD = re.compile("[A-Za-z]+")
+
+
+def misspelt_game(text: str, names: list[tuple[str, str]]) -> tuple[str, str | None]:
+    """The query without a game's Latin name typed or heard slightly wrong, and the game: a run of the query's
+    words whose letters are at most one edit from the name's (two from a name of 8 letters or more), never
+    shorter than the name by more than a letter ("betray" is a word, not Betrayal). The query as it is and None
+    when no name or two games' names match. ``names``: (name as typed, game), longest first. The site's worker
+    does the same (``misspeltGame``).
+
+    >>> names = [("mice and mystics", "mm"), ("mausritter", "mr"), ("betrayal", "bh")]
+    >>> misspelt_game("how long is an exploration turn in Mouse Ritter", names)
+    ('how long is an exploration turn in  ', 'mr')
+    >>> misspelt_game("Betrayl vault roll", names), misspelt_game("does the traitor betray", names)
+    (('  vault roll', 'bh'), ('does the traitor betray', None))
+    """
+    words = [(m.start(), m.end(), m.group(0).lower()) for m in _LATIN_WORD.finditer(text)]
+    found: tuple[int, int, str] | None = None
+    for name, game in names:
+        key = "".join(_LATIN_WORD.findall(name.lower()))
+        if len(key) < MISSPELT_MIN:
+            continue
+        limit = 1 if len(key) < 8 else 2
+        size = len(name.split())
+        for first in range(len(words)):
+            for count in range(max(1, size - 1), size + 2):
+                run = words[first : first + count]
+                if len(run) < count:
+                    break
+                letters = "".join(word for _, _, word in run)
+                if len(key) - 1 <= len(letters) <= len(key) + limit and _edits(letters, key, limit) <= limit:
+                    if found is not None and found[2] != game:
+                        return text, None
+                    found = (run[0][0], run[-1][1], game)
+    if found is None:
+        return text, None
+    start, end, game = found
+    return text[:start] + " " + text[end:], game
+
+
+def _edits(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance between ``a`` and ``b`` (``limit + 1`` once it is past ``limit``)."""
+    previous = list(range(len(b) + 1))
+    for i, char in enumerate(a, 1):
+        current = [i]
+        for j, other in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char != other)))
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return previous[-1]

@@ -44,6 +44,7 @@ from . import analysis as searchtext
 from . import homophones
 from . import index as search
 from .documents import FIELD_BOOSTS
+from .query import MISSPELT_MIN
 
 #: Scores are written as integers of this many units per point.
 SCALE = 100
@@ -316,6 +317,7 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
             for name, game in index.meta.get("game_name_texts", [])
             if game in index.games
         ],
+        "misspeltMin": MISSPELT_MIN,
         "gameNamed": {
             key: index.games.index(game)
             for key, game in index.meta.get("game_named", {}).items()
