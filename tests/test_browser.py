@@ -145,3 +145,41 @@ def test_dark_scheme_is_available(page, base_url):
     page.goto(f"{base_url}/index.html")
     assert page.locator("[data-md-color-scheme]").count() >= 1
     assert page.locator("label[for='__palette_1']").count() == 1
+
+
+def test_a_search_in_traditional_characters_opens_pages_in_traditional_characters(page, base_url):
+    """A reader who searches in Traditional characters reads the page a result opens, and the next pages, in
+    Traditional characters (the title as the search's Traditional results write it); 简 in the header goes back to
+    the pages as written, and 繁 converts again. The header's control is a 44 px button."""
+    from conftest import DATA, load_kb
+    from houserules.data.words.chinese import to_traditional
+
+    kb = load_kb(DATA)
+    terms = kb.traditional_terms()
+    try:
+        typed_results(page, f"{base_url}/index.html", "陵墓塔樓過不去怎麼辦")
+        page.locator(".md-search-result__list a[href]").first.click()
+        page.wait_for_function("() => document.documentElement.lang === 'zh-Hant'", timeout=15000)
+        opened = urlsplit(page.url).path
+        entry = next(e for e in kb.entries.values() if opened.endswith(f"/{e.game}/{e.id}.html"))
+        heading = page.locator("article h1").first.inner_text()
+        assert to_traditional(entry.title["zh"], terms) in heading, heading
+        assert to_traditional(entry.title["zh"], terms) != entry.title["zh"], (
+            "choose a query whose entry's title changes"
+        )
+        button = page.locator(".md-header__button.hr-script")
+        box = button.bounding_box()
+        assert button.inner_text() == "简" and box["width"] >= 44 and box["height"] >= 44
+        page.goto(f"{base_url}/betrayal/index.html")  # the choice stays
+        page.wait_for_function("() => document.documentElement.lang === 'zh-Hant'", timeout=15000)
+        page.goto(f"{base_url}/{entry.game}/{entry.id}.html")
+        page.wait_for_function("() => document.documentElement.lang === 'zh-Hant'", timeout=15000)
+        with page.expect_navigation():
+            page.locator(".md-header__button.hr-script").click()
+        assert entry.title["zh"] in page.locator("article h1").first.inner_text()
+        assert page.evaluate("() => document.documentElement.lang") != "zh-Hant"
+        page.locator(".md-header__button.hr-script").click()  # 繁: converted in place
+        page.wait_for_function("() => document.documentElement.lang === 'zh-Hant'", timeout=15000)
+        assert to_traditional(entry.title["zh"], terms) in page.locator("article h1").first.inner_text()
+    finally:
+        page.evaluate("() => localStorage.removeItem('houserules script')")

@@ -619,5 +619,103 @@
     }).catch(function () { /* no service worker (private mode, old browser): the site still works online */ });
   }
 
+  /* -- 繁 · Traditional characters ---------------------------------------------------------------
+     A reader who searched in Traditional characters (the worker's data-lang="zh-Hant") or chose 繁 in the header
+     reads every page in Traditional characters: the page's text is converted here with the site's table
+     (hr-hant.js, tools/houserules/site/hantpages.py: at each character the longest phrase of the table, else
+     the character's own form; the build checks that this gives OpenCC's Taiwan standard and the reviewed
+     regional terms for every text of the site). 简 in the header goes back to the page as written. */
+  var SCRIPT = "houserules script";
+  function chosenScript() {
+    try { return localStorage.getItem(SCRIPT) || "zh"; } catch (e) { return "zh"; }
+  }
+  function chooseScript(script) {
+    try { localStorage.setItem(SCRIPT, script); } catch (e) { /* private mode: this page only */ }
+  }
+  var HAN_RUN = /[\u3400-\u9fff\uf900-\ufaff]+/g;
+  /* traditional.convert */
+  function hant(text, table) {
+    return text.replace(HAN_RUN, function (run) {
+      var out = "", i = 0;
+      while (i < run.length) {
+        var size = Math.min(table.longest, run.length - i);
+        for (; size > 1; size--) {
+          var phrase = table.phrases[run.substr(i, size)];
+          if (typeof phrase === "string") { out += phrase; i += size; break; }
+        }
+        if (size > 1) continue;
+        var char = run[i];
+        out += typeof table.chars[char] === "string" ? table.chars[char] : char;
+        i += 1;
+      }
+      return out;
+    });
+  }
+  window.houserulesHantText = hant;  // for the tests: the same function the page uses
+  var SKIP = { SCRIPT: 1, STYLE: 1, TEXTAREA: 1, TEMPLATE: 1 };
+  var ATTRIBUTES = ["title", "aria-label", "placeholder", "alt"];
+  function toTraditional(table) {
+    var walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+    for (var node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.nodeType === 1) {
+        if (node.closest(".hr-script") || SKIP[node.tagName]) continue;
+        ATTRIBUTES.forEach(function (name) {
+          var value = node.getAttribute(name);
+          if (value) node.setAttribute(name, hant(value, table));
+        });
+        var lang = node.getAttribute("lang");
+        if (lang === "zh" || lang === "zh-Hans" || lang === "zh-CN") node.setAttribute("lang", "zh-Hant");
+      } else if (!(node.parentNode && (SKIP[node.parentNode.tagName] || node.parentNode.closest(".hr-script")))) {
+        var converted = hant(node.nodeValue, table);
+        if (converted !== node.nodeValue) node.nodeValue = converted;
+      }
+    }
+    document.title = hant(document.title, table);
+    if (/^zh\b/.test(document.documentElement.lang)) document.documentElement.lang = "zh-Hant";
+    document.documentElement.setAttribute("data-hr-script", "zh-Hant");
+  }
+  function withTable(then) {
+    if (window.houserulesHant) return then(window.houserulesHant);
+    var tag = document.createElement("script");
+    tag.src = ROOT + "assets/javascripts/hr-hant.js";
+    tag.onload = function () { if (window.houserulesHant) then(window.houserulesHant); };
+    document.head.appendChild(tag);
+  }
+  function scriptButton() {
+    var header = document.querySelector(".md-header__inner");
+    if (!header) return;
+    var old = header.querySelector(".hr-script");
+    if (old) old.remove();
+    var traditional = document.documentElement.getAttribute("data-hr-script") === "zh-Hant";
+    var button = element("button", {
+      type: "button",
+      "class": "md-header__button hr-script",
+      lang: traditional ? "zh-Hans" : "zh-Hant",
+      "aria-label": traditional ? "简体中文 · Simplified Chinese" : "繁體中文 · Traditional Chinese",
+      title: traditional ? "简体中文 · Simplified Chinese" : "繁體中文 · Traditional Chinese"
+    }, [traditional ? "简" : "繁"]);
+    button.addEventListener("click", function () {
+      if (traditional) {
+        chooseScript("zh");
+        location.reload();  // the page as written
+      } else {
+        chooseScript("zh-Hant");
+        withTable(function (table) { toTraditional(table); scriptButton(); });
+      }
+    });
+    var search = header.querySelector('label[for="__search"]');
+    header.insertBefore(button, search || null);
+  }
+  // A result followed from a search in Traditional characters: the pages read in Traditional characters from now on.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest ? event.target.closest(".md-search-result__list a[href]") : null;
+    var mark = link && document.querySelector(".md-search-result__list .hr-say");
+    if (mark && mark.getAttribute("data-lang") === "zh-Hant") chooseScript("zh-Hant");
+  }, true);
+  if (chosenScript() === "zh-Hant") {
+    withTable(function (table) { toTraditional(table); scriptButton(); });
+  }
+  scriptButton();
+
   offline();
 })();

@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Protocol
 
 from ..data.versions.savediff import Changes
+from ..data.words.chinese import to_traditional
 from ..export.api import EntriesDocument
 from ..render.urls import CHANGES_FEED, DATA_VERSION_SCRIPT
 from .changelog import changes_feed
 from .context import SiteContext
 from .golinks import shard_files
+from .hantpages import write_table
 from .offline import write_offline
 
 
@@ -93,6 +96,7 @@ class Outputs:
         (site_dir / CHANGES_FEED).write_text(changes_feed(ctx.kb, ctx.history, info.name, info.url), encoding="utf-8")
         version = ctx.version
         (site_dir / DATA_VERSION_SCRIPT).write_text(version_script(str(version or "")), encoding="utf-8")
+        write_table(site_dir, partial(to_traditional, terms=ctx.kb.traditional_terms()))  # every page written
         # Last: the offline app lists every file the site has.
         write_offline(
             site_dir,
