@@ -295,6 +295,11 @@ def test_offline_a_pdf_never_opened_says_so_instead_of_404(browser, published):
         tab.keyboard.press("Escape")
         tab.wait_for_function("() => !document.getElementById('__search').checked")
         assert told.is_visible()
+        tab.locator(".md-search__input").focus()  # typing (the search, a filter box): the notice goes at once
+        tab.keyboard.type("x")
+        tab.keyboard.press("Escape")
+        tab.wait_for_function("() => !document.getElementById('__search').checked")
+        assert tab.locator(".hr-offline-ready").count() == 0
         context.set_offline(True)
         response = tab.goto(f"{url}/print/demo.pdf")
         assert response is not None and response.status == 503

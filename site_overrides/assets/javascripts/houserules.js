@@ -589,8 +589,16 @@
         "Saved on this device: the site now opens without a network.")), button]);
     button.addEventListener("click", function () { notice.remove(); });
     document.body.appendChild(notice);
-    // It says something the reader needs no action on: it goes by itself rather than cover the results.
-    setTimeout(function () { notice.remove(); }, 10000);
+    // It says something the reader needs no action on: it goes by itself rather than cover the results, and at
+    // once when the reader types (a filter box, the search): what they look for is never under it.
+    function gone(event) {
+      // Typing only: not the search's toggle (an input event of its checkbox) nor the theme's own events.
+      if (event && (!event.isTrusted || typeof event.inputType !== "string")) return;
+      notice.remove();
+      document.removeEventListener("input", gone, true);
+    }
+    document.addEventListener("input", gone, true);
+    setTimeout(gone, 10000);
   }
 
   function offline() {
