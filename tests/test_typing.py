@@ -44,3 +44,25 @@ def test_reading_the_model_as_dicts_fails(tmp_path):
     out, status = mypy(str(TYPING / "model_as_dict.py"), cache=tmp_path)
     assert status == 1, out
     assert 'model_as_dict.py:7: error: Value of type "Question" is not indexable  [index]' in out
+
+
+def test_a_records_file_as_written_is_read_only_where_allowed(tmp_path, monkeypatch):
+    """``Record.data`` (the file as written) outside the data layer, the API and the round trip: an error; the same
+    read in a module of the data layer passes."""
+    out, status = mypy(str(TYPING / "record_as_written.py"), cache=tmp_path / "cache")
+    assert status == 1, out
+    assert "record_as_written.py:7: error: function houserules.data.reading.model.Record.data is deprecated" in out
+    package = tmp_path / "houserules" / "data" / "reading"
+    package.mkdir(parents=True)
+    for folder in (tmp_path / "houserules", tmp_path / "houserules" / "data", package):
+        (folder / "__init__.py").write_text("", encoding="utf-8")
+    # ... with a type error of its own, which shows that the record's type was read there too.
+    text = (TYPING / "record_as_written.py").read_text(encoding="utf-8")
+    (package / "as_written.py").write_text(
+        text + "\n\ndef code(entry: Entry) -> int:\n    return entry.code\n", "utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MYPYPATH", str(ROOT / "tools"))
+    out, status = mypy("houserules/data/reading/as_written.py", cache=tmp_path / "cache")
+    assert 'as_written.py:11: error: Incompatible return value type (got "str", expected "int")' in out, out
+    assert "deprecated" not in out, out

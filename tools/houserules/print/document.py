@@ -161,7 +161,7 @@ class PrintDocument:
         entries = [
             (key, title, [Markup(self.entry_html(self.kb.entries[r])) for r in refs]) for key, title, refs in groups
         ]
-        section = render("print/game.html", h=self.h, game=game, licence=game.data["licence"], groups=entries)
+        section = render("print/game.html", h=self.h, game=game, licence=game.licence, groups=entries)
         return document(
             title_of([game]), [self.front.cover([game], printed), self.front.toc([(game, groups)]), section]
         )

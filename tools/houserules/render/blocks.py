@@ -9,11 +9,12 @@ erratum in one output and silently lose it in another.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from ..data.reading import vocab
-from ..data.reading.model import Entry, KnowledgeBase, Text
+from ..data.reading.model import Change, Completion, Entry, Fact, KnowledgeBase, Question, Source, Text, TranslatorNote
+from ..data.reading.model import Erratum as ErratumRecord
 from ..data.versions.sourcehash import stale_translations
 
 #: Every block an entry can have, in the order outputs show them.
@@ -73,10 +74,10 @@ def label(kind: str) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Block:
-    """One part of an entry: its kind (one of :data:`ORDER`) and the data it shows."""
+    """One part of an entry: its kind (one of :data:`ORDER`) and the data it shows; each kind is a class of its
+    own below, with its data typed (the records of :mod:`houserules.data.reading.records`, never the file's dicts)."""
 
     kind: str
-    data: Any
 
     @property
     def label(self) -> dict[str, str]:
@@ -84,20 +85,96 @@ class Block:
 
 
 @dataclass(frozen=True)
+class OverriddenBlock(Block):
+    """The house rules of a group that change this official entry: "" (its one-line answer) or a question's id
+    → the house rules' refs."""
+
+    data: Mapping[str, list[str]]
+
+
+@dataclass(frozen=True)
+class TextBlock(Block):
+    """A bilingual text: the one-line answer (``answer``), the body (``body``), why it is uncertain
+    (``uncertain``), the fixed sentence of a stub (``stub``)."""
+
+    data: Text
+
+
+@dataclass(frozen=True)
+class QuestionsBlock(Block):
+    data: tuple[Question, ...]
+
+
+@dataclass(frozen=True)
+class NamesBlock(Block):
+    """Words: the entry's aliases (``aliases``), the languages of a stale translation (``stale``)."""
+
+    data: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CompletionBlock(Block):
+    data: Completion
+
+
+@dataclass(frozen=True)
+class FactsBlock(Block):
+    data: tuple[Fact, ...]
+
+
+@dataclass(frozen=True)
 class Erratum:
     """An erratum as one entry shows it: who records it and how it relates to the entry shown."""
 
     holder: Entry
-    data: dict[str, Any]
+    data: ErratumRecord
     #: ``own`` (the entry records it), ``about`` (it corrects this entry) or
     #: ``applied`` (it corrects a component this entry applies to).
     relation: str
 
 
-def errata_data(entry: Entry) -> list[dict[str, Any]]:
-    """The errata of ``entry`` as its file writes them (what :class:`Erratum` holds for the layouts)."""
-    written: list[dict[str, Any]] = entry.data.get("errata", [])
-    return written
+@dataclass(frozen=True)
+class ErrataBlock(Block):
+    data: tuple[Erratum, ...]
+
+
+@dataclass(frozen=True)
+class LinksBlock(Block):
+    """Other entries, as refs: ``applies-to``, ``rulings``, ``see-also``, ``referenced-by``."""
+
+    data: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class NotesBlock(Block):
+    data: tuple[TranslatorNote, ...]
+
+
+@dataclass(frozen=True)
+class SourcesBlock(Block):
+    data: tuple[Source, ...]
+
+
+@dataclass(frozen=True)
+class Meta:
+    """What the entry is: its code, kind, authority and confidence (their bilingual names) and the editions or
+    expansions it is limited to."""
+
+    code: str
+    kind: dict[str, str]
+    authority: dict[str, str]
+    confidence: dict[str, str]
+    scope: tuple[Text, ...]
+
+
+@dataclass(frozen=True)
+class MetaBlock(Block):
+    data: Meta
+
+
+@dataclass(frozen=True)
+class HistoryBlock(Block):
+    data: tuple[Change, ...]
 
 
 class EntryBlocks:
@@ -107,7 +184,7 @@ class EntryBlocks:
         self.kb = kb
         self.backlinks = kb.backlinks()
         self.applying: dict[str, list[str]] = defaultdict(list)
-        self.errata_for: dict[str, list[tuple[Entry, dict[str, Any]]]] = defaultdict(list)
+        self.errata_for: dict[str, list[tuple[Entry, ErratumRecord]]] = defaultdict(list)
         #: The house rules overriding an entry: its ref → "" (its one-line answer) or a question id → their refs.
         self.overridden: dict[str, dict[str, list[str]]] = {}
         for entry in kb.entries.values():
@@ -116,57 +193,70 @@ class EntryBlocks:
                 self.overridden.setdefault(ref, {}).setdefault(question, []).append(entry.ref)
             for ref in entry.applies_to:
                 self.applying[ref].append(entry.ref)
-            for erratum, written in zip(entry.errata, errata_data(entry)):
-                self.errata_for[erratum.component].append((entry, written))
+            for erratum in entry.errata:
+                self.errata_for[erratum.component].append((entry, erratum))
 
-    def errata(self, entry: Entry) -> list[Erratum]:
+    def errata(self, entry: Entry) -> tuple[Erratum, ...]:
         """The errata an entry shows: its own, those about it, those about what it applies to."""
-        records = [Erratum(entry, e, "own") for e in errata_data(entry)]
+        records = [Erratum(entry, e, "own") for e in entry.errata]
         for relation, ref in (("about", entry.ref), *(("applied", r) for r in entry.applies_to)):
             records += [
                 Erratum(holder, e, relation) for holder, e in self.errata_for.get(ref, []) if holder is not entry
             ]
-        return records
+        return tuple(records)
 
     def blocks(self, entry: Entry) -> list[Block]:
-        """Every block the entry has, in :data:`ORDER`; a block with nothing to show is left out.
-
-        The blocks of lists of records (questions, facts, errata, notes, sources, history) hold them
-        as the file writes them (``entry.data``): the page and print layouts read them so.
-        """
-        data = entry.data
+        """Every block the entry has, in :data:`ORDER`; a block with nothing to show is left out."""
         game = self.kb.games[entry.game]
         uncertain = entry.confidence == "uncertain"
         names = {item.id: item.name for item in (*game.editions, *game.expansions)}
-        scope = [v for k, v in data.get("scope", {}).items() if k != "note"]  # in the file's order
-        found: dict[str, Any] = {
+        scope = entry.scope
+        scoped = [scope.edition, scope.expansion] if scope else []  # the file's order: an edition, an expansion
+        overridden = self.overridden.get(entry.ref)
+        uncertainty = entry.confidence_note or (UNCERTAIN if uncertain else None)
+        found: list[Block | None] = [
             # a group's house rules that change this official entry (its one-line answer, "", or questions)
-            "overridden": self.overridden.get(entry.ref),
-            "answer": entry.summary,
-            "questions": data.get("questions", []),
-            "aliases": entry.aliases,
-            "uncertain": entry.confidence_note if uncertain else None,
-            "stale": stale_translations(entry),
-            "stub": NOTICES["stub"] if entry.status == "stub" else None,
-            "body": entry.body,
-            "completion": data.get("completion"),
-            "facts": data.get("facts"),
-            "errata": self.errata(entry),
-            "applies-to": [r for r in entry.applies_to if r in self.kb.entries],
-            "rulings": self.applying.get(entry.ref, []),
-            "see-also": [r for r in entry.see_also if r in self.kb.entries],
-            "referenced-by": self.backlinks.get(entry.ref, []),
-            "translator-notes": data.get("translator_notes"),
-            "sources": data["sources"],
-            "meta": {
-                "code": entry.code,
-                "kind": vocab.KINDS[entry.kind],
-                "authority": vocab.AUTHORITIES[entry.authority],
-                "confidence": vocab.CONFIDENCES[entry.confidence],
-                "scope": [names.get(v, Text(v, v)) for v in scope if v],
-            },
-            "history": data.get("history"),
-        }
-        if uncertain and not found["uncertain"]:
-            found["uncertain"] = {"zh": "此条目存疑。", "en": "This entry is uncertain."}
-        return [Block(kind, found[kind]) for kind in ORDER if found[kind]]
+            OverriddenBlock("overridden", overridden) if overridden else None,
+            TextBlock("answer", entry.summary),
+            QuestionsBlock("questions", entry.questions),
+            NamesBlock("aliases", entry.aliases),
+            TextBlock("uncertain", uncertainty) if uncertain and uncertainty else None,
+            NamesBlock("stale", tuple(stale_translations(entry))),
+            TextBlock("stub", Text.of(NOTICES["stub"])) if entry.status == "stub" else None,
+            TextBlock("body", entry.body),
+            CompletionBlock("completion", entry.completion) if entry.completion else None,
+            FactsBlock("facts", entry.facts),
+            ErrataBlock("errata", self.errata(entry)),
+            LinksBlock("applies-to", tuple(r for r in entry.applies_to if r in self.kb.entries)),
+            LinksBlock("rulings", tuple(self.applying.get(entry.ref, []))),
+            LinksBlock("see-also", tuple(r for r in entry.see_also if r in self.kb.entries)),
+            LinksBlock("referenced-by", tuple(self.backlinks.get(entry.ref, []))),
+            NotesBlock("translator-notes", entry.translator_notes),
+            SourcesBlock("sources", entry.sources),
+            MetaBlock(
+                "meta",
+                Meta(
+                    entry.code,
+                    vocab.KINDS[entry.kind],
+                    vocab.AUTHORITIES[entry.authority],
+                    vocab.CONFIDENCES[entry.confidence],
+                    tuple(names.get(v, Text(v, v)) for v in scoped if v),
+                ),
+            ),
+            HistoryBlock("history", entry.history),
+        ]
+        shown = [block for block in found if block is not None and _shows(block)]
+        assert [block.kind for block in shown] == [kind for kind in ORDER if kind in {b.kind for b in shown}]
+        return shown
+
+
+#: The uncertain block of an uncertain entry without a note.
+UNCERTAIN = Text("此条目存疑。", "This entry is uncertain.")
+
+
+def _shows(block: Block) -> bool:
+    """Whether a block has anything to show (an empty list, an empty text: it is left out)."""
+    data = getattr(block, "data", None)
+    if isinstance(data, Text):
+        return bool(data.zh or data.en)
+    return bool(data)

@@ -7,16 +7,16 @@ cleaning of untrusted text is :mod:`.terminal`'s, shared with the search hits.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..data.reading import vocab
-from .blocks import EntryBlocks
+from .blocks import EntryBlocks, LinksBlock, QuestionsBlock, SourcesBlock, TextBlock
 from .linebreak import is_link, unbroken, width, wrap
 from .terminal import bilingual, clean, indented, pad
 from .text import Linker, plain_text
 
 if TYPE_CHECKING:  # the search starts without loading the data model
-    from ..data.reading.model import Entry, KnowledgeBase
+    from ..data.reading.model import Entry, KnowledgeBase, Question, Text
 
 #: Labels of the header fields of ``houserules show`` (the sections use vocab.SECTIONS).
 FIELDS: dict[str, dict[str, str]] = {
@@ -86,14 +86,13 @@ def format_entry(entry: Entry, kb: KnowledgeBase, url: str, columns: int, asked:
     """An entry for ``houserules show``: header fields, then its blocks as text. ``asked`` (a question's id, as in
     ``show BH-A13/crash``): that question and its answer come first, under the title, and it is marked (▶) where
     it stands in the entry's questions."""
-    data = entry.data
     linker = TerminalLinker(kb)
     game = kb.games[entry.game]
     fields = [
         (FIELDS["game"], bilingual(game.name)),
         (FIELDS["kind"], bilingual(vocab.KINDS[entry.kind])),
-        (FIELDS["authority"], bilingual(vocab.AUTHORITIES[data["authority"]])),
-        (FIELDS["confidence"], bilingual(vocab.CONFIDENCES[data["confidence"]])),
+        (FIELDS["authority"], bilingual(vocab.AUTHORITIES[entry.authority])),
+        (FIELDS["confidence"], bilingual(vocab.CONFIDENCES[entry.confidence])),
         (FIELDS["aliases"], ", ".join(clean(a) for a in entry.aliases)),
         (FIELDS["page"], url),
     ]
@@ -103,12 +102,12 @@ def format_entry(entry: Entry, kb: KnowledgeBase, url: str, columns: int, asked:
     def shown(text: str, lang: str) -> str:
         return plain_text(clean(text), linker, lang)
 
-    def question_text(q: dict[str, Any], mark: str = "问") -> str:
-        return f"{mark} {shown(q['q']['zh'], 'zh')} / {shown(q['q']['en'], 'en')}\n" + "\n".join(
-            shown(t, lang) for lang, t in _distinct(q["a"])
+    def question_text(q: Question, mark: str = "问") -> str:
+        return f"{mark} {shown(q.q.zh, 'zh')} / {shown(q.q.en, 'en')}\n" + "\n".join(
+            shown(t, lang) for lang, t in _distinct(q.a)
         )
 
-    first = next((q for q in data.get("questions", []) if q["id"] == asked), None) if asked else None
+    first = next((q for q in entry.questions if q.id == asked), None) if asked else None
     if first is not None:
         lines.extend([_label(FIELDS["asked"]) + f"  {clean(entry.code)}/{clean(asked)}", "─" * min(columns, 60)])
         lines.extend(indented(question_text(first), columns, "  "))
@@ -118,8 +117,8 @@ def format_entry(entry: Entry, kb: KnowledgeBase, url: str, columns: int, asked:
             # A link is never broken: too long for the value column, it gets a line of its own.
             lines += [_label(names), ("  " if width(value) + 2 <= columns else "") + value]
         elif value:
-            first, *rest = wrap(value, columns - label_width)
-            lines.append(pad(_label(names), label_width) + first)
+            head, *rest = wrap(value, columns - label_width)
+            lines.append(pad(_label(names), label_width) + head)
             lines += [" " * label_width + more for more in rest]
 
     def section(names: dict[str, str], texts: list[str]) -> None:
@@ -137,35 +136,29 @@ def format_entry(entry: Entry, kb: KnowledgeBase, url: str, columns: int, asked:
     for block in EntryBlocks(kb).blocks(entry):
         if block.kind not in TERMINAL_BLOCKS:
             continue
-        if block.kind == "answer":
-            section(FIELDS["summary"], [shown(t, lang) for lang, t in _distinct(block.data)])
-        elif block.kind == "uncertain":
-            section(block.label, [shown(t, lang) for lang, t in _distinct(block.data)])
-        elif block.kind == "stub":
-            section(block.label, [f"{block.data['zh']} {block.data['en']}"])
-        elif block.kind == "questions":
-            section(
-                block.label,
-                [question_text(q, "▶ 问" if first is not None and q["id"] == asked else "问") for q in block.data],
-            )
-        elif block.kind == "body":
+        if isinstance(block, TextBlock) and block.kind == "stub":
+            section(block.label, [f"{block.data.zh} {block.data.en}"])
+        elif isinstance(block, TextBlock) and block.kind == "body":
             section(block.label, [markdown_text(t, linker, lang) for lang, t in _distinct(block.data)])
-        elif block.kind in {"applies-to", "see-also"}:
-            section(block.label, refs(block.data))
-        elif block.kind == "sources":
+        elif isinstance(block, TextBlock):  # the one-line answer, why it is uncertain
+            names = FIELDS["summary"] if block.kind == "answer" else block.label
+            section(names, [shown(t, lang) for lang, t in _distinct(block.data)])
+        elif isinstance(block, QuestionsBlock):
             section(
                 block.label,
-                [
-                    "\n".join(
-                        f"{clean(game.source_title(s['doc']))} {clean(str(s.get('ref', '')))}".strip()
-                        for s in block.data
-                    )
-                ],
+                [question_text(q, "▶ 问" if first is not None and q.id == asked else "问") for q in block.data],
+            )
+        elif isinstance(block, LinksBlock):
+            section(block.label, refs(list(block.data)))
+        elif isinstance(block, SourcesBlock):
+            section(
+                block.label,
+                ["\n".join(f"{clean(game.source_title(s.doc))} {clean(s.ref)}".strip() for s in block.data)],
             )
     return "\n".join(line.rstrip() for line in lines)
 
 
-def _distinct(texts: dict[str, str]) -> list[tuple[str, str]]:
+def _distinct(texts: Text) -> list[tuple[str, str]]:
     zh, en = texts.get("zh", ""), texts.get("en", "")
     return [("zh", zh)] if zh == en else [("zh", zh), ("en", en)]
 

@@ -16,7 +16,9 @@ from typing import Any
 from markupsafe import Markup
 
 from ..data.reading import vocab
-from ..data.reading.model import Entry, Game, KnowledgeBase
+from ..data.reading.model import Entry, Game, KnowledgeBase, QuestionSource
+from ..data.reading.model import Erratum as ErratumRecord
+from ..data.reading.model import Source as SourceRecord
 from .blocks import Block, Erratum
 from .diff import Span, diff_spans
 from .templating import render
@@ -51,7 +53,7 @@ class ErratumRow:
     sources: list[Source]
 
     @property
-    def data(self) -> dict[str, Any]:
+    def data(self) -> ErratumRecord:
         return self.record.data
 
 
@@ -76,31 +78,31 @@ class Html:
     def game(self, entry: Entry) -> Game:
         return self.kb.games[entry.game]
 
-    def source(self, game: Game, source: dict[str, Any], role: bool = True) -> Source:
+    def source(self, game: Game, source: SourceRecord | QuestionSource, role: bool = True) -> Source:
         """A source of ``game``; ``role=False`` leaves out its role (a question's source)."""
-        kind = source.get("role", "basis") if role else "basis"
+        kind = (getattr(source, "role", "") or "basis") if role else "basis"
         return Source(
-            game.source_title(source["doc"]), source["ref"], None if kind == "basis" else vocab.SOURCE_ROLES[kind]["zh"]
+            game.source_title(source.doc), source.ref, None if kind == "basis" else vocab.SOURCE_ROLES[kind]["zh"]
         )
 
-    def errata_rows(self, records: list[Erratum]) -> list[ErratumRow]:
+    def errata_rows(self, records: Iterable[Erratum]) -> list[ErratumRow]:
         rows = []
         for record in records:
             erratum, holder = record.data, record.holder
-            other = holder.ref != erratum["component"]
-            printed, corrected = diff_spans(erratum["printed"], erratum["corrected"], erratum["lang"])
+            other = holder.ref != erratum.component
+            printed, corrected = diff_spans(erratum.printed, erratum.corrected, erratum.lang)
             game = self.kb.games[holder.game]
             rows.append(
                 ErratumRow(
                     record,
-                    self.kb.entries.get(erratum["component"]),
+                    self.kb.entries.get(erratum.component),
                     holder if other else None,
                     self.linker.href(holder) if other else None,
                     printed,
                     corrected,
-                    "en" if erratum["lang"] == "en" else "zh",
-                    vocab.ERRATA_STATUSES[erratum["status"]],
-                    [self.source(game, s) for s in erratum["sources"]],
+                    "en" if erratum.lang == "en" else "zh",
+                    vocab.ERRATA_STATUSES[erratum.status],
+                    [self.source(game, s) for s in erratum.sources],
                 )
             )
         return rows

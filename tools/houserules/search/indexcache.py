@@ -226,7 +226,7 @@ def index_meta(kb: KnowledgeBase, problems: list[str]) -> dict[str, Any]:
 
 def game_names(game: Game) -> list[str]:
     """What a query may call a game: its id (spaced), its names and its aliases."""
-    return [game.id.replace("-", " "), *game.name.values(), *game.data.get("aliases", [])]
+    return [game.id.replace("-", " "), *game.name.values(), *game.aliases]
 
 
 def game_name_texts(games: Iterable[Game]) -> list[list[str]]:

@@ -9,7 +9,7 @@ from ..data.reading import vocab
 from ..data.reading.model import Bilingual, Entry, Game, KnowledgeBase, game_sections
 from ..data.versions.history import History, load_history, print_warnings
 from ..data.versions.version import DataVersion, data_version
-from ..render.blocks import EntryBlocks, Erratum, errata_data
+from ..render.blocks import EntryBlocks, Erratum
 from ..render.text import MarkdownRenderer
 from .repo import RepoLinks
 
@@ -74,8 +74,8 @@ class SiteContext:
         """Every erratum under the game of the component it corrects, in load order."""
         result: dict[str, list[Erratum]] = defaultdict(list)
         for entry in self.kb.entries.values():
-            for erratum, written in zip(entry.errata, errata_data(entry)):
-                result[erratum.component.split(":", 1)[0]].append(Erratum(entry, written, "own"))
+            for erratum in entry.errata:
+                result[erratum.component.split(":", 1)[0]].append(Erratum(entry, erratum, "own"))
         return dict(result)
 
     @cached_property

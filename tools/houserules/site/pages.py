@@ -40,18 +40,15 @@ def game_page(ctx: SiteContext, game: Game) -> str:
     src = game_src(game.id)
     linker, h = _page(ctx, src)
     questions = sum(len(e.questions) for e in ctx.game_entries(game.id))
-    head = front_matter(f"{game.name['zh']} {game.name['en']}", (game.data.get("description") or {}).get("zh", ""))
-    sources = [
-        {"title": s["title"], "kind": vocab.SOURCE_KINDS[s["kind"]]["zh"], "note": s.get("note")}
-        for s in game.data["sources"]
-    ]
+    head = front_matter(f"{game.name['zh']} {game.name['en']}", game.description.zh if game.description else "")
+    sources = [{"title": s.title, "kind": vocab.SOURCE_KINDS[s.kind]["zh"], "note": s.note} for s in game.sources]
     sections = [(anchor, title, [ctx.kb.entries[r] for r in refs]) for anchor, title, refs in ctx.sections(game)]
     return f"{head}\n" + render(
         "site/game.html",
         h=h,
         game=game,
-        description=game.data.get("description"),
-        licence=game.data["licence"],
+        description=game.description,
+        licence=game.licence,
         translator_links=translators.game_links(game, linker, questions),
         sections=sections,
         empty=not any(entries for _, _, entries in sections),  # a new game: one line says so
@@ -93,7 +90,7 @@ def home_cards(ctx: SiteContext, page: str = "index.html") -> str:
                 "entries": len(entries),
                 "questions": sum(len(e.questions) for e in entries),
                 "kinds": " · ".join(f"{vocab.KINDS[k]['zh']} {n}" for k, n in kinds.items()),
-                "sources": "、".join(s["title"]["zh"] for s in game.data["sources"] if s["kind"] in {"seed", "srd"}),
+                "sources": "、".join(s.title.zh for s in game.sources if s.kind in {"seed", "srd"}),
             }
         )
     return render("site/cards.html", cards=cards)
@@ -101,7 +98,7 @@ def home_cards(ctx: SiteContext, page: str = "index.html") -> str:
 
 def licences(ctx: SiteContext, page: str) -> str:
     h = Html(ctx.kb, SiteLinker(ctx.kb, page), ctx.markdown)
-    return render("site/licences.html", h=h, games=[(g, g.data["licence"]) for g in ctx.kb.games.values()])
+    return render("site/licences.html", h=h, games=[(g, g.licence) for g in ctx.kb.games.values()])
 
 
 def tag_index(ctx: SiteContext) -> str:

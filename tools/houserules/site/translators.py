@@ -56,7 +56,7 @@ def _errata(ctx: SiteContext, game_id: str) -> list[Erratum]:
 
 def _statuses(records: list[Erratum]) -> str:
     """How many errata of each status: ``已报告 2 · 已确认 1``."""
-    counts = Counter(record.data["status"] for record in records)
+    counts = Counter(record.data.status for record in records)
     return " · ".join(f"{vocab.ERRATA_STATUSES[s]['zh']} {counts[s]}" for s in vocab.ERRATA_STATUSES if counts[s])
 
 
@@ -98,7 +98,7 @@ def glossary_page(ctx: SiteContext, game: Game) -> str:
 def notes_page(ctx: SiteContext, game: Game) -> str:
     """One section per entry holding translator notes, each note as on the entry's own page."""
     linker = SiteLinker(ctx.kb, page_url(notes_src(game.id)))
-    holders = [(e, e.data["translator_notes"]) for e in ctx.game_entries(game.id) if e.data.get("translator_notes")]
+    holders = [(e, e.translator_notes) for e in ctx.game_entries(game.id) if e.translator_notes]
     count = sum(len(notes) for _, notes in holders)
     return (
         front_matter(f"译注 Translator notes · {game.name['zh']}")
