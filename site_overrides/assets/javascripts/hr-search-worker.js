@@ -398,72 +398,101 @@
   /* The game of a document (an index into the index's games). */
   function gameOfDoc(doc) { return head.gameOf[entryOf[doc]]; }
 
-  function score(text, terms, byShard, corrected, sequence, scoped, said) {
-    var scores = new Map(), matched = [], terms2 = new Map();
-    terms.forEach(function (term) {
-      var within = byShard.get(shardOf(term)), key = head.glossary + term;
-      if (head.glossaryDocs && Object.prototype.hasOwnProperty.call(within, key)) addUp(terms2, within[key]);
-    });
-    // Coordination, as the CLI's (index.coordination): a document's score times the weights
-    // (rarity) of the query's terms it has over those of all the terms found anywhere.
-    var weights = new Map(), total = 0, specific = new Map();
-    // The terms of a name the query says weigh head.nameTermsShare (index.NAME_TERMS_SHARE).
-    var spanned = nameTerms(sequence, byShard, scoped);
-    terms.forEach(function (term) {
-      var exact = term[0] === head.exact || term[0] === head.exactAlias;
+  /* query.QueryReader.plan: what the query asks, read once (the QueryPlan's fields): its terms (and the exact keys),
+   * the terms of games' synonyms with their games, the terms of the names it says, the documents it names and those
+   * about what it names, the game it names, whether it is a question. */
+  function planOf(text, terms, byShard, sequence, scoped, said) {
+    return {
+      terms: terms,
+      scoped: scoped,
+      nameTerms: nameTerms(sequence, byShard, scoped),
+      names: namedDocs(sequence, byShard, head.names, scoped),
+      about: namedDocs(sequence, byShard, head.about, scoped),
+      namedGame: said !== null && said !== undefined ? said : gameNamed(sequence),
+      question: analysis.isQuestion(text)
+    };
+  }
+
+  /* rank.rank, step for step: every document the plan matches, as {doc, entry, score, share}, unordered. A
+   * document's score is the sum over the query's terms of its (boosted) score for each, a name's term at
+   * head.nameTermsShare, a term of games' synonyms in their documents only; times its coordination (the rarity
+   * weight of the query's terms it holds over that of every term found); plus the exact keys; then the boosts:
+   * named (else about), the query's game, and for a question the answers and the questions. A query naming one game
+   * keeps that game's documents, when any of them matched. */
+  function rankPlan(plan, byShard) {
+    var scores = new Map(), weights = new Map(), total = 0, games = new Map(), matched = [];
+    plan.terms.forEach(function (term) {
+      if (term[0] === head.exact || term[0] === head.exactAlias) return;  // the exact keys: below
       var shard = byShard.get(shardOf(term));
       if (!Object.prototype.hasOwnProperty.call(shard, term)) return;
-      var list = shard[term];
-      // A term of games' synonyms scores their documents only; its weight is its rarity everywhere.
-      var only = exact ? undefined : scoped.get(term), doc = 0, found = [];
-      var half = list.length / 2, weight = Math.log(1 + head.docs / half), games = new Set();
+      var list = shard[term], share = plan.nameTerms.has(term) ? head.nameTermsShare : 1;
+      var only = plan.scoped.get(term), half = list.length / 2, doc = 0, docs = [], of = new Set();
       for (var i = 0; i < half; i++) {
         doc += list[i];
-        if (only === undefined || only.has(gameOfDoc(doc))) found.push(i, doc);
+        if (only === undefined || only.has(gameOfDoc(doc))) docs.push(i, doc);
       }
-      if (!found.length) return;
-      if (!exact) matched.push(term);
-      var share = spanned.has(term) ? head.nameTermsShare : 1;
-      if (!exact) total += weight;
-      for (var k = 0; k < found.length; k += 2) {
-        doc = found[k + 1];
-        scores.set(doc, (scores.get(doc) || 0) + list[half + found[k]] * share);
-        if (!exact) {
-          weights.set(doc, (weights.get(doc) || 0) + weight);
-          games.add(gameOfDoc(doc));
-        }
+      if (!docs.length) return;
+      matched.push(term);
+      // Its rarity everywhere: a game's synonym's documents in every game, any other term's where it scores.
+      var weight = Math.log(1 + head.docs / half);
+      for (var k = 0; k < docs.length; k += 2) {
+        doc = docs[k + 1];
+        scores.set(doc, (scores.get(doc) || 0) + list[half + docs[k]] * share);
+        weights.set(doc, (weights.get(doc) || 0) + weight);
+        of.add(gameOfDoc(doc));
       }
-      // A game's synonym says nothing about which game the query is about.
-      if (!exact && only === undefined && games.size === 1) {
-        var alone = games.values().next().value;
-        specific.set(alone, (specific.get(alone) || 0) + 1);
+      total += weight;
+      if (only !== undefined) return;  // a game's synonym says nothing about which game the query is about
+      if (of.size === 1) {
+        var alone = of.values().next().value;
+        games.set(alone, (games.get(alone) || 0) + 1);
       }
     });
-    // index.SearchIndex.scored: a player who says the game asks about it: only its documents, when any matched.
-    var namedGame = said !== null && said !== undefined ? said : gameNamed(sequence);
+    plan.terms.forEach(function (term) {  // the exact keys: a whole code, title or alias
+      if (term[0] !== head.exact && term[0] !== head.exactAlias) return;
+      var shard = byShard.get(shardOf(term));
+      if (!Object.prototype.hasOwnProperty.call(shard, term)) return;
+      var list = shard[term], half = list.length / 2, doc = 0;
+      for (var i = 0; i < half; i++) {
+        doc += list[i];
+        scores.set(doc, (scores.get(doc) || 0) + list[half + i]);
+      }
+    });
+    // A player who says the game asks about it: only its documents, when any matched (as --game would).
+    var namedGame = plan.namedGame;
     if (namedGame !== null) {
       var ofNamed = false;
       scores.forEach(function (value, doc) { if (gameOfDoc(doc) === namedGame) ofNamed = true; });
       if (ofNamed) scores.forEach(function (value, doc) { if (gameOfDoc(doc) !== namedGame) scores.delete(doc); });
     }
-    var game = namedGame !== null ? namedGame : favouredGame(specific);
-    var named = namedDocs(sequence, byShard, head.names, scoped);
-    var about = namedDocs(sequence, byShard, head.about, scoped);
-    var asks = analysis.isQuestion(text);
-    var ranked = [];
+    var game = namedGame !== null ? namedGame : favouredGame(games);
+    var found = [];
     scores.forEach(function (value, doc) {
       var share = total ? (weights.get(doc) || 0) / total : 1;
-      value = value * share;
       var entry = entryOf[doc];
-      if (named.has(doc)) value += head.nameBoost;
-      else if (about.has(doc)) value += head.aboutBoost;
+      value = value * share;
+      if (plan.names.has(doc)) value += head.nameBoost;
+      else if (plan.about.has(doc)) value += head.aboutBoost;
       if (game !== null && head.gameOf[entry] === game) value += head.gameBoost;
-      if (asks) {
+      if (plan.question) {
         if (head.answers[entry]) value += head.questionBoost;
         if (doc !== firstDoc[entry]) value += head.questionDocBoost;
       }
-      ranked.push({ doc: doc, entry: entry, score: value, share: share });
+      found.push({ doc: doc, entry: entry, score: value, share: share });
     });
+    return { found: found, matched: matched };
+  }
+
+  /* index.SearchIndex.find: the plan ranked (rankPlan), folded into one hit per entry with the question that leads,
+   * whether a ruling answers a told question, and the glossary's terms. */
+  function score(text, terms, byShard, corrected, sequence, scoped, said) {
+    var terms2 = new Map();
+    terms.forEach(function (term) {
+      var within = byShard.get(shardOf(term)), key = head.glossary + term;
+      if (head.glossaryDocs && Object.prototype.hasOwnProperty.call(within, key)) addUp(terms2, within[key]);
+    });
+    var plan = planOf(text, terms, byShard, sequence, scoped, said);
+    var done = rankPlan(plan, byShard), ranked = done.found, matched = done.matched, asks = plan.question;
     ranked.sort(function (a, b) { return b.score - a.score || a.doc - b.doc; });
     var valueOf = new Map();
     ranked.forEach(function (r) { valueOf.set(r.doc, r.score); });
