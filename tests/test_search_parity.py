@@ -1,8 +1,9 @@
 """The site's search worker analyses and ranks like ``houserules search``: checked under Node, without a browser.
 
-The worker's own file runs in Node (tests/search_worker.js) on the site index of the real
-data, written as a build writes it; the same comparisons of stems and rankings run in Chromium
-in tests/test_site_search.py (marked ``browser``), where the worker runs as the site loads it.
+The worker's own file runs in Node (tests/search_worker.js: one process, set up once, answers the
+module's jobs one after another) on the site index of the real data, written as a build writes it;
+the same comparisons of stems and rankings run in Chromium in tests/test_site_search.py (marked
+``browser``), where the worker runs as the site loads it.
 The analysis of the whole corpus (``test_queries_are_analysed_alike``: every title, alias,
 summary, question and the odd inputs of ``_corpus``) runs here only.
 """
@@ -11,9 +12,14 @@ from __future__ import annotations
 
 import json
 import re
+import select
 import shutil
 import subprocess
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import pytest
 from test_site_search import JUDGEMENTS, _corpus
@@ -40,20 +46,52 @@ def index():
         yield opened
 
 
+@dataclass
+class Site:
+    """The worker's scripts and the real data's site index, laid out as in a built site, and the Node process
+    (tests/search_worker.js) that answers the module's jobs on it, one after another."""
+
+    folder: Path
+    config: dict
+    process: subprocess.Popen
+    errors: IO[str]
+
+
 @pytest.fixture(scope="module")
-def site(kb, tmp_path_factory) -> tuple[Path, dict]:
-    """The worker's scripts and the real data's site index, laid out as in a built site."""
+def site(kb, tmp_path_factory) -> Iterator[Site]:
+    """The worker's scripts and the real data's site index, laid out as in a built site; one Node process runs the
+    worker on it for the whole module (set up once, as a page's worker answers one query after another)."""
+    assert NODE, "node is missing: tools/setup-debian.sh installs it (Debian package nodejs)"
     folder = tmp_path_factory.mktemp("node-site")
     scripts = folder / "assets" / "javascripts"
     scripts.mkdir(parents=True)
     for name in ("hr-search-worker.js", "hr-search-analysis.js"):
         shutil.copy(SCRIPTS / name, scripts / name)
     head = write_site_index(kb, folder)
-    return folder, {"houserules": {"version": head["version"], "path": "search/hr"}}
+    config = {"houserules": {"version": head["version"], "path": "search/hr"}}
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as errors:
+        process = subprocess.Popen(
+            [NODE, str(ROOT / "tests" / "search_worker.js")],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            text=True,
+            encoding="utf-8",
+        )
+        try:
+            yield Site(folder, config, process, errors)
+        finally:
+            process.stdin.close()
+            try:
+                process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            process.stdout.close()
 
 
 def worker(
-    site: tuple[Path, dict],
+    site: Site,
     stem: list[str] = (),
     rank: list[str] = (),
     analyse: list[str] = (),
@@ -62,25 +100,30 @@ def worker(
     """Run the worker under Node on ``site``: the stems of ``stem``, ``hrSearch.rank`` of each text of ``rank``,
     ``hrSearch.analyse`` (the same ranking, without the results' texts) of each text of ``analyse`` and
     ``hrSearch.corrected`` (what each text of ``corrected`` is searched as)."""
-    assert NODE, "node is missing: tools/setup-debian.sh installs it (Debian package nodejs)"
-    folder, config = site
     job = {
-        "site": str(folder),
-        "config": config,
+        "site": str(site.folder),
+        "config": site.config,
         "stem": list(stem),
         "rank": list(rank),
         "analyse": list(analyse),
         "corrected": list(corrected),
     }
-    result = subprocess.run(
-        [NODE, str(ROOT / "tests" / "search_worker.js")],
-        input=json.dumps(job),
-        capture_output=True,
-        text=True,
-        timeout=900,  # a guard against a hang only: a loaded machine may be slow
-    )
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
+    process = site.process
+    assert process.poll() is None, _stderr(site)
+    process.stdin.write(json.dumps(job) + "\n")
+    process.stdin.flush()
+    # A guard against a hang only: a loaded machine may be slow.
+    ready, _, _ = select.select([process.stdout], [], [], 900)
+    assert ready, "the worker under Node answered nothing in 900 s"
+    line = process.stdout.readline()
+    assert line, _stderr(site)
+    return json.loads(line)
+
+
+def _stderr(site: Site) -> str:
+    site.process.wait(timeout=60)
+    site.errors.seek(0)
+    return f"node exited with {site.process.returncode}: {site.errors.read()}"
 
 
 def test_every_indexed_word_stems_alike(site, index, kb):
