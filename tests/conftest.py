@@ -244,8 +244,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(scope="session", autouse=True)
 def _session_cache(tmp_path_factory) -> Iterator[None]:
-    """Every cache (search index, PDFs) in a folder of this session: no test sees ~/.cache or another run's files."""
-    folder = tmp_path_factory.mktemp("cache")
+    """Every cache (search index, PDFs) in a folder of this run: no test sees ~/.cache or another run's files.
+
+    Both workers of a run share it, as two commands share a user's cache (the index and the PDFs are written
+    whole, then renamed into place), so the real data's index is built once per run, not once per worker.
+    """
+    folder = run_folder(tmp_path_factory) / "shared-cache"
+    folder.mkdir(exist_ok=True)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("HOUSERULES_CACHE", str(folder / "houserules"))
         patch.setenv("XDG_CACHE_HOME", str(folder / "xdg"))

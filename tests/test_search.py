@@ -32,8 +32,9 @@ UNSAFE = ["\x1b", "\x07", "\x08", "\u202e"]
 
 
 @pytest.fixture(scope="module")
-def cache(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("search-cache")
+def cache() -> Path:
+    """The run's index cache (tests/conftest.py): the real data's index is built once for every module that searches it."""
+    return Path(os.environ["HOUSERULES_CACHE"])
 
 
 def hr(*args: str, cache: Path, data: Path = SEARCH_DATA, columns: int = 80):

@@ -20,8 +20,8 @@ def unwrapped(out: str) -> str:
     return re.sub(r"\n +(?=\S)", " ", out)
 
 
-def test_show_names_references_and_sources(tmp_path):
-    result = run_cli("show", "BH-A13", env={"HOUSERULES_CACHE": str(tmp_path), "COLUMNS": "200"})
+def test_show_names_references_and_sources():
+    result = run_cli("show", "BH-A13", env={"COLUMNS": "200"})
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "[[" not in out and "]]" not in out
@@ -30,8 +30,8 @@ def test_show_names_references_and_sources(tmp_path):
     assert ".txt" not in out
 
 
-def test_search_names_references_in_answers(tmp_path):
-    env = {"HOUSERULES_CACHE": str(tmp_path), "COLUMNS": "200"}
+def test_search_names_references_in_answers():
+    env = {"COLUMNS": "200"}  # the real data's index in the run's cache (tests/conftest.py), built once
     query = ("search", "进了魔梯一定要让它动吗", "--limit", "5")
     hits = json.loads(run_cli(*query, "--json", env=env).stdout)
     shown = [(h.get("question") or {}).get("answer") or h["summary"] for h in hits]
