@@ -217,13 +217,32 @@ def _module(item: pytest.Item) -> str:
     return item.nodeid.split("::", 1)[0]
 
 
+#: Modules of a few tests that each take long (the whole corpus through the worker under Node and through Python,
+#: a property test rendering every page, every page of the real data rendered twice, the data read without libyaml,
+#: git histories, mypy): by their count of tests they would start last and leave one worker alone at the end, so
+#: they start next after the real data's site, longest first.
+LONG_MODULES = (
+    "tests/test_search_parity.py",
+    "tests/test_plaintext_fields.py",
+    "tests/test_verbatim.py",
+    "tests/test_model.py",
+    "tests/test_git_history.py",
+    "tests/test_typing.py",
+)
+
+
 def module_order(items: list[pytest.Item]) -> list[str]:
     """The modules of ``items`` in the order workers take them: the one with the most tests of the real data's
-    site first, then the others, most tests first (ties in the collection's order)."""
+    site first, then those of :data:`LONG_MODULES` in its order, then the others, most tests first (ties in the
+    collection's order)."""
     counts = collections.Counter(_module(item) for item in items)
     builders = collections.Counter(_module(item) for item in items if "built_site" in getattr(item, "fixturenames", ()))
     first = max(builders, key=builders.__getitem__, default=None)  # the first of equals, in collection order
-    return sorted(counts, key=lambda module: (module != first, -counts[module]))
+    long = {module: rank for rank, module in enumerate(LONG_MODULES)}
+    return sorted(
+        counts,
+        key=lambda module: (module != first, module not in long, long.get(module, 0), -counts[module]),
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -68,3 +68,22 @@ def test_the_module_with_most_tests_of_the_real_site_goes_first_then_the_most_te
         "tests/test_b.py",
         "tests/test_a.py",
     ]
+
+
+def test_the_long_modules_of_few_tests_go_next_after_the_real_site_longest_first():
+    """A module of a few long tests (conftest.LONG_MODULES) starts before the modules of many short ones."""
+    from types import SimpleNamespace
+
+    from conftest import LONG_MODULES
+
+    def items(module: str, count: int, *fixtures: str) -> list:
+        return [SimpleNamespace(nodeid=f"{module}::t{n}", fixturenames=fixtures) for n in range(count)]
+
+    first, second = LONG_MODULES[:2]
+    collected = (
+        items("tests/test_check.py", 40)
+        + items(second, 2)
+        + items("tests/test_pages.py", 3, "built_site")
+        + items(first, 1)
+    )
+    assert module_order(collected) == ["tests/test_pages.py", first, second, "tests/test_check.py"]
