@@ -5,7 +5,8 @@ module's jobs one after another) on the site index of the real data, written as 
 the same comparisons of stems and rankings run in Chromium in tests/test_site_search.py (marked
 ``browser``), where the worker runs as the site loads it.
 The analysis of the whole corpus (``test_queries_are_analysed_alike``: every title, alias,
-summary, question and the odd inputs of ``_corpus``) runs here only.
+summary, question and the odd inputs of ``_corpus``) runs here only. The comparisons over a whole
+corpus are marked slow (:data:`SLOW_CORPUS`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ from houserules.search import shards
 from houserules.search.evaluate import read_judgements
 
 NODE = shutil.which("node")
+#: The comparisons over a whole corpus (every text of ``_corpus``, every judged and told question with its lead, every
+#: vocabulary word): each takes over ten seconds of both processes, so ``make test`` runs them and ``make test-fast``
+#: leaves them out; the fast loop keeps the judged queries' rankings and the targeted comparisons below.
+SLOW_CORPUS = pytest.mark.slow
 SCRIPTS = ROOT / "site_overrides" / "assets" / "javascripts"
 
 
@@ -135,6 +140,7 @@ def test_every_indexed_word_stems_alike(site, index, kb):
     assert worker(site, stem=words)["stem"] == [stem(w) for w in words]
 
 
+@SLOW_CORPUS
 def test_queries_are_analysed_alike(site, index, kb):
     """Every text of ``_corpus`` is corrected, analysed into terms and read as a question (or not) by the
     worker as by the Python code. Only here: the same inputs in Chromium would check the same code again."""
@@ -284,6 +290,7 @@ def test_the_next_question_shows_below_the_answer_in_the_readers_language(site, 
     )
 
 
+@SLOW_CORPUS
 def test_what_leads_and_whether_a_ruling_answers_alike(site, index):
     """Every judged and every told question of tests/lead_judgements.yaml: the same question leads (its anchor), the
     same next question shows below it,
@@ -323,6 +330,7 @@ def test_what_leads_and_whether_a_ruling_answers_alike(site, index):
         ), query
 
 
+@SLOW_CORPUS
 def test_no_vocabulary_word_is_corrected_by_the_worker(site, index):
     """The property of tests/test_search.py in the worker: no indexed English word, name, common English word or
     word of jieba's dictionary is changed by its correction (all of them)."""
