@@ -69,11 +69,12 @@ format: setup
 	$(BIN)/ruff format tools tests benchmarks
 	$(BIN)/ruff check --fix tools tests benchmarks
 
-# Two workers (pytest-xdist): each has its own session and cache folder; each runs whole modules (--dist loadfile),
-# so a module's fixtures are made once, in the order tests/conftest.py gives them (--no-loadscope-reorder: the module
-# with the most tests of the real data's site first, so its build starts at once, then the most tests first). The real
-# data's site and the fixture's full build are built once per run and shared by both workers. Three workers were
-# slower on 2 cores (the suite keeps both busy: 93 % of the machine's CPU time).
+# Two workers (pytest-xdist): each has its own session, and both share the run's cache folder; each runs whole
+# modules (--dist loadfile), so a module's fixtures are made once, in the order tests/conftest.py gives them
+# (--no-loadscope-reorder: the module with the most tests of the real data's site first, so its build starts at once,
+# then the modules of a few long tests, then the most tests first). The real data's site and the fixture's full build
+# are built once per run and shared by both workers. Three workers were slower on 2 cores (the suite keeps both
+# busy: 93 % of the machine's CPU time).
 PYTEST_WORKERS ?= 2
 PYTEST_XDIST = -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 test: setup lint
