@@ -158,6 +158,36 @@ def test_queries_are_analysed_alike(site, index, kb):
         ), text
 
 
+def test_queries_are_planned_alike(site, index):
+    """The seam between reading a query and ranking it: the worker's plan (planOf) is query.QueryReader.plan's, field
+    for field (its terms with the exact keys, the terms of games' synonyms with their games, the terms of names, the
+    documents named and about what is named, the game named, whether it asks), for every judged query and queries that
+    name a game, misspell one, say a game's synonym or a name."""
+    queries = [judgement.query for judgement in read_judgements(JUDGEMENTS)]
+    queries += [
+        "鼠鼠骑士 怎么升级",
+        "how long is an exploration turn in Mouse Ritter",
+        "the monster got to move on the exploration turn",
+        "怪兽进了健身房要停下吗",
+        "my mouse is scared of the owl, can she walk up to it",
+        "BaHotH 的电梯 和 鼠侠奇遇",
+        "MR-R04",
+    ]
+    for typed, found in zip(queries, worker(site, analyse=queries)["analyse"], strict=True):
+        plan = index.plan(searchtext.bounded(typed))
+        exact = [shards.EXACT + plan.key, shards.EXACT_ALIAS + plan.key] if plan.key else []
+        expected = {
+            "terms": sorted([*plan.terms, *exact]),
+            "nameTerms": sorted(plan.name_terms),
+            "names": sorted(plan.names),
+            "about": sorted(plan.about),
+            "namedGame": plan.named_game,
+            "question": plan.question,
+            "scoped": [[term, sorted(games)] for term, games in sorted(plan.scoped.items())],
+        }
+        assert found["plan"] == expected, typed
+
+
 def test_the_site_ranks_like_the_cli(site, index):
     queries = [judgement.query for judgement in read_judgements(JUDGEMENTS)]
     for query, found in zip(queries, worker(site, rank=queries)["rank"]):

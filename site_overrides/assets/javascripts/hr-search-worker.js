@@ -524,7 +524,7 @@
     terms2.forEach(function (value, doc) { glossary.push({ doc: doc, score: value }); });
     glossary.sort(function (a, b) { return b.score - a.score || a.doc - b.doc; });
     glossary = glossary.slice(0, head.glossaryShown || 0);
-    return { hits: hits, glossary: glossary, terms: matched, allTerms: terms, asks: asks, corrected: corrected,
+    return { hits: hits, glossary: glossary, terms: matched, allTerms: terms, asks: asks, corrected: corrected, plan: plan,
              answered: answered, lang: analysis.script(text), searched: searchedFor(text, corrected) };
   }
 
@@ -847,10 +847,17 @@
     ready = setup(config);
     return ready;
   };
-  /* How ``rank`` read a text: as corrected, its terms, whether it asks a question. */
+  /* How ``rank`` read a text: as corrected, its terms, whether it asks a question, and its plan (planOf: the
+   * seam where tests compare it with query.QueryReader.plan, sets as sorted lists). */
   function readingOf(found) {
+    function sorted(set) { return Array.from(set).sort(function (a, b) { return a < b ? -1 : a > b ? 1 : 0; }); }
+    var plan = found.plan ? {
+      terms: sorted(found.plan.terms), nameTerms: sorted(found.plan.nameTerms), names: sorted(found.plan.names),
+      about: sorted(found.plan.about), namedGame: found.plan.namedGame, question: found.plan.question,
+      scoped: sorted(found.plan.scoped.keys()).map(function (t) { return [t, sorted(found.plan.scoped.get(t))]; })
+    } : null;
     return { corrected: found.corrected, terms: found.allTerms, asks: found.asks, answered: found.answered,
-             lang: found.lang, searched: found.searched };
+             lang: found.lang, searched: found.searched, plan: plan };
   }
   self.hrSearch.rank = function (text) {
     return ready.then(function () { text = analysis.bounded(text); return rank(text); }).then(function (found) {
