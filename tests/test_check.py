@@ -533,6 +533,21 @@ CASES += [
             "and move the rest into body.en",
         ],
     ),
+    # -- the two languages name the same entries ------------------------------------------------------
+    (
+        "references-differ",
+        {
+            f"{E}/extra.yaml": entry(
+                **{
+                    "summary: {zh: 一句话。}": "summary:\n  zh: 见[[demo:tower]]。\n  en: See the tower."
+                }
+            )
+        },
+        [
+            f"{E}/extra.yaml:7: demo:extra: summary.en does not name [[demo:tower]], which summary.zh names — name "
+            "the same entries in both languages (add the reference to en, or take it out of zh)",
+        ],
+    ),
     # -- the two languages say the same certainty (CERTAINTY) -----------------------------------------
     (
         "certainty-differs",

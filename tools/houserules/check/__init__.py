@@ -85,6 +85,7 @@ CHECKS: list[Callable[[KnowledgeBase], Iterator[Problem]]] = [
     freshness.check_freshness,
     links.check_links,
     links.check_markdown_shape,
+    links.check_references_alike,
     wording.check_wording,
     synonymcheck.check_synonyms,
     overrides.check_overrides,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..data.reading.model import KnowledgeBase
+from ..data.reading.model import INLINE_REF, KnowledgeBase
 from ..data.reading.textpolicy import allowed_link, markdown_shape_problem, markdown_shape_suspects
 from ..errors import Problem
 from .rules import entry_problem
@@ -72,3 +72,31 @@ def check_markdown_shape(kb: KnowledgeBase) -> Iterator[Problem]:
                 yield entry_problem(
                     entry, path, f"{'.'.join(map(str, path))}: {problem}", fix, line=entry.doc.text_line(path, offset)
                 )
+
+
+def check_references_alike(kb: KnowledgeBase) -> Iterator[Problem]:
+    """Both languages of a text name the same entries: a ``[[game:id]]`` in the Chinese and not in the English (or
+    the reverse) is a link one reader has and the other has not, and often a clause one of them lost."""
+    for entry in kb.entries.values():
+        if "[[" not in entry.all_text:
+            continue
+        by_text: dict[tuple[str | int, ...], dict[str, set[str]]] = {}
+        for path, text in entry.texts:
+            if path and path[-1] in {"zh", "en"}:
+                refs = {m.group(1).strip() for m in INLINE_REF.finditer(text)}
+                by_text.setdefault(tuple(path[:-1]), {})[str(path[-1])] = refs
+        for where, langs in by_text.items():
+            if "zh" not in langs or "en" not in langs or langs["zh"] == langs["en"]:
+                continue
+            for lang, other in (("zh", "en"), ("en", "zh")):
+                missing = sorted(langs[other] - langs[lang])
+                if missing:
+                    path = (*where, lang)
+                    yield entry_problem(
+                        entry,
+                        path,
+                        f"{'.'.join(map(str, path))} does not name {', '.join(f'[[{r}]]' for r in missing)}, which "
+                        f"{'.'.join(map(str, (*where, other)))} names",
+                        f"name the same entries in both languages (add the reference to {lang}, or take it out of "
+                        f"{other})",
+                    )
