@@ -19,6 +19,7 @@ import logging
 import shutil
 import signal
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,9 @@ from .adapter.liveserver import DataWatch, RebuildRequests, make_site_folder, op
 from .adapter.runner import not_the_dirty_warning, plugin_of, preview_build, preview_config, quiet_jieba
 from .build import MKDOCS_YML, site_config
 from .errors import HouserulesError
+
+#: How long a signal's shut-down waits for MkDocs to start serving (it starts at once; a busy machine is slower).
+SERVE_START_WAIT = 10.0
 
 if TYPE_CHECKING:
     from .adapter.plugin import HouserulesPlugin
@@ -140,7 +144,15 @@ def serve(data_dir: Path, port: int, host: str = "127.0.0.1") -> int:
         lock taken (a preview that never stopped): the loop is told to end instead, from another thread."""
         if not serving.is_set():
             raise KeyboardInterrupt
-        threading.Thread(target=server.shutdown, name="houserules-stop", daemon=True).start()
+        threading.Thread(target=shut_down_once_serving, name="houserules-stop", daemon=True).start()
+
+    def shut_down_once_serving() -> None:
+        """The server shut down once its thread runs: a signal between "serving on" and MkDocs starting that thread
+        would otherwise close the socket first, and the thread would then fail on it (a traceback on the way out)."""
+        deadline = time.monotonic() + SERVE_START_WAIT
+        while not server.serve_thread.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        server.shutdown()
 
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, stop)
