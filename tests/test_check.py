@@ -538,9 +538,7 @@ CASES += [
         "references-differ",
         {
             f"{E}/extra.yaml": entry(
-                **{
-                    "summary: {zh: 一句话。}": "summary:\n  zh: 见[[demo:tower]]。\n  en: See the tower."
-                }
+                **{"summary: {zh: 一句话。}": "summary:\n  zh: 见[[demo:tower]]。\n  en: See the tower."}
             )
         },
         [
