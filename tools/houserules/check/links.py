@@ -76,14 +76,15 @@ def check_markdown_shape(kb: KnowledgeBase) -> Iterator[Problem]:
 
 def check_references_alike(kb: KnowledgeBase) -> Iterator[Problem]:
     """Both languages of a text name the same entries: a ``[[game:id]]`` in the Chinese and not in the English (or
-    the reverse) is a link one reader has and the other has not, and often a clause one of them lost."""
+    the reverse) is a link one reader has and the other has not, and often a clause one of them lost. A reference to
+    no entry is :func:`~houserules.check.rules.check_references`' to report."""
     for entry in kb.entries.values():
         if "[[" not in entry.all_text:
             continue
         by_text: dict[tuple[str | int, ...], dict[str, set[str]]] = {}
         for path, text in entry.texts:
             if path and path[-1] in {"zh", "en"}:
-                refs = {m.group(1).strip() for m in INLINE_REF.finditer(text)}
+                refs = {ref for m in INLINE_REF.finditer(text) if (ref := m.group(1).strip()) in kb.entries}
                 by_text.setdefault(tuple(path[:-1]), {})[str(path[-1])] = refs
         for where, langs in by_text.items():
             if "zh" not in langs or "en" not in langs or langs["zh"] == langs["en"]:
