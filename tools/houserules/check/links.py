@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..data.reading.model import INLINE_REF, KnowledgeBase
+from ..data.reading.model import KnowledgeBase
 from ..data.reading.textpolicy import allowed_link, markdown_shape_problem, markdown_shape_suspects
 from ..errors import Problem
 from .rules import entry_problem
@@ -79,13 +79,16 @@ def check_references_alike(kb: KnowledgeBase) -> Iterator[Problem]:
     the reverse) is a link one reader has and the other has not, and often a clause one of them lost. A reference to
     no entry is :func:`~houserules.check.rules.check_references`' to report."""
     for entry in kb.entries.values():
-        if "[[" not in entry.all_text:
+        placed = entry.placed_inline_refs()
+        if not placed:
             continue
         by_text: dict[tuple[str | int, ...], dict[str, set[str]]] = {}
-        for path, text in entry.texts:
+        for path, _ in entry.texts:  # every text in both languages, with the references it names
             if path and path[-1] in {"zh", "en"}:
-                refs = {ref for m in INLINE_REF.finditer(text) if (ref := m.group(1).strip()) in kb.entries}
-                by_text.setdefault(tuple(path[:-1]), {})[str(path[-1])] = refs
+                by_text.setdefault(tuple(path[:-1]), {})[str(path[-1])] = set()
+        for path, _, ref in placed:
+            if ref in kb.entries and path and path[-1] in {"zh", "en"}:
+                by_text[tuple(path[:-1])][str(path[-1])].add(ref)
         for where, langs in by_text.items():
             if "zh" not in langs or "en" not in langs or langs["zh"] == langs["en"]:
                 continue

@@ -245,9 +245,7 @@ class EntryBlocks:
             ),
             HistoryBlock("history", entry.history),
         ]
-        shown = [block for block in found if block is not None and _shows(block)]
-        assert [block.kind for block in shown] == [kind for kind in ORDER if kind in {b.kind for b in shown}]
-        return shown
+        return [block for block in found if block is not None and _shows(block)]
 
 
 #: The uncertain block of an uncertain entry without a note.

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 from ..data.reading import vocab
 from .blocks import EntryBlocks, LinksBlock, QuestionsBlock, SourcesBlock, TextBlock
-from .linebreak import is_link, unbroken, width, wrap
-from .terminal import bilingual, clean, indented, pad
+from .linebreak import is_link, width, wrap
+from .terminal import bilingual, clean, indented, pad, reference
 from .text import Linker, plain_text
 
 if TYPE_CHECKING:  # the search starts without loading the data model
@@ -44,7 +44,7 @@ class TerminalLinker(Linker):
     """References in a terminal: the target's title and code, ``塔楼 (DM-R01)``, the title never broken across lines."""
 
     def text(self, target: Entry, lang: str) -> str:
-        return f"{unbroken(clean(target.title.get(lang)))} ({clean(target.code)})"
+        return reference(target.title.get(lang), target.code)
 
 
 def markdown_text(text: str, linker: Linker, lang: str = "zh") -> str:

@@ -85,9 +85,14 @@ def bilingual(names: Bilingual) -> str:
 # -- search hits ----------------------------------------------------------------
 
 
+def reference(title: str, code: str) -> str:
+    """A reference as a terminal shows it, ``楼层封闭 (BH-T06)``: the title joined as one word
+    (:func:`.linebreak.unbroken`: :func:`.linebreak.wrap` never breaks it), then the code."""
+    return f"{unbroken(clean(title))} ({clean(code)})"
+
+
 def named(text: str, names: dict[str, dict[str, Any]], lang: str) -> str:
-    """``[[game:id]]`` as the target's title and code, ``楼层封闭 (BH-T06)``, the title joined as one word
-    (:func:`.linebreak.unbroken`: :func:`.linebreak.wrap` never breaks it); an unknown target as ``game:id``.
+    """``[[game:id]]`` as the target's title and code (:func:`reference`); an unknown target as ``game:id``.
 
     >>> named("见[[betrayal:sealed-floor]]。", {"betrayal:sealed-floor": {"title": {"zh": "楼层封闭"}, "code": "BH-T06"}}, "zh")
     '见楼\u2060层\u2060封\u2060闭 (BH-T06)。'
@@ -98,7 +103,7 @@ def named(text: str, names: dict[str, dict[str, Any]], lang: str) -> str:
         if not target:
             return match.group(1).strip()
         title = target["title"]
-        return f"{unbroken(clean(title.get(lang) or title['zh']))} ({clean(target['code'])})"
+        return reference(title.get(lang) or title["zh"], target["code"])
 
     return INLINE_REF.sub(name, text)
 

@@ -24,7 +24,7 @@ from ..render.urls import CHANGES_FEED, DATA_VERSION_SCRIPT
 from .changelog import changes_feed
 from .context import SiteContext
 from .golinks import shard_files
-from .hantpages import write_table
+from .hantpages import TABLE_SCRIPT, write_table
 from .offline import write_offline
 
 
@@ -96,7 +96,10 @@ class Outputs:
         (site_dir / CHANGES_FEED).write_text(changes_feed(ctx.kb, ctx.history, info.name, info.url), encoding="utf-8")
         version = ctx.version
         (site_dir / DATA_VERSION_SCRIPT).write_text(version_script(str(version or "")), encoding="utf-8")
-        write_table(site_dir, partial(to_traditional, terms=ctx.kb.traditional_terms()))  # every page written
+        # Every page written: the table reads them all (seconds), so a preview writes it on its first build only,
+        # as it leaves out the downloads; a page an edit changes converts by its characters until the next build.
+        if self.downloads or not (site_dir / TABLE_SCRIPT).exists():
+            write_table(site_dir, partial(to_traditional, terms=ctx.kb.traditional_terms()))
         # Last: the offline app lists every file the site has.
         write_offline(
             site_dir,
