@@ -270,3 +270,16 @@ def test_without_libyaml_the_data_reads_as_with_it(tmp_path):
     assert runs["none"].stdout.startswith("libyaml False\n") and runs["libyaml"].stdout.startswith("libyaml True\n")
     assert runs["none"].stdout.split("\n", 1)[1] == runs["libyaml"].stdout.split("\n", 1)[1]
     assert "ok: " in runs["none"].stdout
+
+
+def test_the_first_problem_in_the_file_is_the_one_reported():
+    """The composer refuses at the event that holds a problem, so of two the earlier line is named, with
+    libyaml's events and with the Python parser's alike."""
+    text = "a: 1\na: 2\nb: &x [1]\nc: *x\n"
+    for parse in (yamlload.parse, yamlload._parse_strict):
+        with pytest.raises(yamlload.YamlError) as caught:
+            parse(text)
+        assert caught.value.line == 2 and "duplicate key 'a'" in str(caught.value)
+    with pytest.raises(yamlload.YamlError) as caught:
+        yamlload.parse("a: [1, !!str 2]\nb: {c: 1, c: 2}\n")
+    assert caught.value.line == 1 and "tag" in str(caught.value)

@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from yaml.events import AliasEvent
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.nodes import ScalarNode
 
 from .safefile import YamlError as YamlError  # this reader's error too: importable from here
 from .safefile import carriable, read_text, uncarriable
@@ -93,125 +92,169 @@ class Document:
         return self.line(path)
 
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader that refuses anchors and aliases and leaves dates as strings."""
+#: The implicit resolvers of plain scalars by first character (PyYAML's safe ones, the wildcard ones
+#: added), dates left out: ``2026-11-30`` stays text.
+_IMPLICIT: dict[str | None, tuple[tuple[str, re.Pattern[str]], ...]] = {
+    first: tuple(
+        (tag, rx)
+        for tag, rx in [*resolvers, *yaml.SafeLoader.yaml_implicit_resolvers.get(None, [])]
+        if tag != "tag:yaml.org,2002:timestamp"
+    )
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_NO_RESOLVERS = _IMPLICIT.get(None, ())
+_STR = "tag:yaml.org,2002:str"
+_MERGE = "tag:yaml.org,2002:merge"
+#: Builds the few scalars that are not text (numbers, true/false, null) as PyYAML's safe loader does.
+_CONSTRUCTOR = yaml.constructor.SafeConstructor()
 
-    yaml_implicit_resolvers = {
-        first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-    }
 
-    _depth = 0
+class _PythonEvents(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
+    """PyYAML's pure-Python reader, scanner and parser: the events of a text, and every error's words."""
 
-    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
-        event = self.peek_event()  # type: ignore[no-untyped-call]
-        if self.check_event(AliasEvent):
-            raise YamlError(
-                event.start_mark.line + 1,
-                f"YAML alias '*{event.anchor}' is not allowed",
-                "write the value out in full; data files are read by people",
-            )
-        if getattr(event, "anchor", None):
-            raise YamlError(
-                event.start_mark.line + 1,
-                f"YAML anchor '&{event.anchor}' is not allowed",
-                "remove the anchor and write each value out in full",
-            )
-        # Only the event knows whether a tag was written: the node's tag is resolved
-        # either way, so '!!str x' and 'x' would look alike once composed.
-        if getattr(event, "tag", None) is not None:
-            raise YamlError(
-                event.start_mark.line + 1,
-                f"unsupported YAML tag '{event.tag}'",
-                "remove the tag; values are plain text, numbers, true/false, lists and mappings",
-            )
-        # Stop at the depth _convert refuses anyway, before the recursion gets deep enough
-        # for a RecursionError (a few hundred '[' would do it).
-        if self._depth > MAX_DEPTH:
-            raise YamlError(
-                event.start_mark.line + 1,
-                f"nesting deeper than {MAX_DEPTH} levels",
-                "flatten the structure; no field needs that depth",
-            )
-        self._depth += 1
-        try:
-            return super().compose_node(parent, index)
-        finally:
-            self._depth -= 1
+    def __init__(self, stream: str):
+        yaml.reader.Reader.__init__(self, stream)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
+
+    def dispose(self) -> None:
+        self.states = []
+        self.state = None
 
 
 try:
-    from yaml._yaml import CParser
+    from yaml._yaml import CParser as _CEvents  # libyaml's scanner and parser, several times faster
 
     _HAVE_LIBYAML = True
-except ImportError:  # PyYAML built without libyaml
+except ImportError:  # PyYAML built without libyaml: the pure-Python events alone
     _HAVE_LIBYAML = False
 
-#: The implicit resolvers of :class:`_Loader` by first character, the wildcard ones added.
-_IMPLICIT: dict[str | None, tuple[tuple[str, re.Pattern[str]], ...]] = {
-    first: tuple(resolvers) + tuple(_Loader.yaml_implicit_resolvers.get(None, []))
-    for first, resolvers in _Loader.yaml_implicit_resolvers.items()
-}
-_STR = "tag:yaml.org,2002:str"
-_NO_RESOLVERS: tuple[tuple[str, re.Pattern[str]], ...] = _IMPLICIT.get(None, ())
-_SEQ = "tag:yaml.org,2002:seq"
-_MAP = "tag:yaml.org,2002:map"
 
+class _Builder:
+    """The one composer: plain data, the line of every value and the texts in order, straight from a
+    parser's events (libyaml's or PyYAML's), refusing what a data file may not hold (anchors, aliases,
+    tags, merge keys, duplicate keys, nesting deeper than :data:`MAX_DEPTH`) at the event that holds it.
 
-class _QuickResolver:
-    """PyYAML's :class:`~yaml.resolver.Resolver`, for loaders without path resolvers, in fewer steps.
-
-    libyaml's composer calls these for every node; the answers are the same: a plain scalar
-    is matched against the implicit resolvers of its first character (most text has none),
-    anything else takes the default tag of its kind.
+    ``screen``: check every text for characters no output can carry (not needed when the file holds
+    none and no escape can write one).
     """
 
-    # Only path resolvers use these two, and none is declared: a C function that takes any
-    # arguments and does nothing (as the Python methods do) spares two calls a node.
-    descend_resolver = staticmethod("".format)
-    ascend_resolver = staticmethod("".format)
+    def __init__(self, events: Any, screen: bool):
+        self.next = events.get_event
+        self.screen = screen
+        self.doc = Document(None)
+        self.texts: list[tuple[Path_, str]] = []
 
-    def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
-        if kind is ScalarNode:
-            if implicit[0]:
-                for tag, regexp in _IMPLICIT.get(value[:1] if value else "", _NO_RESOLVERS):
-                    if regexp.match(value):
-                        return tag
-            return _STR
-        return _SEQ if kind is SequenceNode else _MAP
+    def document(self) -> Document:
+        self.next()  # the stream starts
+        event = self.next()
+        if isinstance(event, yaml.StreamEndEvent):
+            raise YamlError(1, "the file is empty", "write the entry, or delete the file")
+        self.doc.data = self.value(self.next(), (), 0)  # after the document's start
+        self.next()  # the document ends
+        event = self.next()
+        if not isinstance(event, yaml.StreamEndEvent):
+            raise YamlError(
+                event.start_mark.line + 1,
+                "the file holds more than one YAML document",
+                "keep one entry per file and remove the '---' separator",
+            )
+        self.doc.found_texts = self.texts
+        return self.doc
+
+    def value(self, event: Any, path: Path_, depth: int) -> Any:
+        """The value that starts with ``event`` (its events read to its end), noted at ``path``."""
+        line = event.start_mark.line + 1
+        _refuse(event, line)
+        if depth > MAX_DEPTH:
+            raise YamlError(
+                line,
+                f"nesting deeper than {MAX_DEPTH} levels",
+                "flatten the structure; no field needs that depth",
+            )
+        lines = self.doc.lines
+        lines.setdefault(path, line)
+        cls = type(event)
+        if cls is yaml.ScalarEvent:
+            value: Any = event.value
+            tag = _tag(event)
+            if tag != _STR:
+                value = _construct(tag, event, line)
+            elif event.style == "|":
+                self.doc.literal_starts[path] = line + 1
+            if isinstance(value, str):
+                if self.screen:
+                    carriable(value, line)
+                self.texts.append((path, value))
+            return value
+        if cls is yaml.MappingStartEvent:
+            result: dict[str, Any] = {}
+            while type(key_event := self.next()) is not yaml.MappingEndEvent:
+                key_line = key_event.start_mark.line + 1
+                _refuse(key_event, key_line)
+                if type(key_event) is not yaml.ScalarEvent:
+                    raise YamlError(key_line, "a mapping key must be a plain word", "use a field name as the key")
+                if _tag(key_event) == _MERGE:
+                    raise YamlError(key_line, "YAML merge key '<<' is not allowed", "write the fields out in full")
+                key = key_event.value
+                if self.screen:
+                    carriable(key, key_line)
+                if key in result:
+                    raise YamlError(
+                        key_line,
+                        f"duplicate key '{key}' (first on line {lines[path + (key,)]})",
+                        "keep one of the two; YAML would silently drop the first",
+                    )
+                here = path + (key,)
+                lines[here] = key_line
+                result[key] = self.value(self.next(), here, depth + 1)
+            return result
+        items: list[Any] = []  # a sequence: aliases were refused above
+        while type(item := self.next()) is not yaml.SequenceEndEvent:
+            here = path + (len(items),)
+            lines[here] = item.start_mark.line + 1
+            items.append(self.value(item, here, depth + 1))
+        return items
 
 
-if _HAVE_LIBYAML:
+def _refuse(event: Any, line: int) -> None:
+    """Refuse an alias, an anchor or a written tag: data files are read by people, value by value."""
+    if type(event) is yaml.AliasEvent:
+        raise YamlError(
+            line,
+            f"YAML alias '*{event.anchor}' is not allowed",
+            "write the value out in full; data files are read by people",
+        )
+    if event.anchor is not None:
+        raise YamlError(
+            line, f"YAML anchor '&{event.anchor}' is not allowed", "remove the anchor and write each value out in full"
+        )
+    # Only the event knows whether a tag was written ('!!str x' and 'x' are alike once resolved).
+    if event.tag is not None:
+        raise YamlError(
+            line,
+            f"unsupported YAML tag '{event.tag}'",
+            "remove the tag; values are plain text, numbers, true/false, lists and mappings",
+        )
 
-    class _FastLoader(_QuickResolver, CParser, _Loader):  # type: ignore[misc]  # the resolver's two no-ops are C functions here
-        """:class:`_Loader` reading events from libyaml's scanner and parser, six times faster.
 
-        Only the events come from C: composing (which refuses anchors and
-        aliases) and resolving stay :class:`_Loader`'s, so values, tags and
-        lines are the same.
-        """
+def _tag(event: Any) -> str:
+    """A scalar's resolved tag, as PyYAML's resolver gives it: a plain scalar matched against the implicit
+    resolvers of its first character (most text has none), any other text."""
+    if event.implicit[0]:
+        value = event.value
+        for tag, regexp in _IMPLICIT.get(value[:1] if value else "", _NO_RESOLVERS):
+            if regexp.match(value):
+                return tag
+    return _STR
 
-        get_single_node = yaml.composer.Composer.get_single_node
-        get_node = yaml.composer.Composer.get_node
-        check_node = yaml.composer.Composer.check_node
 
-        def __init__(self, stream: str):
-            CParser.__init__(self, stream)
-            yaml.composer.Composer.__init__(self)
-            yaml.constructor.SafeConstructor.__init__(self)
-            yaml.resolver.Resolver.__init__(self)
-
-    class _ComposedInC(_QuickResolver, CParser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):  # type: ignore[misc]  # as above
-        """libyaml composes the whole node tree, for files where no anchor, alias or tag can
-        stand and nesting cannot run deep (see :func:`_composable_in_c`), so there is
-        nothing for the strict composer to refuse."""
-
-        yaml_implicit_resolvers = _Loader.yaml_implicit_resolvers
-
-        def __init__(self, stream: str):
-            CParser.__init__(self, stream)
-            yaml.constructor.SafeConstructor.__init__(self)
-            yaml.resolver.Resolver.__init__(self)
+def _construct(tag: str, event: Any, line: int) -> Any:
+    """A number, true/false or null, as PyYAML's safe loader builds it."""
+    try:
+        return _CONSTRUCTOR.construct_object(ScalarNode(tag, event.value, event.start_mark, event.end_mark))
+    except (yaml.YAMLError, ValueError) as exc:
+        raise YamlError(line, f"unreadable value: {exc}", "quote the value") from None
 
 
 #: Text that libyaml and PyYAML read differently, left to PyYAML: characters the
@@ -252,58 +295,10 @@ def _python_only(text: str) -> bool:
     return False
 
 
-#: Where an anchor (&name) or alias (*name) could start: after a space, a line start or a
-#: flow indicator, and followed by a name (so Markdown's ``**bold**`` and "A & B" are not).
-#: Text without one cannot hold either, so libyaml may compose it whole.
-_MAYBE_ANCHOR = re.compile(
-    # The character first, then what stands before and after it: a search for '&' or '*' is
-    # several times faster than one that tries each place for a line start or a separator.
-    r"[&*](?:(?<=[\s\[\]{},:-][&*])|(?<=^[&*]))(?:(?<=&)(?![\s\[\]{},]|$)|(?<=\*)(?![\s*\[\]{},]|$))",
-    re.M,
-)
-#: Where a tag (!!str, !foo, !) could start. libyaml's composer resolves tags without
-#: telling whether one was written, so text that may hold one is composed in Python.
-_MAYBE_TAG = re.compile(r"(?:^|[\s\[\]{},:-])!", re.M)
-#: libyaml's composer recurses in C once per level of nesting and exhausts the C stack
-#: (a crash, not an exception) some ten thousand levels down. Every level of nesting
-#: needs one of these characters, so their count bounds the depth; text with more of
-#: them than any data file holds is composed in Python, which stops at MAX_DEPTH.
-_NESTING_CHARS = "[{-:?"
-_C_COMPOSE_MAX = 1000
-
-
-def _composable_in_c(text: str) -> bool:
-    """Whether libyaml may compose ``text`` whole: no anchor, alias or tag, no deep nesting."""
-    if ("&" in text or "*" in text) and _MAYBE_ANCHOR.search(text):
-        return False
-    if "!" in text and _MAYBE_TAG.search(text):
-        return False
-    return sum(text.count(c) for c in _NESTING_CHARS) <= _C_COMPOSE_MAX
-
-
-def _parse_fast(text: str) -> Document | None:
-    """The document parsed with libyaml's help, or None to let :func:`parse` decide.
-
-    Anything unusual (no libyaml, odd characters, any error) returns None, so
-    every message comes from the pure-Python reader, exactly as before.
-    """
-    if not _HAVE_LIBYAML or _python_only(text):
-        return None
-    loader = _ComposedInC(text) if _composable_in_c(text) else _FastLoader(text)
-    try:
-        node = loader.get_single_node()
-        if node is None:
-            return None
-        # No character the strict reader refuses is in the text, and no escape can write one.
-        return _document(loader, node, screen="\\" in text)
-    except Exception:  # the pure-Python parse reports it, with its own words
-        return None
-    finally:
-        loader.dispose()
-
-
 def parse(text: str) -> Document:
-    """Parse one YAML document strictly.
+    """Parse one YAML document strictly: one composer (:class:`_Builder`) over libyaml's events, or over
+    PyYAML's pure-Python ones where libyaml is missing, where the text holds what the two read differently
+    (:func:`_python_only`), and to word an error (every message comes from the Python reader).
 
     >>> parse("a: 1\\nb: [x, y]\\n").lines[("b", 1)]
     2
@@ -314,10 +309,24 @@ def parse(text: str) -> Document:
     return _parse_strict(text)
 
 
-def _parse_strict(text: str) -> Document:
-    """:func:`parse` by PyYAML's pure-Python reader alone (what every message comes from)."""
+def _parse_fast(text: str) -> Document | None:
+    """The document built from libyaml's events, or None to let the Python reader read it (and word its error)."""
+    if not _HAVE_LIBYAML or _python_only(text):
+        return None
+    events = _CEvents(text)
     try:
-        loader = _Loader(text)  # the reader refuses control characters here, before any parsing
+        # No character the strict reader refuses is in the text, and no escape can write one.
+        return _Builder(events, screen="\\" in text).document()
+    except Exception:  # the pure-Python reader reports it, with its own words
+        return None
+    finally:
+        events.dispose()
+
+
+def _parse_strict(text: str) -> Document:
+    """:func:`parse` from PyYAML's pure-Python events alone (what every message comes from)."""
+    try:
+        events = _PythonEvents(text)  # the reader refuses control characters here, before any parsing
     except yaml.reader.ReaderError as exc:
         code = exc.character if isinstance(exc.character, int) else ord(exc.character)
         what = uncarriable(code)[0] if 0xD800 <= code <= 0xDFFF or code < 0x100 else "the non-character"
@@ -327,127 +336,20 @@ def _parse_strict(text: str) -> Document:
             f"remove {what} U+{code:04X} from the file",
         ) from None
     try:
-        try:
-            node = loader.get_single_node()
-        except yaml.composer.ComposerError as exc:
-            # PyYAML puts "expected a single document" in the context, "found another" in the problem.
-            if "single document" in f"{exc.context} {exc.problem}":
-                raise YamlError(
-                    exc.problem_mark.line + 1 if exc.problem_mark else 1,
-                    "the file holds more than one YAML document",
-                    "keep one entry per file and remove the '---' separator",
-                ) from None
-            raise
-        except yaml.MarkedYAMLError as exc:
-            mark = exc.problem_mark or exc.context_mark
-            raise YamlError(
-                mark.line + 1 if mark else 1,
-                f"malformed YAML: {exc.problem or exc.context}",
-                "fix the YAML syntax (indentation, quotes, colons)",
-            ) from None
-        except yaml.YAMLError as exc:  # reader errors (control characters) carry no mark
-            raise YamlError(1, f"malformed YAML: {exc}", "remove control characters from the file") from None
-        if node is None:
-            raise YamlError(1, "the file is empty", "write the entry, or delete the file")
-        return _document(loader, node, screen=True)
+        return _Builder(events, screen=True).document()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        raise YamlError(
+            mark.line + 1 if mark else 1,
+            f"malformed YAML: {exc.problem or exc.context}",
+            "fix the YAML syntax (indentation, quotes, colons)",
+        ) from None
+    except yaml.YAMLError as exc:  # reader errors (control characters) carry no mark
+        raise YamlError(1, f"malformed YAML: {exc}", "remove control characters from the file") from None
     finally:
-        loader.dispose()
+        events.dispose()
 
 
 def load(path: Path) -> Document:
     """Read and parse ``path``; raises :class:`YamlError` with a line number."""
     return parse(read_text(path))
-
-
-def _document(loader: Any, node: Node, screen: bool) -> Document:
-    """The document of ``node``: its data, the line of every value, its texts in order.
-
-    ``screen``: check every text for characters no output can carry (not needed when the
-    file holds none and no escape can write one).
-    """
-    doc = Document(None)
-    texts: list[tuple[Path_, str]] = []
-    doc.data = _convert(loader, node, (), doc, 0, texts, screen)
-    doc.found_texts = texts
-    return doc
-
-
-def _convert(
-    loader: Any, node: Node, path: Path_, doc: Document, depth: int, texts: list[tuple[Path_, str]], screen: bool
-) -> Any:
-    """``node`` as plain data, refusing what :func:`parse` promises to refuse; lines and texts noted in ``doc``."""
-    lines = doc.lines
-    lines.setdefault(path, node.start_mark.line + 1)
-    if depth > MAX_DEPTH:
-        raise YamlError(
-            node.start_mark.line + 1,
-            f"nesting deeper than {MAX_DEPTH} levels",
-            "flatten the structure; no field needs that depth",
-        )
-    cls = type(node)
-    if cls is ScalarNode:
-        tag = node.tag
-        if tag == _STR:
-            value: Any = node.value  # what SafeConstructor.construct_yaml_str gives
-        elif tag not in _SCALAR_TAGS:
-            raise YamlError(
-                node.start_mark.line + 1,
-                f"unsupported YAML tag '{tag}'",
-                "remove the tag; values are plain text, numbers or true/false",
-            )
-        else:
-            try:
-                value = loader.construct_object(node, deep=True)
-            except (yaml.YAMLError, ValueError) as exc:
-                raise YamlError(node.start_mark.line + 1, f"unreadable value: {exc}", "quote the value") from None
-        if getattr(node, "style", None) == "|":
-            doc.literal_starts[path] = node.start_mark.line + 2
-        if isinstance(value, str):
-            if screen:
-                carriable(value, node.start_mark.line + 1)
-            texts.append((path, value))
-        return value
-    if node.tag not in _COLLECTION_TAGS:
-        raise YamlError(
-            node.start_mark.line + 1,
-            f"unsupported YAML tag '{node.tag}'",
-            "remove the tag; values are plain mappings and lists",
-        )
-    if cls is MappingNode:
-        inline = depth < MAX_DEPTH and not screen  # a text a level down is read in place
-        result: dict[str, Any] = {}
-        for key_node, value_node in node.value:
-            line = key_node.start_mark.line + 1
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                raise YamlError(line, "YAML merge key '<<' is not allowed", "write the fields out in full")
-            if not isinstance(key_node, ScalarNode):
-                raise YamlError(line, "a mapping key must be a plain word", "use a field name as the key")
-            key = str(key_node.value)
-            if screen:
-                carriable(key, line)
-            if key in result:
-                first = lines[path + (key,)]
-                raise YamlError(
-                    line,
-                    f"duplicate key '{key}' (first on line {first})",
-                    "keep one of the two; YAML would silently drop the first",
-                )
-            here = path + (key,)
-            lines[here] = line
-            if inline and type(value_node) is ScalarNode and value_node.tag == _STR and value_node.style != "|":
-                texts.append((here, value_node.value))
-                result[key] = value_node.value
-            else:
-                result[key] = _convert(loader, value_node, here, doc, depth + 1, texts, screen)
-        return result
-    items = []
-    inline = depth < MAX_DEPTH and not screen  # a text a level down is read in place
-    for index, item in enumerate(node.value):
-        here = path + (index,)
-        lines[here] = item.start_mark.line + 1
-        if inline and type(item) is ScalarNode and item.tag == _STR and item.style != "|":
-            texts.append((here, item.value))
-            items.append(item.value)
-        else:
-            items.append(_convert(loader, item, here, doc, depth + 1, texts, screen))
-    return items
