@@ -152,7 +152,7 @@ def test_a_search_in_traditional_characters_opens_pages_in_traditional_character
     Traditional characters (the title as the search's Traditional results write it); 简 in the header goes back to
     the pages as written, and 繁 converts again. The header's control is a 44 px button."""
     from conftest import DATA, load_kb
-    from houserules.data.words.chinese import to_traditional
+    from houserules.text.chinese import to_traditional
 
     kb = load_kb(DATA)
     terms = kb.traditional_terms()

@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from conftest import DATA, load_kb
 from houserules.check import glossary
 from houserules.data.reading.model import Term
-from houserules.data.words import querynames, synonyms
+from houserules.data.words import synonyms
+from houserules.text import querynames
 
 # --- the old ways, as they were ------------------------------------------------------------------
 

@@ -157,3 +157,11 @@ def test_every_module_name_is_unique():
         if path.name != "__init__.py":
             names.setdefault(path.stem, []).append(str(path.relative_to(ROOT)))
     assert {name: paths for name, paths in names.items() if len(paths) > 1} == {}
+
+
+def test_the_text_analysis_knows_no_search_engine():
+    """``houserules.text`` reads text with no search engine: of Whoosh it loads the Porter stemmer alone
+    (``whoosh.lang.porter``, a standalone module), so the index's stems are the ones the site's worker ports."""
+    probe = "import sys, houserules.text.searchtext, houserules.text.querynames; print(sorted(m for m in sys.modules if 'whoosh' in m))"
+    loaded = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert loaded.stdout.split() == ["['whoosh',", "'whoosh.lang',", "'whoosh.lang.porter']"]

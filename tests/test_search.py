@@ -262,6 +262,35 @@ def test_the_synonym_pairs_say_whose_they_are():
     assert scopes["minion"] == {"mice-and-mystics"} and scopes["exploration turn"] == {"mausritter"}
 
 
+def _told_texts() -> list[str]:
+    """The judged queries and told questions, and every entry's titles and questions: what players type."""
+    import yaml
+
+    queries = yaml.safe_load((ROOT / "tests/search_judgements.yaml").read_text(encoding="utf-8"))["queries"]
+    told = [item["q"] for item in queries]
+    kb = load_kb(DATA)
+    for entry in kb.entries.values():
+        told += [*entry.title.values(), *(text for q in entry.questions for text in [*q.q.values(), *q.variants])]
+    return told
+
+
+def test_the_whoosh_analyzer_reads_as_the_text_analysis():
+    """The index's Whoosh analyzer is made of :mod:`houserules.text.searchtext`: a query's terms in order and the
+    index's terms of a text are the same either way, over every judged query, title and question of the data."""
+    from houserules.text import searchtext as text
+
+    analyze = searchtext.analyzer()
+    for told in _told_texts():
+        assert text.query_sequence(told) == [token.text for token in analyze(told, mode="query")], told
+        assert text.index_terms(told) == {token.text for token in analyze(told)}, told
+
+
+def test_the_stop_words_are_whooshs():
+    from whoosh.analysis import STOP_WORDS
+
+    assert searchtext.STOP_WORDS == STOP_WORDS
+
+
 def test_irregular_past_forms_meet_their_verb():
     assert searchtext.query_terms("fell, took, caught") == searchtext.query_terms("fall take catch")
     assert searchtext.query_terms("left saw") == ["left", "saw"]  # words of their own stay
@@ -1108,7 +1137,7 @@ def test_a_completion_is_one_form_of_each_word(real_index):
 def test_a_common_word_is_a_listed_word():
     """``is_common`` searches the word list as text (a cold search does not make its set): each line
     sits between newlines, and it says what the set says for listed words and words a letter off them."""
-    from houserules.data.words import english
+    from houserules.text import english
 
     listed = searchtext.common_words()
     assert len(listed) > 20_000
@@ -1231,7 +1260,7 @@ def test_a_chinese_question_reads_chinese_first(cache):
 def test_a_traditional_question_reads_traditional(cache, query):
     """A query in Traditional characters reads Traditional text in the terminal and has each Chinese text shown
     also as ``zh-Hant`` in the JSON: OpenCC's Taiwan standard with the reviewed forms of rules_data/traditional.yaml."""
-    from houserules.data.words import chinese
+    from houserules.text import chinese
 
     kb = load_kb(DATA)
     found = hits(query, cache=cache, data=DATA)
@@ -1249,7 +1278,7 @@ def test_a_traditional_question_reads_traditional(cache, query):
 def test_what_a_traditional_reader_is_shown_folds_back():
     """Every Chinese text a result shows, in Traditional characters, folds back to the index's own text (a reader
     who searches for what was shown finds it): OpenCC's t2s and its Taiwan forms (着 as 著), the reviewed forms."""
-    from houserules.data.words.chinese import to_traditional
+    from houserules.text.chinese import to_traditional
 
     kb = load_kb(DATA)
     terms = kb.traditional_terms()
@@ -1265,7 +1294,7 @@ def test_what_a_traditional_reader_is_shown_folds_back():
 
 
 def test_the_reviewed_forms_replace_openccs_own():
-    from houserules.data.words import chinese
+    from houserules.text import chinese
 
     assert chinese.to_traditional("从下台阶") == "從下臺階"  # OpenCC's Taiwan standard
     assert chinese.to_traditional("从下台阶", [("台阶", "台階")]) == "從下台階"
@@ -1274,9 +1303,9 @@ def test_the_reviewed_forms_replace_openccs_own():
 
 
 def test_the_folding_table_is_openccs():
-    """``t2s.txt`` is OpenCC's t2s of every single character (regenerate: python -m houserules.data.words.chinese);
+    """``t2s.txt`` is OpenCC's t2s of every single character (regenerate: python -m houserules.text.chinese);
     the search folds with it, never with another table."""
-    from houserules.data.words import chinese
+    from houserules.text import chinese
 
     table = chinese.opencc_t2s()
     assert chinese.table_text(table, chinese.opencc_both(table)) == chinese.T2S_FILE.read_text(encoding="utf-8")
@@ -1298,7 +1327,7 @@ def test_the_folding_table_is_openccs():
     + [("出門吃飯回家", "zh-Hant"), ("乾糧吃完了，在野外找吃的要花多久？", "zh-Hant"), ("出门吃饭回家", "zh")],
 )
 def test_the_language_of_a_query(query, script):
-    from houserules.data.words.chinese import reader_script
+    from houserules.text.chinese import reader_script
 
     assert reader_script(query) == script
 
@@ -1306,7 +1335,7 @@ def test_the_language_of_a_query(query, script):
 def test_no_character_taiwan_writes_as_it_is_counts_as_simplified_only():
     import opencc
 
-    from houserules.data.words import chinese
+    from houserules.text import chinese
 
     convert = opencc.OpenCC(chinese.TRADITIONAL_CONFIG).convert
     assert sorted(c for c in chinese.SIMPLIFIED_ONLY if convert(c) == c) == []

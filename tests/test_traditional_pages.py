@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import DATA, load_kb
-from houserules.data.words.chinese import to_traditional
 from houserules.site.hantpages import TABLE_SCRIPT, convert, page_runs, site_runs, table
+from houserules.text.chinese import to_traditional
 
 # Characters OpenCC writes otherwise by the word they are in (后: 之後 but 皇后; 干: 乾燥, 幹部, 干涉), and common ones.
 _TRICKY = "后干发里只台面系准复几冲尽并钟松折划才制历丑斗谷范"

@@ -11,8 +11,8 @@ import re
 from collections.abc import Iterator
 
 from ..data.reading.model import KnowledgeBase, Synonyms
-from ..data.words import searchtext
 from ..errors import Problem, display_path
+from ..text import searchtext
 
 _ASCII = re.compile(r"[a-z0-9]+")
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..data.reading.model import KnowledgeBase, TraditionalTerms
-from ..data.words import chinese, searchtext
 from ..errors import Problem, display_path
+from ..text import chinese, searchtext
 
 
 def check_traditional(kb: KnowledgeBase) -> Iterator[Problem]:

@@ -1,11 +1,20 @@
-"""The search's text analysis (:mod:`houserules.data.words.searchtext`, where ``houserules check`` can
-use it too: the synonym tables are checked against the words the search indexes)."""
+"""The search's text analysis: :mod:`houserules.text.searchtext` (where ``houserules check`` can use it
+too: the synonym tables are checked against the words the search indexes), and the analyzer Whoosh
+indexes with, made of its functions. Whoosh pickles the analyzer into the index schema, so this module
+must stay importable and cheap.
+"""
 
 from __future__ import annotations
 
-from ..data.words.english import common_words, is_common
-from ..data.words.querynames import longest_spans, name_terms
-from ..data.words.searchtext import (
+from collections.abc import Iterator
+
+from whoosh.analysis import Composable, Filter, StopFilter, Token, Tokenizer
+
+from ..data.words.synonyms import said_scopes, said_word, synonym_pairs, synonyms_said
+from ..text import searchtext
+from ..text.english import common_words, is_common
+from ..text.querynames import longest_spans, name_terms
+from ..text.searchtext import (
     ASKING,
     ASKS,
     DOUBLED,
@@ -20,11 +29,9 @@ from ..data.words.searchtext import (
     QUOTES,
     SOUND_MIN,
     SOUNDS,
+    STOP_WORDS,
     T2S,
     TOKEN,
-    EnglishStemFilter,
-    MixedTokenizer,
-    analyzer,
     as_typed,
     bounded,
     english_words,
@@ -35,14 +42,10 @@ from ..data.words.searchtext import (
     is_last_word,
     is_question,
     joined,
-    name_key,
     named_spans,
-    query_sequence,
-    query_terms,
     sound_key,
     word_form,
 )
-from ..data.words.synonyms import said_scopes, said_word, synonym_pairs, synonyms_said
 
 # Re-exported for the search and the site's tables (the patterns and tables in capitals are what
 # search/shards.py writes out for the browser's query analysis).
@@ -53,6 +56,7 @@ __all__ = [
     "QUESTION_WORDS",
     "T2S",
     "TOKEN",
+    "STOP_WORDS",
     "QUOTES",
     "as_typed",
     "IRREGULAR",
@@ -91,3 +95,81 @@ __all__ = [
     "common_words",
     "is_common",
 ]
+
+
+class MixedTokenizer(Tokenizer):
+    """Chinese runs → bigrams (and unigrams when indexing); other text → ASCII words."""
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self)
+
+    def __call__(
+        self,
+        value: str,
+        positions: bool = False,
+        chars: bool = False,
+        keeporiginal: bool = False,
+        removestops: bool = True,
+        start_pos: int = 0,
+        start_char: int = 0,
+        tokenize: bool = True,
+        mode: str = "",
+        **kwargs: object,
+    ) -> Iterator[Token]:
+        token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
+        text = searchtext.fold(value)
+        if mode == "query":
+            text = searchtext.QUESTION_WORDS.sub(" ", searchtext.QUESTION.sub(" ", text))
+        pos = start_pos
+        for match in searchtext.TOKEN.finditer(text):
+            for piece in searchtext.pieces(match.group(0), index=mode != "query"):
+                token.text = piece
+                token.boost = 1.0
+                token.stopped = False
+                if positions:
+                    token.pos = pos
+                    pos += 1
+                yield token
+
+
+class EnglishStemFilter(Filter):
+    """Porter-stems ASCII words and leaves Chinese tokens alone."""
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self)
+
+    def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
+        for token in tokens:
+            token.text = searchtext.term(token.text)
+            yield token
+
+
+def analyzer() -> Composable:
+    """The analyzer of every searchable field: :func:`~houserules.text.searchtext.query_sequence` in query
+    mode, :func:`~houserules.text.searchtext.index_terms` (with positions) when indexing."""
+    return MixedTokenizer() | StopFilter(stoplist=STOP_WORDS, minsize=1) | EnglishStemFilter()
+
+
+_ANALYZER = analyzer()
+
+
+def query_sequence(text: str, analyze: Composable | None = None) -> list[str]:
+    """The terms of a query in order, as ``analyze`` reads it: the index's own analyzer (None, or one equal to
+    :func:`analyzer`) reads as :func:`~houserules.text.searchtext.query_sequence` does, without Whoosh's
+    per-token machinery; another (a benchmark's jieba) through Whoosh."""
+    if analyze is None or analyze == _ANALYZER:
+        return searchtext.query_sequence(text)
+    return [token.text for token in analyze(text, mode="query")]
+
+
+def name_key(text: str, analyze: Composable | None = None) -> str:
+    """:func:`~houserules.text.searchtext.name_key`, as ``analyze`` reads (:func:`query_sequence`)."""
+    if analyze is None or analyze == _ANALYZER:
+        return searchtext.name_key(text)
+    terms = query_sequence(text, analyze)
+    return "" if len(terms) == 1 and len(terms[0]) == 1 and not terms[0].isascii() else " ".join(terms)
+
+
+def query_terms(text: str, analyze: Composable | None = None) -> list[str]:
+    """The distinct terms of a query, in order (:func:`query_sequence`)."""
+    return list(dict.fromkeys(query_sequence(text, analyze)))

@@ -3,7 +3,7 @@
 Each entry is one document and each of its questions another: a question
 document holds the question and its variants, the answer, and the entry's
 title as weak context. Whoosh pickles the schema, analyzers included, into the
-index (:mod:`houserules.data.words.searchtext` must stay where it is).
+index (:mod:`houserules.search.analysis` must stay where it is).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # the search starts without loading the data model
     from ..data.reading.model import KnowledgeBase, Question
 
 #: Bump when the schema, the analysis or the stored record changes: caches rebuild.
-INDEX_VERSION = 19  # 19: the games' names as typed (game_name_texts); 18: which game each game name names (game_named); 17: OpenCC's traditional → simplified table; the records' Traditional texts; 16: the characters' readings written with the index; 15: the homophone table written with the index (no words file); 14: the site's head says how a word split as heard is joined back (joinRun, joinFirst, joinMin), how a word sounds (sounds, soundMin) and the Chinese aspect particles (aspect); 13: each synonym pair with its game ("" for every game); 12: real Chinese words are never corrected (the words file); 11: a short verb's doubled consonant undone (stabbing: stab); 10: one-term names a game's texts use everywhere name nothing; 9: codes also without zero padding (MR-R8); 8: the games' names in the metadata; 7: irregular past forms; 6: names (titles, aliases, glossary terms) and what an entry is about as query-term runs; analyzer in data.searchtext
+INDEX_VERSION = 20  # 20: the analyzer pickled from search.analysis (the text analysis in houserules.text); 19: the games' names as typed (game_name_texts); 18: which game each game name names (game_named); 17: OpenCC's traditional → simplified table; the records' Traditional texts; 16: the characters' readings written with the index; 15: the homophone table written with the index (no words file); 14: the site's head says how a word split as heard is joined back (joinRun, joinFirst, joinMin), how a word sounds (sounds, soundMin) and the Chinese aspect particles (aspect); 13: each synonym pair with its game ("" for every game); 12: real Chinese words are never corrected (the words file); 11: a short verb's doubled consonant undone (stabbing: stab); 10: one-term names a game's texts use everywhere name nothing; 9: codes also without zero padding (MR-R8); 8: the games' names in the metadata; 7: irregular past forms; 6: names (titles, aliases, glossary terms) and what an entry is about as query-term runs; analyzer in data.searchtext
 
 #: A one-term name found in more than this share of its game's documents is context, not a name
 #: (:func:`context_names`).
@@ -72,8 +72,8 @@ def _lines() -> Any:
 
 def documents(kb: KnowledgeBase) -> Iterable[dict[str, Any]]:
     """The index documents of a :class:`~houserules.data.reading.model.KnowledgeBase`: each entry, then its questions."""
-    from ..data.words.chinese import to_traditional
     from ..render.urls import entry_url
+    from ..text.chinese import to_traditional
 
     regional = kb.traditional_terms()
 

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import cache, lru_cache
 from pathlib import Path
 
-from ..data.words import searchtext
+from ..text import searchtext
 
 #: Demonstratives: a word of their own before a noun or measure word (这章 "this chapter", 那层
 #: "that floor"), which jieba's dictionary does not list as words. A bigram with one stays as typed

@@ -21,7 +21,7 @@ from typing import Any
 
 from whoosh.query import And, Query, Term
 
-from ..data.words import chinese
+from ..text import chinese
 from . import analysis as searchtext
 from .indexcache import ensure_index
 from .postings import Scores

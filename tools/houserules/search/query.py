@@ -126,8 +126,8 @@ class QueryReader:
         the synonym tables or an irregular past form is known ("lift", "fell" stay as they are),
         and a common English word is never corrected into another ("shaft" is not "shift"). First a
         word split as it was heard is joined back when the joined word is indexed ("cat a combs":
-        catacombs, :func:`~houserules.data.words.searchtext.joined`; not a name as typed: "dumb waiter"). A query in quotes is searched as
-        typed (:func:`~houserules.data.words.searchtext.as_typed`): the site's "search instead for" and
+        catacombs, :func:`~houserules.text.searchtext.joined`; not a name as typed: "dumb waiter"). A query in quotes is searched as
+        typed (:func:`~houserules.text.searchtext.as_typed`): the site's "search instead for" and
         ``houserules search --as-typed``.
         """
         typed = searchtext.as_typed(text)
@@ -195,9 +195,9 @@ class QueryReader:
 
     def sounds_like(self, word: str) -> str | None:
         """The indexed word of the same first letter that sounds like ``word``
-        (:func:`~houserules.data.words.searchtext.sound_key`: "managery", menagerie), when no word is
+        (:func:`~houserules.text.searchtext.sound_key`: "managery", menagerie), when no word is
         within a few edits; the fewest edits first, then as :meth:`suggest` orders them. None when
-        the key has fewer than :data:`~houserules.data.words.searchtext.SOUND_MIN` consonants after
+        the key has fewer than :data:`~houserules.text.searchtext.SOUND_MIN` consonants after
         the first letter (too many words share it)."""
         sound = searchtext.sound_key(word)
         if len(sound) <= searchtext.SOUND_MIN:
@@ -326,7 +326,7 @@ class QueryReader:
         return bool(self.expanded(text)[0] or self.exact_key(text))
 
     def name_terms(self, sequence: list[str], scoped: dict[str, frozenset[int]] | None = None) -> set[str]:
-        """The terms of the query in an entry's or a game's name (:func:`~houserules.data.words.querynames.name_terms`);
+        """The terms of the query in an entry's or a game's name (:func:`~houserules.text.querynames.name_terms`);
         a name of games' synonyms (``scoped``, :meth:`expanded`) is one of theirs, and makes only its
         own terms name terms."""
         scoped = scoped or {}

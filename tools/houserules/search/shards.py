@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from ..data.reading.model import INLINE_REF
-from ..data.words import chinese
 from ..data.words.synonyms import ASPECT
+from ..text import chinese
 from . import analysis as searchtext
 from . import homophones
 from . import index as search
@@ -117,13 +117,11 @@ def _js_pattern(pattern: re.Pattern[str]) -> str:
 
 def analysis_tables() -> dict[str, Any]:
     """What the browser's query analysis needs from :mod:`houserules.search.analysis`."""
-    from whoosh.analysis import STOP_WORDS
-
     pairs = sorted(searchtext.T2S.items())
     return {
         "t2s": ["".join(chr(t) for t, _ in pairs), "".join(s for _, s in pairs)],
         "bothScripts": "".join(sorted(chinese.BOTH_SCRIPTS)),
-        "stop": sorted(STOP_WORDS),
+        "stop": sorted(searchtext.STOP_WORDS),
         "irregular": searchtext.IRREGULAR,
         "doubled": searchtext.DOUBLED.pattern,
         "token": searchtext.TOKEN.pattern,
@@ -232,7 +230,7 @@ def common_terms(index: search.SearchIndex) -> list[str]:
 
 
 def _english(index: search.SearchIndex) -> dict[str, list[str]]:
-    """The common English words the index lacks, by first letter (:mod:`~houserules.data.words.english`):
+    """The common English words the index lacks, by first letter (:mod:`~houserules.text.english`):
     never corrected into another word. The worker loads a letter's only when a correction is about
     to replace a word of it."""
     by_letter: dict[str, list[str]] = defaultdict(list)

@@ -3,7 +3,7 @@
 A reader who searched in Traditional characters, or chose 繁 in the header, reads every page in Traditional
 characters: ``houserules.js`` converts the text of the page in the browser with the table this module writes,
 so the site holds one copy of each page. The table is made from the built pages themselves: every run of
-Chinese characters of their text (:func:`page_runs`), and what :func:`~houserules.data.words.chinese.to_traditional`
+Chinese characters of their text (:func:`page_runs`), and what :func:`~houserules.text.chinese.to_traditional`
 makes of it (OpenCC's Taiwan standard and the reviewed regional terms of ``rules_data/traditional.yaml``, as the
 search's Traditional results). The browser's conversion (:func:`convert`, mirrored by ``hant()`` in
 ``houserules.js``) takes the longest phrase of the table at each character, else the character's own form;

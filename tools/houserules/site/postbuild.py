@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Protocol
 
 from ..data.versions.savediff import Changes
-from ..data.words.chinese import to_traditional
 from ..export.api import EntriesDocument
 from ..render.urls import CHANGES_FEED, DATA_VERSION_SCRIPT
+from ..text.chinese import to_traditional
 from .changelog import changes_feed
 from .context import SiteContext
 from .golinks import shard_files

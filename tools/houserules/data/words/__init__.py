@@ -1,1 +1,1 @@
-"""The words players type: query text analysis, the names a query can mean, the synonym tables."""
+"""The synonym tables of the data as the query analysis uses them (the analysis itself: :mod:`houserules.text`)."""

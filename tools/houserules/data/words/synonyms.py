@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from .searchtext import fold, word_form
+from ...text.searchtext import fold, word_form
 
 _WORD = re.compile(r"[a-z0-9]+")
 #: The object a player puts inside a phrasal verb ("patch her up", "pick it up", "turn it over"):

@@ -1,6 +1,6 @@
 """What a query names, as runs of its terms: the longest names it says, and the terms they hold.
 
-The runs are found by :func:`~houserules.data.words.searchtext.named_spans`; the command line's search
+The runs are found by :func:`~houserules.text.searchtext.named_spans`; the command line's search
 (``search.index``) and the site's worker (``hr-search-worker.js``) use them the same way.
 """
 
@@ -12,7 +12,7 @@ from .searchtext import named_spans
 
 
 def longest_spans(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    """The runs of :func:`~houserules.data.words.searchtext.named_spans` that are not inside a longer one:
+    """The runs of :func:`~houserules.text.searchtext.named_spans` that are not inside a longer one:
     the query names what its longest name says ("tile and space" names "Tiles and spaces", not also
     each room tile).
 

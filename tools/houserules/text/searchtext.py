@@ -7,21 +7,31 @@ ones and full-width forms to ASCII first, so ``塔樓`` finds ``塔楼``.
 
 Measured against jieba (see ``benchmarks/search_bench.py``): equal or better
 hit rates on the judged queries, and no dictionary to load, which keeps a cold
-``houserules search`` fast. Whoosh pickles the analyzer into the index schema,
-so this module must stay importable and cheap.
+``houserules search`` fast.
+
+No search engine here: the index's Whoosh analyzer (:func:`houserules.search.analysis.analyzer`) is
+built from these functions, and a test holds it to :func:`query_sequence` and :func:`index_terms`.
+The stems are Porter's as Whoosh implements them (``whoosh.lang.porter``, one standalone module
+with no import of the engine), because the index and the site's worker (which ports them) must agree
+to the letter.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import lru_cache
 
-from whoosh.analysis import STOP_WORDS, Composable, Filter, StopFilter, Token, Tokenizer
 from whoosh.lang.porter import stem
 
 from . import chinese
+
+#: The English words no search term is made of (Whoosh's list, so the index and queries agree: a test compares them).
+STOP_WORDS = frozenset(
+    "a an and are as at be by can for from have if in is it may not of on or tbd that the this to us we when will"
+    " with yet you your".split()
+)
 
 #: Traditional → simplified, one character at a time (OpenCC's table, :mod:`.chinese`).
 T2S = chinese.T2S
@@ -230,62 +240,19 @@ def english_words(text: str) -> list[str]:
     return _ENGLISH.findall(fold(text))
 
 
-class MixedTokenizer(Tokenizer):
-    """Chinese runs → bigrams (and unigrams when indexing); other text → ASCII words."""
+def pieces(run: str, index: bool) -> list[str]:
+    """The terms of one run of :data:`TOKEN`: a Chinese run's bigrams (and its characters when ``index``:
+    unigrams in the index let a one-character query find longer words), else the run itself.
 
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self)
-
-    def __call__(
-        self,
-        value: str,
-        positions: bool = False,
-        chars: bool = False,
-        keeporiginal: bool = False,
-        removestops: bool = True,
-        start_pos: int = 0,
-        start_char: int = 0,
-        tokenize: bool = True,
-        mode: str = "",
-        **kwargs: object,
-    ) -> Iterator[Token]:
-        token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
-        text = fold(value)
-        if mode == "query":
-            text = QUESTION_WORDS.sub(" ", QUESTION.sub(" ", text))
-        pos = start_pos
-        for match in TOKEN.finditer(text):
-            for piece in _pieces(match.group(0), index=mode != "query"):
-                token.text = piece
-                token.boost = 1.0
-                token.stopped = False
-                if positions:
-                    token.pos = pos
-                    pos += 1
-                yield token
-
-
-def _pieces(run: str, index: bool) -> list[str]:
+    >>> pieces("魔梯坠", index=False), pieces("魔梯", index=True), pieces("crash", index=False)
+    (['魔梯', '梯坠'], ['魔', '梯', '魔梯'], ['crash'])
+    """
     if not ("\u3400" <= run[0]):
         return [run]
     if len(run) == 1:
         return [run]
     bigrams = [run[i : i + 2] for i in range(len(run) - 1)]
-    # Unigrams in the index let a one-character query find longer words.
     return list(run) + bigrams if index else bigrams
-
-
-class EnglishStemFilter(Filter):
-    """Porter-stems ASCII words and leaves Chinese tokens alone."""
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self)
-
-    def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
-        for token in tokens:
-            if token.text.isascii() and not token.text.isdigit():
-                token.text = _stem(token.text)
-            yield token
 
 
 #: Irregular past forms the stemmer cannot reach ("my friend fell through" asks about falling),
@@ -370,28 +337,35 @@ def word_form(word: str) -> str:
     return term
 
 
-def analyzer() -> Composable:
-    """The analyzer of every searchable field."""
-    return MixedTokenizer() | StopFilter(minsize=1) | EnglishStemFilter()
+def term(token: str) -> str:
+    """The search term of one token: an English word's stem (:func:`_stem`), a number or Chinese as it is."""
+    return _stem(token) if token.isascii() and not token.isdigit() else token
 
 
-def query_sequence(text: str, analyze: Composable | None = None) -> list[str]:
-    """The terms of a query in order, repeats kept (names are found as runs of them).
+def query_sequence(text: str) -> list[str]:
+    """The terms of a query in order, repeats kept (names are found as runs of them): question phrases and
+    words dropped, Chinese runs as bigrams, stop words left out, English words stemmed.
 
     >>> query_sequence("how does the mystic elevator move")
     ['mystic', 'elev', 'move']
     """
-    return [token.text for token in (analyze or analyzer())(text, mode="query")]
+    text = QUESTION_WORDS.sub(" ", QUESTION.sub(" ", fold(text)))
+    return [
+        term(piece)
+        for match in TOKEN.finditer(text)
+        for piece in pieces(match.group(0), index=False)
+        if piece not in STOP_WORDS
+    ]
 
 
-def name_key(text: str, analyze: Composable | None = None) -> str:
+def name_key(text: str) -> str:
     """What a title or alias is matched as: its query terms, space-separated ("" when it has none,
     or is one Chinese character, which names too little to stand for a thing).
 
     >>> name_key("Mystic Elevator"), name_key("魔梯"), name_key("枪")
     ('mystic elev', '魔梯', '')
     """
-    terms = query_sequence(text, analyze)
+    terms = query_sequence(text)
     if len(terms) == 1 and len(terms[0]) == 1 and not terms[0].isascii():
         return ""
     return " ".join(terms)
@@ -410,8 +384,8 @@ def named_spans(sequence: list[str], known: Callable[[str], bool]) -> list[tuple
 
 
 def index_terms(text: str) -> set[str]:
-    """The distinct terms the index makes of a text (as :func:`analyzer` does, without Whoosh's
-    per-token machinery: the check reads every entry's short texts with it).
+    """The distinct terms the index makes of a text (as the index's analyzer does: the check reads every
+    entry's short texts with it).
 
     >>> sorted(index_terms("魔梯 The Elevators"))
     ['elev', '梯', '魔', '魔梯']
@@ -420,21 +394,18 @@ def index_terms(text: str) -> set[str]:
     for match in TOKEN.finditer(fold(text)):
         run = match.group(0)
         if run[0] >= "\u3400":
-            terms.update(_pieces(run, index=True))
+            terms.update(pieces(run, index=True))
         elif run not in STOP_WORDS:
             terms.add(run if run.isdigit() else _stem(run))
     return terms
 
 
-def query_terms(text: str, analyze: Composable | None = None) -> list[str]:
-    """The distinct terms of a query, in order (``analyze`` defaults to :func:`analyzer`).
+def query_terms(text: str) -> list[str]:
+    """The distinct terms of a query, in order.
 
     >>> query_terms("电梯坠毁会怎样")
     ['电梯', '梯坠', '坠毁', '毁会']
     >>> query_terms("The elevators CRASH")
     ['elev', 'crash']
     """
-    seen: dict[str, None] = {}
-    for token in (analyze or analyzer())(text, mode="query"):
-        seen.setdefault(token.text, None)
-    return list(seen)
+    return list(dict.fromkeys(query_sequence(text)))

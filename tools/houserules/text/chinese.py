@@ -4,7 +4,7 @@ Both sides of the search fold a traditional character to its simplified form one
 time (:data:`T2S`, read from ``t2s.txt``): the table is OpenCC's own (its ``t2s`` conversion of every
 single character of the CJK blocks, :func:`opencc_t2s`), committed so that a query starts without
 loading OpenCC, and written into the site's search index for the browser (the same table on both
-sides). ``python -m houserules.data.words.chinese`` writes it again from the installed OpenCC;
+sides). ``python -m houserules.text.chinese`` writes it again from the installed OpenCC;
 ``tests/test_search.py`` fails when the two differ.
 
 A query in Traditional characters reads Traditional text: :func:`to_traditional` converts what a
@@ -111,7 +111,7 @@ def table_text(table: dict[int, str], both: Iterable[str]) -> str:
     each character both scripts write (:func:`opencc_both`)."""
     lines = [
         "# Traditional -> simplified, one character each: OpenCC's t2s and chinese.EXTRA_FOLDS; then, after '=', the"
-        " characters both scripts write (python -m houserules.data.words.chinese)"
+        " characters both scripts write (python -m houserules.text.chinese)"
     ]
     lines += [f"{chr(code)}{simple}" for code, simple in sorted(table.items())]
     lines += [f"={char}" for char in sorted(both)]
