@@ -190,3 +190,10 @@ def test_a_reference_title_stays_whole_where_it_used_to_break():
         lines = fit(plain_text(text, TerminalLinker(REAL), "zh"), columns).split("\n")
         assert any(f"{target.title['zh']} ({target.code})" in line for line in lines), (columns, lines)
         assert _broken_references(lines, REAL) == [], (columns, lines)
+
+
+def test_the_terminal_templates_print_no_control_or_format_character():
+    """The terminal's autoescape: whatever a template of ``templates/terminal/`` prints is cleaned, data or not."""
+    from houserules.render.entrytext import _templates
+
+    assert _templates().from_string("{{ v }}|{{ n }}").render(v="a\x1b[31mb\u202ec\u2060d", n=3) == "a[31mbcd|3"

@@ -6,11 +6,14 @@ cleaning of untrusted text is :mod:`.terminal`'s, shared with the search hits.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING
 
+import jinja2
+
 from ..data.reading import vocab
-from .blocks import EntryBlocks, LinksBlock, QuestionsBlock, SourcesBlock, TextBlock
+from .blocks import EntryBlocks
 from .linebreak import is_link, width, wrap
 from .terminal import bilingual, clean, indented, pad, reference
 from .text import Linker, plain_text
@@ -78,14 +81,24 @@ def align_table(rows: list[list[str]]) -> list[str]:
     return [lines[0], rule, *lines[1:]]
 
 
-#: The blocks ``houserules show`` prints, in order (the rest are on the entry's page).
-TERMINAL_BLOCKS = ("answer", "uncertain", "stub", "questions", "body", "applies-to", "see-also", "sources")
+@functools.cache
+def _templates() -> jinja2.Environment:
+    """The terminal's templates (``render/templates/terminal/``): plain text, every printed value cleaned."""
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("houserules.render", "templates/terminal"),
+        autoescape=False,  # a terminal reads no markup: control and format characters are what is removed
+        finalize=lambda value: clean(str(value)),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        auto_reload=False,
+    )
 
 
 def format_entry(entry: Entry, kb: KnowledgeBase, url: str, columns: int, asked: str = "") -> str:
-    """An entry for ``houserules show``: header fields, then its blocks as text. ``asked`` (a question's id, as in
-    ``show BH-A13/crash``): that question and its answer come first, under the title, and it is marked (▶) where
-    it stands in the entry's questions."""
+    """An entry for ``houserules show``: header fields, then its blocks as text (``templates/terminal/entry.txt``).
+    ``asked`` (a question's id, as in ``show BH-A13/crash``): that question and its answer come first, under the
+    title, and it is marked (▶) where it stands in the entry's questions."""
     linker = TerminalLinker(kb)
     game = kb.games[entry.game]
     fields = [
@@ -96,66 +109,64 @@ def format_entry(entry: Entry, kb: KnowledgeBase, url: str, columns: int, asked:
         (FIELDS["aliases"], ", ".join(clean(a) for a in entry.aliases)),
         (FIELDS["page"], url),
     ]
-    label_width = max(width(_label(names)) for names, value in fields) + 2
-    lines = [f"{clean(entry.code)}  {bilingual(entry.title)}", "═" * min(columns, 60)]
+    first = next((q for q in entry.questions if q.id == asked), None) if asked else None
 
     def shown(text: str, lang: str) -> str:
         return plain_text(clean(text), linker, lang)
 
-    def question_text(q: Question, mark: str = "问") -> str:
-        return f"{mark} {shown(q.q.zh, 'zh')} / {shown(q.q.en, 'en')}\n" + "\n".join(
-            shown(t, lang) for lang, t in _distinct(q.a)
-        )
+    def questions(items: tuple[Question, ...] | list[Question], marked: bool = True) -> list[str]:
+        return [
+            f"{'▶ 问' if marked and q is first else '问'} {shown(q.q.zh, 'zh')} / {shown(q.q.en, 'en')}\n"
+            + "\n".join(shown(t, lang) for lang, t in _distinct(q.a))
+            for q in items
+        ]
 
-    first = next((q for q in entry.questions if q.id == asked), None) if asked else None
-    if first is not None:
-        lines.extend([_label(FIELDS["asked"]) + f"  {clean(entry.code)}/{clean(asked)}", "─" * min(columns, 60)])
-        lines.extend(indented(question_text(first), columns, "  "))
-        lines.append("")
+    def section(names: dict[str, str], texts: list[str]) -> str:
+        texts = [t for t in texts if t.strip()]
+        if not texts:
+            return ""
+        lines = ["", _label(names), "─" * width(_label(names))]
+        for i, text in enumerate(texts):
+            lines += [""] * bool(i) + indented(text, columns, "  ")
+        return "\n".join(lines) + "\n"  # a blank line before the next
+
+    text = (
+        _templates()
+        .get_template("entry.txt")
+        .render(
+            entry=entry,
+            blocks=EntryBlocks(kb).blocks(entry),
+            asked=first,
+            fields=fields,
+            labels=FIELDS,
+            bilingual=bilingual,
+            rule=lambda character: character * min(columns, 60),
+            indent=lambda text: "\n".join(indented(text, columns, "  ")),
+            header=lambda fields: "\n".join(_header(fields, columns)),
+            section=section,
+            shown=lambda texts: [shown(t, lang) for lang, t in _distinct(texts)],
+            markdown=lambda texts: [markdown_text(t, linker, lang) for lang, t in _distinct(texts)],
+            questions=questions,
+            references=lambda refs: ["\n".join(linker.text(kb.entries[r], "zh") for r in refs)],
+            sources=lambda sources: ["\n".join(f"{game.source_title(s.doc)} {s.ref}".strip() for s in sources)],
+        )
+    )
+    return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
+
+
+def _header(fields: list[tuple[dict[str, str], str]], columns: int) -> list[str]:
+    """The header's fields, their values aligned after the longest label; a link too long for the value column
+    gets a line of its own (a link is never broken)."""
+    label_width = max(width(_label(names)) for names, value in fields) + 2
+    lines = []
     for names, value in fields:
         if value and is_link(value) and label_width + width(value) > columns:
-            # A link is never broken: too long for the value column, it gets a line of its own.
             lines += [_label(names), ("  " if width(value) + 2 <= columns else "") + value]
         elif value:
             head, *rest = wrap(value, columns - label_width)
             lines.append(pad(_label(names), label_width) + head)
             lines += [" " * label_width + more for more in rest]
-
-    def section(names: dict[str, str], texts: list[str]) -> None:
-        texts = [t for t in texts if t.strip()]
-        if texts:
-            lines.extend(["", _label(names), "─" * width(_label(names))])
-            for i, text in enumerate(texts):
-                if i:
-                    lines.append("")
-                lines.extend(indented(text, columns, "  "))
-
-    def refs(items: list[str]) -> list[str]:
-        return ["\n".join(linker.text(kb.entries[r], "zh") for r in items)]
-
-    for block in EntryBlocks(kb).blocks(entry):
-        if block.kind not in TERMINAL_BLOCKS:
-            continue
-        if isinstance(block, TextBlock) and block.kind == "stub":
-            section(block.label, [f"{block.data.zh} {block.data.en}"])
-        elif isinstance(block, TextBlock) and block.kind == "body":
-            section(block.label, [markdown_text(t, linker, lang) for lang, t in _distinct(block.data)])
-        elif isinstance(block, TextBlock):  # the one-line answer, why it is uncertain
-            names = FIELDS["summary"] if block.kind == "answer" else block.label
-            section(names, [shown(t, lang) for lang, t in _distinct(block.data)])
-        elif isinstance(block, QuestionsBlock):
-            section(
-                block.label,
-                [question_text(q, "▶ 问" if first is not None and q.id == asked else "问") for q in block.data],
-            )
-        elif isinstance(block, LinksBlock):
-            section(block.label, refs(list(block.data)))
-        elif isinstance(block, SourcesBlock):
-            section(
-                block.label,
-                ["\n".join(f"{clean(game.source_title(s.doc))} {clean(s.ref)}".strip() for s in block.data)],
-            )
-    return "\n".join(line.rstrip() for line in lines)
+    return lines
 
 
 def _distinct(texts: Text) -> list[tuple[str, str]]:
