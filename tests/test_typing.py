@@ -23,11 +23,11 @@ def test_a_type_error_fails(tmp_path):
     assert 'wrong_type.py:5: error: Incompatible return value type (got "str", expected "int")' in out
 
 
-@pytest.mark.parametrize("strict", ["check", "data/reading"])
+@pytest.mark.parametrize("strict", ["check", "data/reading", "cli", "print"])
 def test_an_untyped_function_passes_by_default_and_fails_in_a_strict_package(tmp_path, monkeypatch, strict):
     out, status = mypy(str(TYPING / "untyped.py"), cache=tmp_path / "cache")
     assert status == 0, out
-    # The same file as a module of a strict package: houserules.check, houserules.data.reading.
+    # The same file as a module of a package: every package of houserules is strict.
     package = tmp_path / "houserules" / strict
     package.mkdir(parents=True)
     for folder in [package, *package.relative_to(tmp_path).parents][:-1]:

@@ -177,7 +177,9 @@ def site_config(data_dir: Path) -> Path:
     return MKDOCS_YML
 
 
-def mkdocs_config(kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path | None = None, **options: Any):
+def mkdocs_config(
+    kb: KnowledgeBase, data_dir: Path, site_dir: Path, config_file: Path | None = None, **options: Any
+) -> Any:  # MkDocs' config object, which only the adapter names
     """MkDocs' configuration of the site, with the houserules plugin given the checked knowledge base."""
     from .adapter import runner as adapter
 

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("mkdocs.houserules")
 
 
-def _files_signature(paths: list[Path]) -> tuple:
+def _files_signature(paths: list[Path]) -> tuple[tuple[str, int, int], ...]:
     """Names, sizes and times of every file under ``paths``: what the site's own pages and theme are made of."""
     found = []
     for root in paths:
@@ -66,7 +66,7 @@ class Session:
         self.cache = ReadCache()
         #: The houserules plugin of the last build (None before the first).
         self.plugin: HouserulesPlugin | None = None
-        self._site_files: tuple | None = None
+        self._site_files: tuple[tuple[str, int, int], ...] | None = None
         self._collector: threading.Timer | None = None
         self._lock = threading.Lock()
 

@@ -132,7 +132,15 @@ def open_server(builder: Callable[[], None], host: str, port: int, root: Path) -
         """Reports writes, creations, removals, renames and permission changes, not a file being read:
         a build reads the data, which must not start another."""
 
-        def schedule(self, event_handler, path, *, recursive=False, event_filter=None, follow_symlink=False):
+        def schedule(
+            self,
+            event_handler: Any,
+            path: str,
+            *,
+            recursive: bool = False,
+            event_filter: Any = None,
+            follow_symlink: bool = False,
+        ) -> Any:
             return super().schedule(
                 event_handler,
                 path,

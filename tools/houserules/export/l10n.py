@@ -105,7 +105,9 @@ def _segment(item: Any, index: int) -> str:
     return str(item["id"]) if isinstance(item, dict) and isinstance(item.get("id"), str) else str(index)
 
 
-def _bilingual(data: Any, path: tuple = (), names: tuple = ()) -> Iterator[tuple[tuple, tuple, dict[str, str]]]:
+def _bilingual(
+    data: Any, path: tuple[str | int, ...] = (), names: tuple[str | int, ...] = ()
+) -> Iterator[tuple[tuple[str | int, ...], tuple[str | int, ...], dict[str, str]]]:
     """Every ``{zh, en}`` text of ``data``: (data path, id path, the mapping)."""
     if isinstance(data, dict):
         if data and set(data) <= set(LANGS) and all(isinstance(v, str) for v in data.values()):
@@ -173,7 +175,13 @@ def entry_units(kb: KnowledgeBase, entry: Entry, src: str, site_url: str = "") -
     head = f"{entry.code} · {entry.title.zh} · {entry.title.en}"
 
     def unit(
-        names: tuple, path: tuple, source: str, target: str, is_list: bool = False, url: str = "", **extra: str
+        names: tuple[str | int, ...],
+        path: tuple[str | int, ...],
+        source: str,
+        target: str,
+        is_list: bool = False,
+        url: str = "",
+        **extra: str,
     ) -> Unit:
         line = entry.line(*path)
         state = "new" if not target.strip() else "translated"
@@ -207,7 +215,7 @@ def entry_units(kb: KnowledgeBase, entry: Entry, src: str, site_url: str = "") -
     for path, (names, text) in texts.items():
         if not text.get(src, "").strip():
             continue
-        url = question_url(entry, names[1]) if path[0] == "questions" else ""
+        url = question_url(entry, str(names[1])) if path[0] == "questions" else ""
         yield unit(names, path + (tgt,), text[src], text.get(tgt, ""), url=url)
         if path[0] == "title" and _names(aliases, src):
             yield unit(

@@ -131,7 +131,8 @@ def to_xliff(items: list[Unit], src: str, version: str = "") -> bytes:
         if not codes:
             element.remove(original)
     _indent(root, 0)
-    return etree.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+    written: bytes = etree.tostring(root, encoding="utf-8", xml_declaration=True)
+    return written + b"\n"
 
 
 # -- PO ------------------------------------------------------------------------------------------------

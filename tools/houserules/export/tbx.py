@@ -89,4 +89,5 @@ def glossary_tbx(kb: KnowledgeBase, version: str = "") -> bytes:
         for term in game.glossary.terms if game.glossary else []:
             term_entry(body, kb, game, term)
     etree.indent(root)
-    return etree.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+    written: bytes = etree.tostring(root, encoding="utf-8", xml_declaration=True)
+    return written + b"\n"

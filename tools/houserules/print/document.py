@@ -57,7 +57,7 @@ class PrintLinker(Linker):
         self.site_url = site_url.rstrip("/") + "/" if site_url else None
 
     @property
-    def key(self):
+    def key(self) -> tuple[str, PrintLinker]:
         # The rendered text depends on the page numbers: never share it across passes. The linker
         # itself (hashed by identity), not id(self): the render cache's key keeps it alive, so its
         # identity is never reused by the next pass's linker while the cached text exists.

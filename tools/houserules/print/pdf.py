@@ -17,6 +17,7 @@ import subprocess
 from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from ..data.reading.model import Entry, Game, KnowledgeBase
 from ..errors import HouserulesError
@@ -75,13 +76,13 @@ def stylesheet(paper: str = "a4") -> str:
     return css + f"\n@page {{ size: {PAPER_SIZES[paper]}; }}\n"
 
 
-def render(html: str, paper: str):
+def render(html: str, paper: str) -> Any:  # WeasyPrint's Document (untyped)
     from weasyprint import CSS, HTML  # slow to import: only when printing
 
     return HTML(string=html).render(stylesheets=[CSS(string=stylesheet(paper))])
 
 
-def _anchor_pages(document) -> dict[str, int]:
+def _anchor_pages(document: Any) -> dict[str, int]:
     """Where each anchor starts (an element split over pages is anchored on each of them)."""
     found: dict[str, int] = {}
     for number, page in enumerate(document.pages, 1):
@@ -138,7 +139,7 @@ class PrintedGame:
             self.game, self.groups
         )
 
-    def lay_out(self):
+    def lay_out(self) -> Any:
         """The laid-out document; :attr:`pages` then holds where each anchor starts."""
         pages: dict[str, int] | None = None
         for passes in range(1, self.MAX_PASSES + 1):

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from ..data.reading.model import KnowledgeBase
 from ..render.blocks import EntryBlocks
@@ -148,7 +149,7 @@ class PdfCache:
             return None
         return LaidOut(game, game_key, self.path(game_key), meta["pages"], meta["count"])
 
-    def _store(self, game_key: str, pdf: bytes, meta: dict) -> None:
+    def _store(self, game_key: str, pdf: bytes, meta: dict[str, Any]) -> None:
         """Write a PDF and its metadata, each whole or not at all (the metadata last: it marks a complete pair)."""
         self.root.mkdir(parents=True, exist_ok=True)
         for target, data in ((self.path(game_key), pdf), (self._meta(game_key), json.dumps(meta).encode())):
@@ -226,7 +227,7 @@ class PdfCache:
         self._store(combined_key, out.getvalue(), {"game": None, "pages": {}, "count": count})
         return path
 
-    def _front(self, doc: PrintDocument, groups: list, front_key: str, paper: str) -> LaidOut:
+    def _front(self, doc: PrintDocument, groups: list[Any], front_key: str, paper: str) -> LaidOut:
         """Lay out the cover and contents, a chunk of games at a time (numbered on), and keep them.
 
         Each chunk is kept too, under the key of its own HTML: a change that moves no page number
@@ -254,7 +255,7 @@ class PdfCache:
         return self._load("", front_key)  # type: ignore[return-value]
 
 
-def _link_anchors(writer, front_pages: int) -> None:
+def _link_anchors(writer: Any, front_pages: int) -> None:
     """The contents' links to entries, written as :data:`FRONT_LINK` URIs, made links to their named destinations."""
     from pypdf.generic import DictionaryObject, NameObject, TextStringObject
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..data.reading.model import INLINE_REF, KnowledgeBase
+from ..data.reading.model import INLINE_REF, KnowledgeBase, Text
 from ..data.versions.savediff import Changes, diff
 from ..render.urls import (
     CHANGES_PAGE,
@@ -68,7 +68,9 @@ class Plan:
         return SiteState(self.ctx, self.pages)
 
 
-def _row(kb: KnowledgeBase, ref: str) -> tuple | None:
+def _row(
+    kb: KnowledgeBase, ref: str
+) -> tuple[str, Text, str, tuple[tuple[str, str | None], ...], tuple[str, ...]] | None:
     """What a tag page shows of an entry: code, titles, one-line answer (with the titles it names), tags."""
     entry = kb.entries.get(ref)
     if entry is None:

@@ -17,6 +17,7 @@ every generated page of the fixtures and the real data). Any other line takes th
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from markdown import Markdown
 from markdown.extensions import Extension
@@ -28,7 +29,7 @@ _TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)[^>]*?(/?)>")
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
-def one_element(line: str, is_block_level) -> bool:
+def one_element(line: str, is_block_level: Callable[[str], bool]) -> bool:
     """Whether ``line`` is exactly one HTML element that starts with a block-level tag.
 
     >>> one_element('<p>a</p>', lambda tag: True), one_element('<p>a</p><p>b</p>', lambda tag: True)
