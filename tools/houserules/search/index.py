@@ -23,7 +23,7 @@ from whoosh.query import And, Query, Term
 
 from ..text import chinese
 from . import analysis as searchtext
-from .indexcache import ensure_index
+from .indexcache import Built, ensure_index
 from .postings import Scores
 from .query import COMMON_SKIPPED as COMMON_SKIPPED  # part of this module's interface
 from .query import COMPLETIONS as COMPLETIONS  # part of this module's interface
@@ -51,7 +51,7 @@ from .ranking import also, answered, fold, leading
 class SearchIndex(QueryReader):
     """An open index: run many queries against one searcher (the query read by :class:`QueryReader`)."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path | Built):
         super().__init__(folder)
         self._answers: set[int] | None = None
         self._questions: set[int] = set()

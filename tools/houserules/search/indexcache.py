@@ -19,6 +19,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,7 @@ from ..errors import HouserulesError
 from . import analysis as searchtext
 from . import homophones
 from .documents import FIELD_BOOSTS, INDEX_VERSION, documents, schema
+from .postings import MemoryPostings, Postings
 
 if TYPE_CHECKING:  # the search starts without loading the data model
     from ..data.reading.model import Game, KnowledgeBase
@@ -106,6 +108,16 @@ def fingerprint(data_dir: Path) -> str:
 # -- building -------------------------------------------------------------------
 
 
+@dataclass
+class Built:
+    """An index made in memory (:func:`memory_index`): what an index folder holds, kept in the process."""
+
+    postings: MemoryPostings
+    meta: dict[str, Any]
+    homophones: dict[str, list[str]]
+    readings: dict[str, Any]
+
+
 def write_index(target: Path, docs: Iterable[dict[str, Any]], meta: dict[str, Any], analyzer: Any = None) -> Path:
     """Write a complete index into ``target`` atomically (temp folder, then rename).
 
@@ -119,16 +131,13 @@ def write_index(target: Path, docs: Iterable[dict[str, Any]], meta: dict[str, An
         for doc in docs:
             writer.add_document(**doc)
         writer.commit()
-        with ix.reader() as reader:
-            bigrams = name_bigrams(reader, meta.get("synonyms", []))
-            reader_names = [raw.decode("utf-8") if isinstance(raw, bytes) else raw for raw in reader.lexicon("names")]
         ix.close()
-        # The vocabulary's bigrams stay as typed: the dictionary's words', and every name's and synonym's (打它,
-        # 被抱住: what players say that no entry writes).
-        vocabulary = homophones.dictionary_words() + tuple(vocabulary_bigrams(reader_names, meta.get("synonyms", [])))
-        table = homophones.key_table(bigrams.items(), vocabulary)
+        postings = Postings(tmp)
+        try:
+            table, readings = correction_tables(postings, meta)
+        finally:
+            postings.close()
         (tmp / HOMOPHONES_FILE).write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
-        readings = homophones.char_table()
         (tmp / READINGS_FILE).write_text(json.dumps(readings, ensure_ascii=False), encoding="utf-8")
         # The size of every file, so a damaged index is noticed before Whoosh trips over it.
         files = {p.name: p.stat().st_size for p in tmp.iterdir() if p.is_file()}
@@ -145,18 +154,39 @@ def write_index(target: Path, docs: Iterable[dict[str, Any]], meta: dict[str, An
     return target
 
 
-def name_bigrams(reader: Any, synonyms: list[list[str]]) -> dict[str, tuple[bool, int, list[str]]]:
+def memory_index(docs: Iterable[dict[str, Any]], meta: dict[str, Any]) -> Built:
+    """The index of ``docs`` made in memory, as :func:`write_index` writes it (the same postings, scores and
+    tables): the site's index is exported from it, with nothing written and read again."""
+    postings = MemoryPostings(schema(), docs)
+    table, readings = correction_tables(postings, meta)
+    return Built(postings, {**meta, "version": INDEX_VERSION}, table, readings)
+
+
+def correction_tables(postings: Postings | MemoryPostings, meta: dict[str, Any]) -> tuple[Any, Any]:
+    """The homophone table of an index's bigrams (:func:`homophones.key_table`) and the characters' readings it
+    was keyed by (:func:`homophones.char_table`): what homophone correction reads."""
+    bigrams = name_bigrams(postings, meta.get("synonyms", []))
+    # The vocabulary's bigrams stay as typed: the dictionary's words', and every name's and synonym's (打它,
+    # 被抱住: what players say that no entry writes).
+    names = list(postings.terms("names"))
+    vocabulary = homophones.dictionary_words() + tuple(vocabulary_bigrams(names, meta.get("synonyms", [])))
+    return homophones.key_table(bigrams.items(), vocabulary), homophones.char_table()
+
+
+def name_bigrams(
+    postings: Postings | MemoryPostings, synonyms: list[list[str]]
+) -> dict[str, tuple[bool, int, list[str]]]:
     """The Chinese bigrams of the names (titles, aliases, glossary terms) and of the synonym tables' words
     (what players say, 坏人, and the rules' word for it, 奸徒): whether one is a whole name, its document
     frequency in the searched fields (summed over them), and the longer names (their Chinese runs) it stands in.
     What a homophone is corrected into (:func:`homophones.key_table`)."""
-    names = [raw.decode("utf-8") if isinstance(raw, bytes) else raw for raw in reader.lexicon("names")]
+    names = list(postings.terms("names"))
     names += [searchtext.name_key(word) for pair in synonyms for word in pair[:2]]
     found: dict[str, tuple[bool, int, list[str]]] = {}
     for name in names:
         for run in _chinese_runs(name.split(" ")):
             for term in run:
-                frequency = sum(int(reader.doc_frequency(f, term)) for f in FIELD_BOOSTS)
+                frequency = sum(postings.doc_frequency(f, term) for f in FIELD_BOOSTS)
                 if not frequency:  # only what the searched fields hold (a corrected query finds it)
                     continue
                 whole, _, longer = found.get(term, (False, 0, []))
@@ -165,10 +195,9 @@ def name_bigrams(reader: Any, synonyms: list[list[str]]) -> dict[str, tuple[bool
     # A title or alias of two characters is a whole name, even where its game's texts use it everywhere and it
     # names nothing there (documents.context_names: 塔楼 in a game about a tower).
     for field in ("exact", "exact_alias"):
-        for raw in reader.lexicon(field):
-            term = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        for term in postings.terms(field):
             if len(term) == 2 and homophones.is_cjk(term[0]) and homophones.is_cjk(term[1]):
-                frequency = sum(int(reader.doc_frequency(f, term)) for f in FIELD_BOOSTS)
+                frequency = sum(postings.doc_frequency(f, term) for f in FIELD_BOOSTS)
                 if frequency:
                     found[term] = (True, frequency, found.get(term, (False, 0, []))[2])
     return found

@@ -1,4 +1,5 @@
-"""The read side of the search index: the one module that reads Whoosh's reader and searcher.
+"""The read side of the search index: the one module that reads Whoosh's reader and searcher, or makes the same
+postings in memory (:class:`MemoryPostings`, for the site's index).
 
 :class:`~houserules.search.index.SearchIndex` (the command line's ranking) and
 :mod:`~houserules.search.shards` (the site's index files) ask this for what a term holds: its
@@ -9,12 +10,15 @@ code, so the site ranks as the command line does; neither reaches into Whoosh's 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from math import log
 from pathlib import Path
 from typing import Any
 
 from whoosh import index as whoosh_index
-from whoosh.query import Query
-from whoosh.scoring import BM25FScorer, bm25
+from whoosh.query import And, Query, Term
+from whoosh.scoring import BM25F, BM25FScorer, bm25
+from whoosh.support.levenshtein import levenshtein
+from whoosh.util.numeric import byte_to_length, length_to_byte
 
 #: A term's documents and its unboosted score in each: ``(docnums, scores)``, in document order.
 Scores = tuple[tuple[int, ...], tuple[float, ...]]
@@ -142,3 +146,118 @@ class Postings:
             return found
 
         return length
+
+
+class MemoryPostings:
+    """What :class:`Postings` reads of an index, made in memory from the documents: the site's index is exported
+    from it, with nothing written and read again.
+
+    Each value is indexed by its schema field, as Whoosh's writer indexes it (the same terms and weights), and a
+    document's length in a field is kept as Whoosh keeps it, in one byte; a term's inverse document frequency and
+    a field's average length are Whoosh's formulas. So every score is Whoosh's to the bit (a test compares the
+    exported files with those of a written index).
+    """
+
+    def __init__(self, schema: Any, docs: Iterable[dict[str, Any]]):
+        self.analyzer = schema["body"].analyzer
+        self._stored: list[dict[str, Any]] = []
+        self._postings: dict[str, dict[str, list[tuple[int, float]]]] = {}
+        self._lengths: dict[str, dict[int, int]] = {}
+        self._totals: dict[str, int] = {}
+        #: Whoosh scores a term of a field that keeps no lengths (an ID) by its weight alone.
+        self._scorable = {name for name in schema.names() if schema[name].scorable}
+        for docnum, doc in enumerate(docs):
+            stored: dict[str, Any] = {}
+            for name in sorted(doc):
+                value = doc[name]
+                if value is None:
+                    continue
+                field = schema[name]
+                if field.indexed:
+                    terms = self._postings.setdefault(name, {})
+                    length = 0
+                    for raw, freq, weight, _ in field.index(value):
+                        length += freq if field.scorable else 0
+                        terms.setdefault(_text(raw), []).append((docnum, weight))
+                    if field.scorable:
+                        self._lengths.setdefault(name, {})[docnum] = byte_to_length(length_to_byte(length))
+                        self._totals[name] = self._totals.get(name, 0) + length
+                if field.stored:
+                    stored[name] = value
+            self._stored.append(stored)
+        self._sorted: dict[str, list[str]] = {}
+        weighting = BM25F()
+        self._b, self._k1 = weighting.B, weighting.K1
+
+    def close(self) -> None:
+        """Nothing to close: the postings are the process's own."""
+
+    def doc_count(self) -> int:
+        return len(self._stored)
+
+    def live_count(self) -> int:
+        return len(self._stored)
+
+    def has(self, field: str, term: str) -> bool:
+        return term in self._postings.get(field, {})
+
+    def fields(self) -> set[str]:
+        return {field for field, terms in self._postings.items() if terms}
+
+    def terms(self, field: str) -> Iterator[str]:
+        """Every term of ``field``, in order (a code point's order is its UTF-8 bytes', Whoosh's lexicon order)."""
+        if field not in self._sorted:
+            self._sorted[field] = sorted(self._postings.get(field, {}))
+        return iter(self._sorted[field])
+
+    def prefixed(self, field: str, prefix: str) -> list[str]:
+        return [term for term in self.terms(field) if term.startswith(prefix)]
+
+    def within(self, field: str, word: str, maxdist: int, prefix: int = 1) -> Iterable[str]:
+        return [term for term in self.prefixed(field, word[:prefix]) if levenshtein(term, word, maxdist) <= maxdist]
+
+    def doc_frequency(self, field: str, term: str) -> int:
+        return len(self._postings.get(field, {}).get(term, ()))
+
+    def frequency(self, field: str, term: str) -> int:
+        return int(sum(weight for _, weight in self._postings.get(field, {}).get(term, ())))
+
+    def docs(self, field: str, term: str) -> list[int]:
+        return [docnum for docnum, _ in self._postings.get(field, {}).get(term, ())]
+
+    def stored(self, docnum: int) -> dict[str, Any]:
+        return self._stored[docnum]
+
+    def document(self, **terms: str) -> dict[str, Any] | None:
+        found: set[int] | None = None
+        for field, term in terms.items():
+            docs = set(self.docs(field, term))
+            found = docs if found is None else found & docs
+        return self._stored[min(found)] if found else None
+
+    def matching(self, query: Query) -> set[int]:
+        """The documents a filter query matches: a term, or all of several (what the search's filters are)."""
+        if isinstance(query, Term):
+            return set(self.docs(query.fieldname, query.text))
+        if isinstance(query, And):
+            return set.intersection(*(self.matching(part) for part in query.subqueries))
+        raise NotImplementedError(f"filter {query!r}")
+
+    def scores(self, field: str, term: str) -> Scores:
+        postings = self._postings.get(field, {}).get(term)
+        if not postings:
+            return (), ()
+        if field not in self._scorable:
+            return tuple(docnum for docnum, _ in postings), tuple(weight for _, weight in postings)
+        idf = log(len(self._stored) / (len(postings) + 1)) + 1
+        avgfl = self._totals.get(field, 0) / (len(self._stored) or 1) or 1
+        lengths = self._lengths.get(field, {})
+        return (
+            tuple(docnum for docnum, _ in postings),
+            tuple(bm25(idf, weight, lengths.get(docnum, 1), avgfl, self._b, self._k1) for docnum, weight in postings),
+        )
+
+    def field_scores(self, field: str, skip: Callable[[str], bool] | None = None) -> Iterator[tuple[str, Scores]]:
+        for term in self.terms(field):
+            if skip is None or not skip(term):
+                yield term, self.scores(field, term)

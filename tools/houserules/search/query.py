@@ -21,8 +21,8 @@ from whoosh.support.levenshtein import damerau_levenshtein
 from . import analysis as searchtext
 from . import homophones
 from .documents import FIELD_BOOSTS
-from .indexcache import HOMOPHONES_FILE, META_FILE, READINGS_FILE
-from .postings import Postings
+from .indexcache import HOMOPHONES_FILE, META_FILE, READINGS_FILE, Built
+from .postings import MemoryPostings, Postings
 
 #: A term in more than this share of the entries' texts is not looked up there
 #: (it still counts in names and codes): it barely changes the ranking, and
@@ -77,16 +77,22 @@ class QueryReader:
     """An open index as a query's reader: correction, analysis and names (:class:`~houserules.search.index.SearchIndex`
     adds the scoring)."""
 
-    def __init__(self, folder: Path):
-        self.folder = folder
-        self.meta: dict[str, Any] = json.loads((folder / META_FILE).read_text(encoding="utf-8"))
+    def __init__(self, folder: Path | Built):
+        """The index written in ``folder``, or one made in memory (:func:`~.indexcache.memory_index`)."""
+        self.folder = folder if isinstance(folder, Path) else None
+        self._homophones: dict[str, list[str]] | None = None
+        self._readings: dict[str, str] | None = None
         #: The terms, their documents and scores, and the stored records (the only reader of Whoosh's objects).
-        self.postings = Postings(folder)
+        self.postings: Postings | MemoryPostings
+        if isinstance(folder, Path):
+            self.meta: dict[str, Any] = json.loads((folder / META_FILE).read_text(encoding="utf-8"))
+            self.postings = Postings(folder)
+        else:
+            self.meta, self.postings = folder.meta, folder.postings
+            self._homophones, self._readings = folder.homophones, homophones.char_readings(folder.readings)
         self._count = max(1, self.postings.live_count())
         self._analyzer = self.postings.analyzer
         self._game_of: list[int] | None = None
-        self._homophones: dict[str, list[str]] | None = None
-        self._readings: dict[str, str] | None = None
         self._names: dict[tuple[str, str], frozenset[int]] = {}
         #: The terms :meth:`knows`, read at once after it was asked :data:`KNOWS_ASKED` times.
         self._scored_terms: frozenset[str] | None = None
@@ -259,6 +265,7 @@ class QueryReader:
         """The indexed bigrams by toneless pinyin (:func:`homophones.key_table`), as the index was written with
         them; read once per open index, and only by a query with an unknown Chinese bigram."""
         if self._homophones is None:
+            assert self.folder is not None  # an index made in memory has its table from the start
             self._homophones = json.loads((self.folder / HOMOPHONES_FILE).read_text(encoding="utf-8"))
         return self._homophones
 
@@ -267,6 +274,7 @@ class QueryReader:
         :meth:`homophone_table`): read once per open index, and only by a query with an unknown
         Chinese bigram, instead of pypinyin's table (0.03 s a process)."""
         if self._readings is None:
+            assert self.folder is not None  # an index made in memory has its readings from the start
             table = json.loads((self.folder / READINGS_FILE).read_text(encoding="utf-8"))
             self._readings = homophones.char_readings(table)
         return self._readings

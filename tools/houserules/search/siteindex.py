@@ -1,7 +1,8 @@
 """The site's search index: the CLI's index of the knowledge base, exported as the browser's sharded index.
 
-:func:`build_index` indexes a knowledge base with :mod:`houserules.search.indexcache`, as
-``houserules search`` does, and exports its scores with :mod:`houserules.search.shards`. The
+:func:`build_index` indexes a knowledge base in memory (:func:`~houserules.search.indexcache.memory_index`: the
+postings and scores ``houserules search`` reads from its written index, nothing written and read again) and
+exports its scores with :mod:`houserules.search.shards`. The
 glossaries' terms are indexed too (the site only). :class:`Prepared` does that work in a forked
 copy of the process, from the knowledge base already loaded, while MkDocs renders the pages.
 Where it goes in the site and how Material finds it is the adapter's
@@ -26,7 +27,7 @@ from ..data.reading.model import NO_TEXT
 from . import analysis as searchtext
 from .documents import documents
 from .index import SearchIndex
-from .indexcache import index_meta, write_index
+from .indexcache import index_meta, memory_index
 from .shards import export
 
 if TYPE_CHECKING:  # the search starts without loading the data model
@@ -66,17 +67,11 @@ def glossary_documents(kb: KnowledgeBase) -> Iterable[dict[str, Any]]:
 def build_index(kb: KnowledgeBase, target: Path) -> dict[str, Any]:
     """Index ``kb`` as the CLI does (its entries and, for the site only, its glossaries' terms) and export
     the scores as the site's sharded index into the folder ``target``; return the head (sizes and version)."""
-    with tempfile.TemporaryDirectory(prefix="houserules-siteindex-") as tmp:
-        meta = index_meta(kb, [])
-        folder = write_index(Path(tmp) / "index", documents(kb), meta)
-        terms = list(glossary_documents(kb))
-        glossary = SearchIndex(write_index(Path(tmp) / "glossary", terms, meta)) if terms else None
-        try:
-            with SearchIndex(folder) as index:
-                return export(index, target, glossary)
-        finally:
-            if glossary is not None:
-                glossary.close()
+    meta = index_meta(kb, [])
+    terms = list(glossary_documents(kb))
+    glossary = SearchIndex(memory_index(terms, meta)) if terms else None
+    with SearchIndex(memory_index(documents(kb), meta)) as index:
+        return export(index, target, glossary)
 
 
 #: Whether this system can fork a copy of the process (not on Windows).
