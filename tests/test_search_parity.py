@@ -174,18 +174,77 @@ def test_queries_are_planned_alike(site, index):
         "MR-R04",
     ]
     for typed, found in zip(queries, worker(site, analyse=queries)["analyse"], strict=True):
-        plan = index.plan(searchtext.bounded(typed))
-        exact = [shards.EXACT + plan.key, shards.EXACT_ALIAS + plan.key] if plan.key else []
-        expected = {
-            "terms": sorted([*plan.terms, *exact]),
-            "nameTerms": sorted(plan.name_terms),
-            "names": sorted(plan.names),
-            "about": sorted(plan.about),
-            "namedGame": plan.named_game,
-            "question": plan.question,
-            "scoped": [[term, sorted(games)] for term, games in sorted(plan.scoped.items())],
-        }
-        assert found["plan"] == expected, typed
+        assert found["plan"] == _plan_of(index, typed), typed
+
+
+def _plan_of(index, typed: str) -> dict:
+    plan = index.plan(searchtext.bounded(typed))
+    exact = [shards.EXACT + plan.key, shards.EXACT_ALIAS + plan.key] if plan.key else []
+    return {
+        "terms": sorted([*plan.terms, *exact]),
+        "nameTerms": sorted(plan.name_terms),
+        "names": sorted(plan.names),
+        "about": sorted(plan.about),
+        "namedGame": plan.named_game,
+        "question": plan.question,
+        "scoped": [[term, sorted(games)] for term, games in sorted(plan.scoped.items())],
+    }
+
+
+def _told_pieces(kb, index) -> list[str]:
+    """What queries are made of: the data's titles, aliases and glossary terms (as typed, in Traditional
+    characters, a letter dropped), what players say for them (the synonym tables), game names, question words."""
+    from houserules.text.chinese import to_traditional
+
+    names = [name for entry in kb.entries.values() for name in [*entry.title.values(), *entry.aliases]]
+    names += [
+        text
+        for game in kb.games.values()
+        if game.glossary
+        for term in game.glossary.terms
+        for text in (term.zh, term.en)
+    ]
+    names += [text for game in kb.games.values() for text in game.name.values()]
+    said = [pair[0] for pair in index.meta.get("synonyms", [])]
+    pieces = sorted({n for n in names + said if n.strip()})
+    pieces += sorted({to_traditional(n) for n in pieces if not n.isascii()})
+    pieces += sorted({n[:3] + n[4:] for n in pieces if n.isascii() and len(n) > 6})
+    return pieces + [
+        "怎么办",
+        "吗",
+        "会怎样",
+        "？",
+        "?",
+        "what happens if",
+        "can I",
+        "still",
+        "the",
+        "0",
+        "3",
+        "，",
+        " and ",
+    ]
+
+
+@SLOW_CORPUS
+def test_generated_queries_are_planned_and_ranked_alike(site, index, kb):
+    """Queries Hypothesis makes of the data's names, what players say, game names, typos, Traditional forms and
+    question words: the worker's plan is Python's field for field, and its ranking the command line's."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    query = st.lists(st.sampled_from(_told_pieces(kb, index)), min_size=1, max_size=5).map(" ".join)
+
+    @settings(max_examples=4, database=None)
+    @given(st.lists(query, min_size=40, max_size=40))
+    def alike(queries: list[str]) -> None:
+        found = worker(site, analyse=queries, rank=queries)
+        for typed, analysed in zip(queries, found["analyse"], strict=True):
+            assert analysed["plan"] == _plan_of(index, typed), typed
+        for typed, ranked in zip(queries, found["rank"], strict=True):
+            _ranked_alike(index, typed, ranked["hits"])
+
+    alike()
 
 
 def test_the_site_ranks_like_the_cli(site, index):
