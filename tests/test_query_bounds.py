@@ -60,3 +60,14 @@ def test_the_pages_script_uses_the_same_bound():
 
     script = (ROOT / "site_overrides/assets/javascripts/houserules.js").read_text(encoding="utf-8")
     assert re.findall(r"var MAX_(?:QUERY|GO) = (\d+);", script) == [str(analysis.MAX_QUERY)] * 2
+
+
+@given(st.text(alphabet="abcdeimorstuy", max_size=12), st.text(alphabet="abcdeimorstuy", min_size=1, max_size=12))
+def test_words_within_the_limit_always_pass_the_alphabet_screen(a, b):
+    """The screen before a game name's edit distance is a bound, never a filter: words within 1 or 2 edits
+    always pass it, so a misspelt game name is found as without it."""
+    from houserules.search.query import _edits, near_alphabets
+
+    for limit in (1, 2):
+        if _edits(a, b, limit) <= limit:
+            assert near_alphabets(set(a), set(b), limit), (a, b, limit)

@@ -320,12 +320,14 @@
       var key = (names[n][0].toLowerCase().match(/[A-Za-z]+/g) || []).join(""), game = names[n][1];
       if (key.length < head.misspeltMin) continue;
       var limit = key.length < 8 ? 1 : 2, size = names[n][0].split(/\s+/).filter(Boolean).length;
+      var alphabet = new Set(key);
       for (var first = 0; first < words.length; first++) {
         for (var count = Math.max(1, size - 1); count < size + 2; count++) {
           var run = words.slice(first, first + count);
           if (run.length < count) break;
           var letters = run.map(function (w) { return w.word; }).join("");
-          if (key.length - 1 <= letters.length && letters.length <= key.length + limit && edits(letters, key, limit) <= limit) {
+          if (key.length - 1 <= letters.length && letters.length <= key.length + limit &&
+              nearAlphabets(new Set(letters), alphabet, limit) && edits(letters, key, limit) <= limit) {
             if (found !== null && found.game !== game) return { text: text, game: null };
             found = { start: run[0].start, end: run[run.length - 1].end, game: game };
           }
@@ -334,6 +336,15 @@
     }
     if (found === null) return { text: text, game: null };
     return { text: text.slice(0, found.start) + " " + text.slice(found.end), game: found.game };
+  }
+
+  /* query.near_alphabets: whether two words of these letters may be within limit edits (each letter one lacks takes
+   * an edit of its own). */
+  function nearAlphabets(a, b, limit) {
+    var onlyA = 0, onlyB = 0;
+    a.forEach(function (c) { if (!b.has(c)) onlyA++; });
+    b.forEach(function (c) { if (!a.has(c)) onlyB++; });
+    return onlyA <= limit && onlyB <= limit;
   }
 
   /* query._edits: Levenshtein distance (limit + 1 once it is past limit). */

@@ -489,13 +489,18 @@ def misspelt_game(text: str, names: list[tuple[str, str]]) -> tuple[str, str | N
             continue
         limit = 1 if len(key) < 8 else 2
         size = len(name.split())
+        alphabet = set(key)
         for first in range(len(words)):
             for count in range(max(1, size - 1), size + 2):
                 run = words[first : first + count]
                 if len(run) < count:
                     break
                 letters = "".join(word for _, _, word in run)
-                if len(key) - 1 <= len(letters) <= len(key) + limit and _edits(letters, key, limit) <= limit:
+                if (
+                    len(key) - 1 <= len(letters) <= len(key) + limit
+                    and near_alphabets(set(letters), alphabet, limit)
+                    and _edits(letters, key, limit) <= limit
+                ):
                     if found is not None and found[2] != game:
                         return text, None
                     found = (run[0][0], run[-1][1], game)
@@ -503,6 +508,17 @@ def misspelt_game(text: str, names: list[tuple[str, str]]) -> tuple[str, str | N
         return text, None
     start, end, game = found
     return text[:start] + " " + text[end:], game
+
+
+def near_alphabets(a: set[str], b: set[str], limit: int) -> bool:
+    """Whether two words whose letters are ``a`` and ``b`` may be within ``limit`` edits: each letter of one that the
+    other lacks takes an edit of its own, so more than ``limit`` of them on either side rule it out (before the
+    distance is computed: at 5,000 entries of 120 games the distances took 44 % of a query).
+
+    >>> near_alphabets(set("mouseritter"), set("mausritter"), 1), near_alphabets(set("exploration"), set("mausritter"), 2)
+    (True, False)
+    """
+    return len(a - b) <= limit and len(b - a) <= limit
 
 
 def _edits(a: str, b: str, limit: int) -> int:
