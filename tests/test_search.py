@@ -1361,3 +1361,18 @@ def test_a_word_a_games_texts_use_everywhere_names_nothing(real_index):
 )
 def test_everyday_words_find_the_rule(real_index, told, first):
     assert real_index.search(told, limit=1)[0].record["id"] == first
+
+
+@pytest.mark.parametrize(
+    "query, both",
+    [
+        ("煤导槽能停在上面吗？能从地下室爬回去吗", {"end-turn"}),
+        ("can I end my turn in the coal chute? and can monsters climb back up it?", {"end-turn", "monsters-climb"}),
+    ],
+)
+def test_a_message_that_asks_two_things_shows_each_parts_answer_first(real_index, query, both):
+    """Each part of a message that asks several things is scored alone too: the first hit shows the question that
+    answers each part, one leading and the other below it, where the whole message alone showed one of them."""
+    hit = real_index.find(query, limit=2).hits[0]
+    shown = {hit.record["question"]["id"], (hit.record.get("also") or {}).get("id")}
+    assert hit.record["id"] == "betrayal:coal-chute-ruling" and both <= shown, shown

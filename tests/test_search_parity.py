@@ -400,6 +400,11 @@ def test_what_leads_and_whether_a_ruling_answers_alike(site, index):
         "Mausritter: how do saves work?",
         "山屋 elevatr crash",
         "鼠鼠骑士 how do I level up",
+        # Messages that ask two things (ranking.by_parts, the worker's byParts).
+        "煤导槽能停在上面吗？能从地下室爬回去吗",
+        "can I end my turn in the coal chute? and can I climb back up it?",
+        "升到二級以後好像可以無視狀態？要怎麼用",
+        "图书馆加属性一个人能拿几次？怪物在里面结束回合也能加吗",
     ]
     for query, found in zip(queries, worker(site, rank=queries)["rank"], strict=True):
         cli = index.find(query, limit=len(found["hits"]) + 2)

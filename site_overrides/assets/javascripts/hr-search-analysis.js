@@ -129,6 +129,7 @@ var hrAnalysis = (function () {
     var QUESTION_WORDS = new RegExp(head.questionWords, "gu");
     var ASKS = new RegExp(head.asks, "u");
     var ASKING = new RegExp(head.asking || head.asks, "u");
+    var PARTS = new RegExp(head.parts || "[?？;；。!！]+", "u");
     var ENGLISH = /[a-z]+/g;
     var ALNUM = /^[a-z0-9]$/;
     // English words of the synonym tables: known words, never corrected into others (index.SearchIndex._said).
@@ -216,6 +217,14 @@ var hrAnalysis = (function () {
     /* searchtext.is_asking: a question a player tells (what a result shows first, whether a ruling answers it). */
     function isAsking(text) {
       return ASKING.test(fold(text));
+    }
+
+    /* searchtext.asked_parts: the questions of a message that asks several things (its sentences that ask), or []. */
+    function askedParts(text) {
+      var parts = text.split(PARTS).map(function (part) { return part.trim(); }).filter(function (part) {
+        return part && isAsking(part);
+      });
+      return parts.length > 1 ? parts : [];
     }
 
     /* searchtext.as_typed: the query inside the quotes around it (searched as typed), or null. */
@@ -467,7 +476,7 @@ var hrAnalysis = (function () {
       saidScopes: saidScopes,
       termOf: termOf,
       fold: fold, queryTerms: queryTerms, querySequence: querySequence, exactKey: exactKey, isQuestion: isQuestion,
-      isAsking: isAsking, asTyped: asTyped, script: script,
+      isAsking: isAsking, askedParts: askedParts, asTyped: asTyped, script: script,
       words: words, joined: joined, soundKey: soundKey, correct: correct, stem: stem, wordForm: wordForm, distance: distance,
       cjkPairs: cjkPairs, correctHomophones: correctHomophones
     };

@@ -271,9 +271,38 @@
   /* The ranked hits of a query: [{entry, doc, score}], one per entry, best first. A game the query names keeps
    * that game's documents, and the rest of its words are searched (withoutGameName). */
   function rank(text) {
+    var parts = analysis.askedParts(text);
+    if (parts.length < 2) return rankOne(text);
+    // A message that asks several things: each part ranked alone too, so a hit shows each part's answer (byParts).
+    return Promise.all([rankOne(text)].concat(parts.map(rankOne))).then(function (all) {
+      byParts(all[0], all.slice(1));
+      return all[0];
+    });
+  }
+
+  function rankOne(text) {
     var named = withoutGameName(text);
     return correction(named.text).then(function (done) {
       return scoreCorrected(named.text, done.corrected, done.fix, named.game);
+    });
+  }
+
+  /* ranking.by_parts: each part's best question of a hit's entry (scored for that part alone); the question the whole
+   * message leads with stays when it is one of them (else the first part's leads), and the first other part's best
+   * is shown below it (none: alsoQuestion chooses). Nothing changes when fewer than two parts matched a question. */
+  function byParts(found, parts) {
+    found.hits.forEach(function (hit) {
+      if (!hit.question) return;
+      var bests = [];
+      parts.forEach(function (part) {
+        var best = bestQuestion(hit.entry, part.valueOf, 0);
+        if (best[0]) bests.push(best[0]);
+      });
+      if (bests.length < 2) return;
+      var shown = bests.indexOf(hit.question) >= 0 ? hit.question : bests[0];
+      var next = bests.filter(function (q) { return q !== shown; })[0];
+      hit.question = shown;
+      hit.also = next || alsoQuestion(hit.entry, found.valueOf, shown);
     });
   }
 
@@ -536,7 +565,7 @@
     glossary.sort(function (a, b) { return b.score - a.score || a.doc - b.doc; });
     glossary = glossary.slice(0, head.glossaryShown || 0);
     return { hits: hits, glossary: glossary, terms: matched, allTerms: terms, asks: asks, corrected: corrected, plan: plan,
-             answered: answered, lang: analysis.script(text), searched: searchedFor(text, corrected) };
+             answered: answered, lang: analysis.script(text), searched: searchedFor(text, corrected), valueOf: valueOf };
   }
 
   /* The entry's best-scoring matched question but ``skip`` (ties: the earlier): [its number from 1, its score],

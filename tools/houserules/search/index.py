@@ -45,7 +45,10 @@ from .ranking import ANSWERED as ANSWERED  # part of this module's interface
 from .ranking import LEAD_SHARE as LEAD_SHARE  # part of this module's interface
 from .ranking import Found as Found  # part of this module's interface
 from .ranking import Hit as Hit  # part of this module's interface
-from .ranking import also, answered, fold, leading
+from .ranking import also, answered, by_parts, fold, leading
+
+#: Each part's scores by document, of a message that asks several things.
+Parts = list[dict[int, float]]
 
 
 class SearchIndex(QueryReader):
@@ -172,6 +175,8 @@ class SearchIndex(QueryReader):
         flt = And(filters) if filters else None
         rest = self.without_game_name(text)[0]  # what the query asks, without the game it names
         asks = searchtext.is_asking(rest)
+        # A message that asks several things: each part scored alone, so a hit shows each part's answer.
+        parts = [{docnum: -score for score, docnum in self.scored(part, flt)} for part in searchtext.asked_parts(text)]
         scored = self.scored(text, flt)
         fetch = limit * 4
         while True:
@@ -184,25 +189,29 @@ class SearchIndex(QueryReader):
             fetch *= 4
         lang = chinese.reader_script(rest)
         scores = {docnum: -score for score, docnum in scored} if best else {}
-        hits = [self._hit(record, score, scores, asks, lang) for _, record, score in best[:limit]]
+        hits = [self._hit(record, score, scores, asks, lang, parts) for _, record, score in best[:limit]]
         if not asks or not best:
             return Found(hits, lang, False if asks else None)
         second = best[1][2] if len(best) > 1 else 0.0
         return Found(hits, lang, answered(best[0][2], second, self.known_share(rest)))
 
-    def _hit(self, record: dict[str, Any], score: float, scores: dict[int, float], asks: bool, lang: str) -> Hit:
-        """The hit of an entry: its question that answers the query (:func:`leading`), else the entry."""
+    def _hit(
+        self, record: dict[str, Any], score: float, scores: dict[int, float], asks: bool, lang: str, parts: Parts
+    ) -> Hit:
+        """The hit of an entry: its question that answers the query (:func:`leading`), else the entry; for a message
+        that asks several things (``parts``: each part's scores), each part's question (:func:`by_parts`)."""
         docs = sorted(self.postings.docs("entry", record["id"]))
         entry_doc, questions = docs[0], docs[1:]
         matched = [(scores[d], d) for d in questions if d in scores]
         shown = leading(scores.get(entry_doc, 0.0), matched, asks)
         fields = self.postings.stored(entry_doc)
-        entry = fields["record"]
-        hit = Hit(entry, score)
+        hit = Hit(fields["record"], score)
         if shown is not None:
+            chosen = by_parts([[(part[d], d) for d in questions if d in part] for part in parts], shown)
+            shown = chosen[0] if chosen is not None else shown
             question = self.postings.stored(shown)
             record = {**question["record"], "lead": "question"}
-            second = also(matched, shown)
+            second = chosen[1] if chosen is not None and chosen[1] is not None else also(matched, shown)
             other = self.postings.stored(second) if second is not None else None
             if other is not None:
                 record["also"] = other["record"]["question"]

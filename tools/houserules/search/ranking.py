@@ -149,6 +149,24 @@ def also(questions: Iterable[tuple[float, int]], lead: int | None) -> int | None
     return rest[0][1]
 
 
+def by_parts(parts: list[list[tuple[float, int]]], lead: int) -> tuple[int, int | None] | None:
+    """For a message that asks several things (:func:`~houserules.text.searchtext.asked_parts`), what an entry's
+    hit shows: ``parts`` holds, for each part, the entry's questions it matched (``(score, docnum)``, scored for that
+    part alone), and ``lead`` is the question the whole message leads with (:func:`leading`). Each part's best
+    question (ties: the lower docnum): ``lead`` stays when it is one of them (else the first part's leads), and the
+    first other part's best is shown below it (None: :func:`also` chooses). None when fewer than two parts matched a
+    question of the entry.
+
+    >>> by_parts([[(5.0, 3), (9.0, 4)], [(7.0, 5)]], 5), by_parts([[(9.0, 4)], [(7.0, 5)]], 3), by_parts([[(5.0, 3)], []], 3)
+    ((5, 4), (4, 5), None)
+    """
+    bests = [max(matched, key=lambda item: (item[0], -item[1]))[1] for matched in parts if matched]
+    if len(bests) < 2:
+        return None
+    shown = lead if lead in bests else bests[0]
+    return shown, next((docnum for docnum in bests if docnum != shown), None)
+
+
 def answered(first: float, second: float, known: float) -> bool:
     """Whether the first hit of a told question answers it: its score (``first``) times the share of the
     query's terms the index knows (``known``, 0–1) times its lead over the second hit (``first / second``;

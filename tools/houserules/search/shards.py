@@ -129,6 +129,7 @@ def analysis_tables() -> dict[str, Any]:
         "questionWords": _js_pattern(searchtext.QUESTION_WORDS),
         "asks": _js_pattern(searchtext.ASKS),
         "asking": _js_pattern(searchtext.ASKING),
+        "parts": _js_pattern(searchtext.PARTS),
         "quotes": [list(pair) for pair in searchtext.QUOTES],
         "minCorrected": search.MIN_CORRECTED,
         "minCompleted": search.MIN_COMPLETED,

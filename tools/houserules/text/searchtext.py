@@ -131,6 +131,22 @@ def as_typed(text: str) -> str | None:
     return None
 
 
+#: Where a message that asks several things parts them: the end of a sentence. A comma does not part one ("I'm in
+#: the Chasm, can I attack him" asks one thing).
+PARTS = re.compile(r"[?？;；。!！]+")
+
+
+def asked_parts(text: str) -> list[str]:
+    """The questions of a message that asks several things (its sentences that ask, :func:`is_asking`); none when
+    it asks one thing or nothing.
+
+    >>> asked_parts("煤导槽能停在上面吗？能从地下室爬回去吗"), asked_parts("我在陵墓里。能攻击对面的人吗？")
+    (['煤导槽能停在上面吗', '能从地下室爬回去吗'], [])
+    """
+    parts = [part.strip() for part in PARTS.split(text) if part.strip() and is_asking(part)]
+    return parts if len(parts) > 1 else []
+
+
 def is_asking(text: str) -> bool:
     """Whether a query is a question a player tells (:data:`ASKING`), so that its answer leads.
 
