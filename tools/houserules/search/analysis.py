@@ -45,6 +45,7 @@ from ..text.searchtext import (
     is_question,
     joined,
     named_spans,
+    query_terms,
     sound_key,
     word_form,
 )
@@ -121,19 +122,15 @@ class MixedTokenizer(Tokenizer):
         **kwargs: object,
     ) -> Iterator[Token]:
         token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
-        text = searchtext.fold(value)
-        if mode == "query":
-            text = searchtext.QUESTION_WORDS.sub(" ", searchtext.QUESTION.sub(" ", text))
         pos = start_pos
-        for match in searchtext.TOKEN.finditer(text):
-            for piece in searchtext.pieces(match.group(0), index=mode != "query"):
-                token.text = piece
-                token.boost = 1.0
-                token.stopped = False
-                if positions:
-                    token.pos = pos
-                    pos += 1
-                yield token
+        for piece in searchtext.tokens(value, query=mode == "query"):
+            token.text = piece
+            token.boost = 1.0
+            token.stopped = False
+            if positions:
+                token.pos = pos
+                pos += 1
+            yield token
 
 
 class EnglishStemFilter(Filter):
@@ -168,12 +165,4 @@ def query_sequence(text: str, analyze: Composable | None = None) -> list[str]:
 
 def name_key(text: str, analyze: Composable | None = None) -> str:
     """:func:`~houserules.text.searchtext.name_key`, as ``analyze`` reads (:func:`query_sequence`)."""
-    if analyze is None or analyze == _ANALYZER:
-        return searchtext.name_key(text)
-    terms = query_sequence(text, analyze)
-    return "" if len(terms) == 1 and len(terms[0]) == 1 and not terms[0].isascii() else " ".join(terms)
-
-
-def query_terms(text: str, analyze: Composable | None = None) -> list[str]:
-    """The distinct terms of a query, in order (:func:`query_sequence`)."""
-    return list(dict.fromkeys(query_sequence(text, analyze)))
+    return searchtext.key_of(query_sequence(text, analyze))

@@ -165,23 +165,22 @@ def memory_index(docs: Iterable[dict[str, Any]], meta: dict[str, Any]) -> Built:
 def correction_tables(postings: Postings | MemoryPostings, meta: dict[str, Any]) -> tuple[Any, Any]:
     """The homophone table of an index's bigrams (:func:`homophones.key_table`) and the characters' readings it
     was keyed by (:func:`homophones.char_table`): what homophone correction reads."""
-    bigrams = name_bigrams(postings, meta.get("synonyms", []))
+    names = list(postings.terms("names"))
+    bigrams = name_bigrams(postings, names, meta.get("synonyms", []))
     # The vocabulary's bigrams stay as typed: the dictionary's words', and every name's and synonym's (打它,
     # 被抱住: what players say that no entry writes).
-    names = list(postings.terms("names"))
     vocabulary = homophones.dictionary_words() + tuple(vocabulary_bigrams(names, meta.get("synonyms", [])))
     return homophones.key_table(bigrams.items(), vocabulary), homophones.char_table()
 
 
 def name_bigrams(
-    postings: Postings | MemoryPostings, synonyms: list[list[str]]
+    postings: Postings | MemoryPostings, names: list[str], synonyms: list[list[str]]
 ) -> dict[str, tuple[bool, int, list[str]]]:
     """The Chinese bigrams of the names (titles, aliases, glossary terms) and of the synonym tables' words
     (what players say, 坏人, and the rules' word for it, 奸徒): whether one is a whole name, its document
     frequency in the searched fields (summed over them), and the longer names (their Chinese runs) it stands in.
-    What a homophone is corrected into (:func:`homophones.key_table`)."""
-    names = list(postings.terms("names"))
-    names += [searchtext.name_key(word) for pair in synonyms for word in pair[:2]]
+    What a homophone is corrected into (:func:`homophones.key_table`). ``names``: the index's names."""
+    names = names + [searchtext.name_key(word) for pair in synonyms for word in pair[:2]]
     found: dict[str, tuple[bool, int, list[str]]] = {}
     for name in names:
         for run in _chinese_runs(name.split(" ")):

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from whoosh.lang.porter import stem
@@ -358,6 +358,21 @@ def term(token: str) -> str:
     return _stem(token) if token.isascii() and not token.isdigit() else token
 
 
+def tokens(text: str, query: bool) -> Iterator[str]:
+    """A text's tokens before stop words and stems: folded (for a query, its question phrases and words dropped
+    first), a Chinese run in :func:`pieces`. What the index's analyzer, :func:`query_sequence` and
+    :func:`index_terms` are made of.
+
+    >>> list(tokens("魔梯会怎样 The Elevators", query=True))
+    ['魔梯', '梯会', 'the', 'elevators']
+    """
+    text = fold(text)
+    if query:
+        text = QUESTION_WORDS.sub(" ", QUESTION.sub(" ", text))
+    for match in TOKEN.finditer(text):
+        yield from pieces(match.group(0), index=not query)
+
+
 def query_sequence(text: str) -> list[str]:
     """The terms of a query in order, repeats kept (names are found as runs of them): question phrases and
     words dropped, Chinese runs as bigrams, stop words left out, English words stemmed.
@@ -365,23 +380,21 @@ def query_sequence(text: str) -> list[str]:
     >>> query_sequence("how does the mystic elevator move")
     ['mystic', 'elev', 'move']
     """
-    text = QUESTION_WORDS.sub(" ", QUESTION.sub(" ", fold(text)))
-    return [
-        term(piece)
-        for match in TOKEN.finditer(text)
-        for piece in pieces(match.group(0), index=False)
-        if piece not in STOP_WORDS
-    ]
+    return [term(piece) for piece in tokens(text, query=True) if piece not in STOP_WORDS]
 
 
 def name_key(text: str) -> str:
-    """What a title or alias is matched as: its query terms, space-separated ("" when it has none,
-    or is one Chinese character, which names too little to stand for a thing).
+    """What a title or alias is matched as: its query terms, space-separated (:func:`key_of`).
 
     >>> name_key("Mystic Elevator"), name_key("魔梯"), name_key("枪")
     ('mystic elev', '魔梯', '')
     """
-    terms = query_sequence(text)
+    return key_of(query_sequence(text))
+
+
+def key_of(terms: list[str]) -> str:
+    """A name's key from its terms: space-separated, "" when it has none or is one Chinese character, which names
+    too little to stand for a thing."""
     if len(terms) == 1 and len(terms[0]) == 1 and not terms[0].isascii():
         return ""
     return " ".join(terms)
@@ -406,14 +419,7 @@ def index_terms(text: str) -> set[str]:
     >>> sorted(index_terms("魔梯 The Elevators"))
     ['elev', '梯', '魔', '魔梯']
     """
-    terms: set[str] = set()
-    for match in TOKEN.finditer(fold(text)):
-        run = match.group(0)
-        if run[0] >= "\u3400":
-            terms.update(pieces(run, index=True))
-        elif run not in STOP_WORDS:
-            terms.add(run if run.isdigit() else _stem(run))
-    return terms
+    return {term(piece) for piece in tokens(text, query=False) if piece not in STOP_WORDS}
 
 
 def query_terms(text: str) -> list[str]:

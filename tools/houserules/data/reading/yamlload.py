@@ -117,10 +117,6 @@ class _PythonEvents(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser
         yaml.scanner.Scanner.__init__(self)
         yaml.parser.Parser.__init__(self)
 
-    def dispose(self) -> None:
-        self.states = []
-        self.state = None
-
 
 try:
     from yaml._yaml import CParser as _CEvents  # libyaml's scanner and parser, several times faster
