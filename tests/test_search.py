@@ -1376,3 +1376,35 @@ def test_a_message_that_asks_two_things_shows_each_parts_answer_first(real_index
     hit = real_index.find(query, limit=2).hits[0]
     shown = {hit.record["question"]["id"], (hit.record.get("also") or {}).get("id")}
     assert hit.record["id"] == "betrayal:coal-chute-ruling" and both <= shown, shown
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "小鼠在水流里回合结束会怎样？在水里能分享装备吗",
+        "my mouse ends its turn in a current, what happens? can it equip a weapon while in water?",
+    ],
+)
+def test_a_message_whose_parts_two_entries_answer_shows_both_answers_in_the_first_hit(real_index, query):
+    """When the first hit's entry answers one part and another of the first entries answers the other, the first
+    hit shows that entry's question below its own, named by its code in the terminal; the other entry still has
+    its own hit."""
+    from houserules.render.terminal import format_hits
+
+    found = real_index.find(query, limit=3)
+    first = found.hits[0].record
+    also = first["also"]
+    asked = {(first["id"], first["question"]["id"]), (also["entry"]["id"], also["id"])}
+    assert asked == {
+        ("mice-and-mystics:water-movement", "free-actions-in-water"),
+        ("mice-and-mystics:currents", "current-moves-mouse"),
+    }
+    assert also["entry"]["id"] in {hit.record["id"] for hit in found.hits[1:]}
+    lines = format_hits(found.hits[:1], 200, lang=found.lang).splitlines()
+    asked_line = next(line for line in lines if also["question"][found.lang] in line)
+    assert asked_line.endswith(f"({also['entry']['code']})"), asked_line
+
+
+def test_a_message_whose_parts_one_entry_answers_names_no_other_entry(real_index):
+    hit = real_index.find("can I end my turn in the coal chute? and can monsters climb back up it?", limit=3).hits[0]
+    assert "entry" not in hit.record["also"]

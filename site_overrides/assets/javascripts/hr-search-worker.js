@@ -20,6 +20,7 @@
 (function () {
   var SETUP = 0, READY = 1, QUERY = 2, RESULT = 3;
   var LIMIT = 10;   // results shown: each may need a record chunk of its own
+  var ACROSS = 3;   // ranking.ACROSS: the first hit may show a question of another of the first this many entries
   var inFrame = typeof document !== "undefined";
   var here = inFrame && document.currentScript ? document.currentScript.src : self.location.href;
   var root = new URL("../../", here);          // assets/javascripts/ -> the site
@@ -304,6 +305,30 @@
       hit.question = shown;
       hit.also = next || alsoQuestion(hit.entry, found.valueOf, shown);
     });
+    across(found.hits, parts);
+  }
+
+  /* ranking.across: the first hit shows, below its own answer, the question of another of the first ACROSS entries
+   * that answers the part of the message its entry leaves: a part the first hit answers when its best question there
+   * scores at least head.leadShare of the part's best question in those entries (ties: the earlier hit, then the
+   * lower number). Nothing changes unless the first hit answers one part. */
+  function across(hits, parts) {
+    var first = hits[0];
+    if (!first || !first.question) return;
+    var answersOne = false, left = null;
+    parts.forEach(function (part) {
+      var top = null, own = 0;
+      hits.slice(0, ACROSS).forEach(function (hit, k) {
+        var best = bestQuestion(hit.entry, part.valueOf, 0);
+        if (!best[0]) return;
+        if (k === 0) own = best[1];
+        if (!top || best[1] > top.value) top = { value: best[1], entry: hit.entry, question: best[0] };
+      });
+      if (!top) return;
+      if (own >= head.leadShare * top.value) answersOne = true;
+      else if (!left) left = top;
+    });
+    if (answersOne && left) { first.also = left.question; first.alsoEntry = left.entry; }
   }
 
   /* query.QueryReader.without_game_name: the query without the name of the one game it names, and that game
@@ -792,7 +817,9 @@
 
   function render(found, text) {
     var lang = found.lang, records = lang === "zh-Hant" ? "rt/" : "r/";
-    var chunks = Array.from(new Set(found.hits.map(function (h) { return records + Math.floor(h.entry / head.chunk); })
+    var entries = found.hits.map(function (h) { return h.entry; }).concat(found.hits.filter(function (h) {
+      return h.alsoEntry !== undefined; }).map(function (h) { return h.alsoEntry; }));
+    var chunks = Array.from(new Set(entries.map(function (entry) { return records + Math.floor(entry / head.chunk); })
       .concat(found.glossary.map(function (g) { return "g/" + Math.floor(g.doc / head.glossaryChunk); }))));
     return Promise.all(chunks.map(load)).then(function (parts) {
       var byChunk = new Map();
@@ -814,14 +841,18 @@
         // (Material makes the last document the result's heading when every document has an anchor).
         var q = group[hit.question];   // id, question zh, question en, answer zh, answer en
         var anchor = e[5] + "#" + q[0];
-        // The entry's next question when it scores close (ranking.also), in the reader's language, below the answer.
-        var a = hit.also ? group[hit.also] : null;
+        // The entry's next question when it scores close (ranking.also), in the reader's language, below the answer;
+        // another entry's (ranking.across) with that entry's code.
+        var other = hit.alsoEntry !== undefined
+          ? byChunk.get(records + Math.floor(hit.alsoEntry / head.chunk))[hit.alsoEntry % head.chunk] : null;
+        var a = hit.also ? (other || group)[hit.also] : null;
+        var where = other ? ' <span class="hr-code">' + escape(other[0][0]) + "</span>" : "";
         var next = a ? ' <span class="hr-also"><span class="hr-q">' + ASKED[lang] + "</span> " + one(a[1], a[2], words, lang)
-          + " " + one(a[3], a[4], words, lang) + "</span>" : "";
+          + where + " " + one(a[3], a[4], words, lang) + "</span>" : "";
         return [
           { location: anchor, title: '<span class="hr-q">' + ASKED[lang] + "</span> " + both(q[1], q[2], words, lang),
             text: both(q[3], q[4], words, lang) + next + ' <span class="hr-sum">' + one(e[3], e[4], words, lang) + "</span>" + said,
-            score: score, terms: terms, ref: e[6], also: a ? a[0] : null },
+            score: score, terms: terms, ref: e[6], also: a ? a[0] : null, alsoRef: other ? other[0][6] : null },
           { location: anchor, title: title, text: "", score: score, terms: terms, ref: e[6] }
         ];
       });
@@ -906,7 +937,7 @@
           hits: found.hits.map(function (hit, i) {
             var item = result.items[i];
             return { id: item[0].ref, url: item[0].location, score: hit.score / head.scale, lead: hit.lead,
-                     also: item[0].also || null };
+                     also: item[0].also || null, alsoRef: item[0].alsoRef || null };
           }),
           answered: found.answered, lang: found.lang, searched: found.searched,
           items: result.items

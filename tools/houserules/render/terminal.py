@@ -179,7 +179,9 @@ def format_hits(
             other = rec.get("also")
             if other:  # the entry's next question, when it scores close: a player often tells two things at once
                 asked = _names(texts(other["question"], "also_question"), order)
-                lines += hanging(f"    {ASKED[order[0]]} {asked}", columns)
+                # Another entry's question (the part this entry leaves): its code says where it comes from.
+                where = f" ({clean(other['entry']['code'])})" if other.get("entry") else ""
+                lines += hanging(f"    {ASKED[order[0]]} {asked}{where}", columns)
                 lines += _texts(texts(other["answer"], "also_answer"), columns, names, order[:1])
             lines += hanging(f"    {pad(clean(rec['code']), 8)} {_names(title, order)}", columns)
             lines += _texts(texts(rec["summary"], "summary"), columns, names, order[:1])

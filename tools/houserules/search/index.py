@@ -23,6 +23,7 @@ from whoosh.query import And, Query, Term
 
 from ..text import chinese
 from . import analysis as searchtext
+from .hits import across_hit, entry_hit
 from .indexcache import Built, ensure_index
 from .postings import Scores
 from .query import COMMON_SKIPPED as COMMON_SKIPPED  # part of this module's interface
@@ -40,15 +41,12 @@ from .rank import QUESTION_BOOST as QUESTION_BOOST  # part of this module's inte
 from .rank import QUESTION_DOC_BOOST as QUESTION_DOC_BOOST  # part of this module's interface
 from .rank import QUESTION_KINDS as QUESTION_KINDS  # part of this module's interface
 from .rank import rank
+from .ranking import ACROSS, answered, fold
 from .ranking import ALSO_SHARE as ALSO_SHARE  # part of this module's interface
 from .ranking import ANSWERED as ANSWERED  # part of this module's interface
 from .ranking import LEAD_SHARE as LEAD_SHARE  # part of this module's interface
 from .ranking import Found as Found  # part of this module's interface
 from .ranking import Hit as Hit  # part of this module's interface
-from .ranking import also, answered, by_parts, fold, leading
-
-#: Each part's scores by document, of a message that asks several things.
-Parts = list[dict[int, float]]
 
 
 class SearchIndex(QueryReader):
@@ -175,57 +173,29 @@ class SearchIndex(QueryReader):
         flt = And(filters) if filters else None
         rest = self.without_game_name(text)[0]  # what the query asks, without the game it names
         asks = searchtext.is_asking(rest)
-        # A message that asks several things: each part scored alone, so a hit shows each part's answer.
+        # A message that asks several things: each part scored alone, so a hit shows each part's answer. The parts
+        # come first: scoring sets the index's coordinate, which must be the whole message's afterwards.
         parts = [{docnum: -score for score, docnum in self.scored(part, flt)} for part in searchtext.asked_parts(text)]
         scored = self.scored(text, flt)
         fetch = limit * 4
         while True:
             found = heapq.nsmallest(fetch, scored)
-            # Two at least: how far the first leads the second says whether it answers a told question.
-            wanted = max(limit, 2)
+            # Two at least: how far the first leads the second says whether it answers a told question; ACROSS:
+            # another entry that answers a part of the message the first leaves (hits.across_hit).
+            wanted = max(limit, 2, ACROSS)
             best = fold(((docnum, self.postings.stored(docnum)["record"], -score) for score, docnum in found), wanted)
             if len(best) >= wanted or len(found) < fetch:
                 break
             fetch *= 4
         lang = chinese.reader_script(rest)
         scores = {docnum: -score for score, docnum in scored} if best else {}
-        hits = [self._hit(record, score, scores, asks, lang, parts) for _, record, score in best[:limit]]
+        hits = [entry_hit(self.postings, record, score, scores, asks, lang, parts) for _, record, score in best[:limit]]
+        if len(parts) > 1 and hits and hits[0].record.get("lead") == "question":
+            across_hit(self.postings, hits[0], [record["id"] for _, record, _ in best[:ACROSS]], parts, lang)
         if not asks or not best:
             return Found(hits, lang, False if asks else None)
         second = best[1][2] if len(best) > 1 else 0.0
         return Found(hits, lang, answered(best[0][2], second, self.known_share(rest)))
-
-    def _hit(
-        self, record: dict[str, Any], score: float, scores: dict[int, float], asks: bool, lang: str, parts: Parts
-    ) -> Hit:
-        """The hit of an entry: its question that answers the query (:func:`leading`), else the entry; for a message
-        that asks several things (``parts``: each part's scores), each part's question (:func:`by_parts`)."""
-        docs = sorted(self.postings.docs("entry", record["id"]))
-        entry_doc, questions = docs[0], docs[1:]
-        matched = [(scores[d], d) for d in questions if d in scores]
-        shown = leading(scores.get(entry_doc, 0.0), matched, asks)
-        fields = self.postings.stored(entry_doc)
-        hit = Hit(fields["record"], score)
-        if shown is not None:
-            chosen = by_parts([[(part[d], d) for d in questions if d in part] for part in parts], shown)
-            shown = chosen[0] if chosen is not None else shown
-            question = self.postings.stored(shown)
-            record = {**question["record"], "lead": "question"}
-            second = chosen[1] if chosen is not None and chosen[1] is not None else also(matched, shown)
-            other = self.postings.stored(second) if second is not None else None
-            if other is not None:
-                record["also"] = other["record"]["question"]
-            hit = Hit(record, score)
-            if lang == chinese.ZH_HANT:
-                hit.traditional = {**fields.get("hant", {}), **question.get("hant", {})}
-                if other is not None:
-                    hant = other.get("hant", {})
-                    hit.traditional.update(
-                        {"also_question": hant.get("question", ""), "also_answer": hant.get("answer", "")}
-                    )
-        elif lang == chinese.ZH_HANT:
-            hit.traditional = dict(fields.get("hant", {}))
-        return hit
 
 
 def open_index(data_dir: Path) -> SearchIndex:

@@ -27,6 +27,9 @@ ANSWERED = 60.0
 #: A second question of the hit's entry is shown below the leading one when it scores at least this share of it
 #: (:func:`also`).
 ALSO_SHARE = 0.6
+#: A message that asks several things: the first hit shows the question of another of the first this many
+#: entries that answers the part it leaves (:func:`across`), one a reader sees at a glance.
+ACROSS = 3
 
 
 def coordination(term_docs: list[frozenset[int]], count: int) -> Callable[[int], float]:
@@ -165,6 +168,34 @@ def by_parts(parts: list[list[tuple[float, int]]], lead: int) -> tuple[int, int 
         return None
     shown = lead if lead in bests else bests[0]
     return shown, next((docnum for docnum in bests if docnum != shown), None)
+
+
+def across(parts: list[list[list[tuple[float, int]]]]) -> int | None:
+    """For a message that asks several things, the question of another entry the first hit shows below its own
+    answer: the part its entry leaves unanswered is answered by another hit's entry. ``parts[p][k]`` holds the
+    questions of hit ``k``'s entry that part ``p`` matched (``(score, docnum)``, scored for that part alone). A
+    part is answered by the first hit when its best question there scores at least :data:`LEAD_SHARE` of the
+    part's best question in any hit (ties: the earlier hit, then the lower docnum). None unless the first hit
+    answers one part and another hit's question answers the first part it leaves.
+
+    >>> across([[[(9.0, 3)], [(2.0, 8)]], [[(1.0, 4)], [(8.0, 9)]]]), across([[[(9.0, 3)], []], [[(7.0, 4)], [(8.0, 9)]]])
+    (9, None)
+    >>> across([[[(1.0, 3)], [(9.0, 8)]], [[(1.0, 4)], [(8.0, 9)]]]), across([[[(9.0, 3)], []], [[], []]])
+    (None, None)
+    """
+    answers_one, left = False, None
+    for by_hit in parts:
+        bests = [max(matched, key=lambda item: (item[0], -item[1])) if matched else None for matched in by_hit]
+        ranked = [(best[0], -k, best[1]) for k, best in enumerate(bests) if best is not None]
+        if not ranked:
+            continue
+        score, _, docnum = max(ranked)
+        own = bests[0][0] if bests[0] is not None else 0.0
+        if own >= LEAD_SHARE * score:
+            answers_one = True
+        elif left is None:
+            left = docnum
+    return left if answers_one else None
 
 
 def answered(first: float, second: float, known: float) -> bool:

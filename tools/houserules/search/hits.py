@@ -1,0 +1,67 @@
+"""What a hit of the command-line search shows: the entry's question that answers the query (its answer first),
+the question below it, and for a reader of Traditional characters the texts in Traditional. The site's worker
+(``hr-search-worker.js``: ``leadingQuestion``, ``alsoQuestion``, ``byParts``, ``across``) shows the same.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..text import chinese
+from .postings import MemoryPostings, Postings
+from .ranking import Hit, across, also, by_parts, leading
+
+#: Each part's scores by document, of a message that asks several things.
+Parts = list[dict[int, float]]
+
+
+def entry_hit(
+    postings: Postings | MemoryPostings,
+    record: dict[str, Any],
+    score: float,
+    scores: dict[int, float],
+    asks: bool,
+    lang: str,
+    parts: Parts,
+) -> Hit:
+    """The hit of an entry: its question that answers the query (:func:`~houserules.search.ranking.leading`), else
+    the entry; for a message that asks several things (``parts``: each part's scores), each part's question
+    (:func:`~houserules.search.ranking.by_parts`)."""
+    docs = sorted(postings.docs("entry", record["id"]))
+    entry_doc, questions = docs[0], docs[1:]
+    matched = [(scores[d], d) for d in questions if d in scores]
+    shown = leading(scores.get(entry_doc, 0.0), matched, asks)
+    fields = postings.stored(entry_doc)
+    hit = Hit(fields["record"], score)
+    if shown is not None:
+        chosen = by_parts([[(part[d], d) for d in questions if d in part] for part in parts], shown)
+        shown = chosen[0] if chosen is not None else shown
+        question = postings.stored(shown)
+        hit = Hit({**question["record"], "lead": "question"}, score)
+        second = chosen[1] if chosen is not None and chosen[1] is not None else also(matched, shown)
+        if lang == chinese.ZH_HANT:
+            hit.traditional = {**fields.get("hant", {}), **question.get("hant", {})}
+        if second is not None:
+            _below(hit, postings.stored(second), lang)
+    elif lang == chinese.ZH_HANT:
+        hit.traditional = dict(fields.get("hant", {}))
+    return hit
+
+
+def across_hit(postings: Postings | MemoryPostings, first: Hit, refs: list[str], parts: Parts, lang: str) -> None:
+    """The first hit of a message that asks several things shows, below its own answer, the question of another of
+    the first entries (``refs``, the first hit's first) that answers the part its entry leaves
+    (:func:`~houserules.search.ranking.across`), with that entry's code, id, title and page."""
+    questions = [sorted(postings.docs("entry", ref))[1:] for ref in refs]
+    shown = across([[[(part[d], d) for d in docs if d in part] for docs in questions] for part in parts])
+    if shown is not None:
+        question = postings.stored(shown)
+        _below(first, question, lang, {key: question["record"][key] for key in ("code", "id", "title", "url")})
+
+
+def _below(hit: Hit, stored: dict[str, Any], lang: str, entry: dict[str, Any] | None = None) -> None:
+    """``stored``'s question shown below the hit's leading one, with its entry when it is another's."""
+    hit.record["also"] = {**stored["record"]["question"], **({"entry": entry} if entry else {})}
+    if lang == chinese.ZH_HANT and hit.traditional is not None:
+        hant = stored.get("hant", {})
+        hit.traditional.update({"also_question": hant.get("question", ""), "also_answer": hant.get("answer", "")})
