@@ -9,6 +9,7 @@ folder. ``show`` output is compared with golden files: refresh them with
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -16,6 +17,8 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_shown_text import unwrapped
 
 from conftest import DATA, FIXTURES, ROOT, load_kb, run_cli, run_process
@@ -1408,3 +1411,32 @@ def test_a_message_whose_parts_two_entries_answer_shows_both_answers_in_the_firs
 def test_a_message_whose_parts_one_entry_answers_names_no_other_entry(real_index):
     hit = real_index.find("can I end my turn in the coal chute? and can monsters climb back up it?", limit=3).hits[0]
     assert "entry" not in hit.record["also"]
+
+
+@functools.cache
+def _asked_questions() -> list[tuple[str, str]]:
+    """Every question of the real data as a player might type it: (game, text), in each language."""
+    kb = load_kb(DATA)
+    entries = kb.entries.values()
+    asked = [(entry.game, getattr(q.q, lang)) for entry in entries for q in entry.questions for lang in ("zh", "en")]
+    return [(game, text) for game, text in asked if text]
+
+
+@settings(max_examples=80)
+@given(st.data())
+def test_a_question_shown_from_another_entry_is_of_the_first_hits_game_and_among_the_first(real_index, data):
+    """Two of the data's questions asked in one message (of one game or of two): the question shown below the first
+    hit's own answer, when it comes from another entry, is of the first hit's game, from one of the first ACROSS
+    entries, and not the first hit's own entry."""
+    questions = _asked_questions()
+    first = data.draw(st.sampled_from(questions))
+    second = data.draw(st.sampled_from(questions))
+    joint = "？" if data.draw(st.booleans()) else "? "
+    query = first[1].rstrip("？?") + joint + second[1]
+    found = real_index.find(query, limit=1)
+    if not found.hits or "entry" not in found.hits[0].record.get("also", {}):
+        return
+    shown, other = found.hits[0].record, found.hits[0].record["also"]["entry"]
+    leading = [hit.record["id"] for hit in real_index.find(query, limit=search.ACROSS).hits]
+    assert other["id"] != shown["id"] and other["id"] in leading, query
+    assert other["id"].split(":")[0] == shown["game"], query

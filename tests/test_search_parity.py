@@ -408,6 +408,8 @@ def test_what_leads_and_whether_a_ruling_answers_alike(site, index):
         # ... whose parts two entries answer (ranking.across, the worker's across).
         "小鼠在水流里回合结束会怎样？在水里能分享装备吗",
         "how do I climb out of water? and what happens in a current at the end of my turn?",
+        # ... whose other part another game's entry answers: never shown under the first hit (a message asks one game).
+        "在战斗里轮到我能走多远？小鼠一回合能做几个行动？",
     ]
     for query, found in zip(queries, worker(site, rank=queries)["rank"], strict=True):
         cli = index.find(query, limit=len(found["hits"]) + 2)

@@ -319,6 +319,7 @@
     parts.forEach(function (part) {
       var top = null, own = 0;
       hits.slice(0, ACROSS).forEach(function (hit, k) {
+        if (head.gameOf[hit.entry] !== head.gameOf[first.entry]) return;  // a message asks about one game
         var best = bestQuestion(hit.entry, part.valueOf, 0);
         if (!best[0]) return;
         if (k === 0) own = best[1];

@@ -191,7 +191,9 @@ class SearchIndex(QueryReader):
         scores = {docnum: -score for score, docnum in scored} if best else {}
         hits = [entry_hit(self.postings, record, score, scores, asks, lang, parts) for _, record, score in best[:limit]]
         if len(parts) > 1 and hits and hits[0].record.get("lead") == "question":
-            across_hit(self.postings, hits[0], [record["id"] for _, record, _ in best[:ACROSS]], parts, lang)
+            game = hits[0].record["game"]  # a message asks about one game: another game's answer is never its part's
+            refs = [record["id"] for _, record, _ in best[:ACROSS] if record["game"] == game]
+            across_hit(self.postings, hits[0], refs, parts, lang)
         if not asks or not best:
             return Found(hits, lang, False if asks else None)
         second = best[1][2] if len(best) > 1 else 0.0
