@@ -1440,3 +1440,15 @@ def test_a_question_shown_from_another_entry_is_of_the_first_hits_game_and_among
     leading = [hit.record["id"] for hit in real_index.find(query, limit=search.ACROSS).hits]
     assert other["id"] != shown["id"] and other["id"] in leading, query
     assert other["id"].split(":")[0] == shown["game"], query
+
+
+def test_a_second_question_joined_by_and_is_a_part_of_its_own(real_index):
+    """ "…, what happens to her and how long until…": the "and" before a question word parts the message, so the
+    part the first entry leaves is answered below its answer (here by the entry of critical damage)."""
+    query = "my mouse just got critical damage, what happens to her and how long until she dies if nobody helps"
+    assert searchtext.asked_parts(query) == [
+        "my mouse just got critical damage, what happens to her",
+        "how long until she dies if nobody helps",
+    ]
+    hit = real_index.find(query, limit=1).hits[0].record
+    assert hit["question"]["id"] == "untended" and hit["also"]["entry"]["id"] == "mausritter:critical-damage"

@@ -131,9 +131,25 @@ def as_typed(text: str) -> str | None:
     return None
 
 
-#: Where a message that asks several things parts them: the end of a sentence. A comma does not part one ("I'm in
-#: the Chasm, can I attack him" asks one thing).
-PARTS = re.compile(r"[?？;；。!！]+")
+#: English words that open a question after "and" ("…, and does the traitor roll too?").
+PART_OPENERS = ("what", "how", "does", "do", "did", "can", "could", "is", "are", "who", "whose", "when", "where", "why")
+PART_OPENERS += ("which", "will", "would", "should", "must", "may", "if")
+
+
+def _either_case(word: str) -> str:
+    return f"[{word[0]}{word[0].upper()}]{word[1:]}"
+
+
+#: Where a message that asks several things parts them: the end of a sentence, or "and" (also, plus) before a word
+#: that opens a question ("what's a round, and how long is a fight"). A comma alone does not part one ("I'm in the
+#: Chasm, can I attack him" asks one thing), nor an "and" inside a question ("a round and a turn").
+PARTS = re.compile(
+    r"[?？;；。!！]+|,?\s+(?:"
+    + "|".join(map(_either_case, ("and", "also", "plus")))
+    + r")\s+(?=(?:"
+    + "|".join(map(_either_case, PART_OPENERS))
+    + r")\b)"
+)
 
 
 def asked_parts(text: str) -> list[str]:
@@ -142,6 +158,8 @@ def asked_parts(text: str) -> list[str]:
 
     >>> asked_parts("煤导槽能停在上面吗？能从地下室爬回去吗"), asked_parts("我在陵墓里。能攻击对面的人吗？")
     (['煤导槽能停在上面吗', '能从地下室爬回去吗'], [])
+    >>> asked_parts("what's a round and a turn, and how long is a fight"), asked_parts("I fell and can I climb back?")
+    (["what's a round and a turn", 'how long is a fight'], [])
     """
     parts = [part.strip() for part in PARTS.split(text) if part.strip() and is_asking(part)]
     return parts if len(parts) > 1 else []
