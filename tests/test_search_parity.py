@@ -410,6 +410,8 @@ def test_what_leads_and_whether_a_ruling_answers_alike(site, index):
         "how do I climb out of water? and what happens in a current at the end of my turn?",
         # ... whose other part another game's entry answers: never shown under the first hit (a message asks one game).
         "在战斗里轮到我能走多远？小鼠一回合能做几个行动？",
+        # ... parted at an "and" before a question word (searchtext.PARTS).
+        "my mouse just got critical damage, what happens to her and how long until she dies if nobody helps",
     ]
     for query, found in zip(queries, worker(site, rank=queries)["rank"], strict=True):
         cli = index.find(query, limit=len(found["hits"]) + 2)
