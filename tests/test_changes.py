@@ -333,3 +333,27 @@ def test_the_real_changes_page_and_feed_show_no_production_word(built_site):
         text = (built_site / name).read_text(encoding="utf-8")
         assert production.findall(text) == []
         assert (NEUTRAL_SUBJECT in text) == needs_neutral
+
+
+def test_a_second_reading_of_the_history_parses_no_file_again_and_finds_the_same(repo, monkeypatch):
+    """A blob id names its content: the entry files a process has read from the history (a preview's rebuilds, a
+    run's builds) are not fetched or parsed again, and the versions and changes read are the same."""
+    from houserules.data.versions import history as history_module
+
+    data, _ = repo
+    monkeypatch.setattr(history_module, "_READ", {})
+    parsed = []
+    real = history_module.read_blob
+    monkeypatch.setattr(history_module, "read_blob", lambda blob: parsed.append(blob) or real(blob))
+    first = load_history(load_kb(data))
+    assert parsed and all(blob is not None for blob in parsed)
+    parsed.clear()
+    again = load_history(load_kb(data))
+    assert parsed == []
+    assert [
+        (v.version, v.commit, [(c.ref, c.status, c.aspects, c.before, c.after) for c in v.entries])
+        for v in again.versions
+    ] == [
+        (v.version, v.commit, [(c.ref, c.status, c.aspects, c.before, c.after) for c in v.entries])
+        for v in first.versions
+    ]

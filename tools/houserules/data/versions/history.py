@@ -299,8 +299,10 @@ def load_history(kb: KnowledgeBase, current: DataVersion | None = None) -> Histo
             if blob is not None
         ]
         dated = _dated_blobs(newest, commits, known)
-        # the commits, for their subjects, the changed files, and the entry files each version's dates need
-        blobs = git_objects(top, [c.id for c in commits] + ids + dated)
+        # the commits, for their subjects, the changed files this process has not read yet, and the entry files
+        # each version's dates need
+        blobs = git_objects(top, [c.id for c in commits] + [b for b in ids if b not in _READ] + dated)
+        read = _read_blobs(ids, blobs)
         dates = _version_dates(newest, commits, {**known, **{b: _history_date(blobs.get(b)) for b in dated}})
         versions = []
         for commit, tree in zip(commits, trees):
@@ -308,8 +310,8 @@ def load_history(kb: KnowledgeBase, current: DataVersion | None = None) -> Histo
             after = {path: new for _, path, _, new in commit.files}
             entries, others = entry_changes(
                 [(letter, path) for letter, path, _, _ in commit.files],
-                partial(_read_at, blobs, before),
-                partial(_read_at, blobs, after),
+                partial(_read_at, read, before),
+                partial(_read_at, read, after),
                 kb,
             )
             version = DataVersion(tree or "0" * 40)
@@ -438,6 +440,22 @@ __all__ = [
 ]
 
 
-def _read_at(blobs: dict[str, bytes | None], ids: dict[str, str | None], path: str) -> dict[str, Any] | None:
+#: The data of the changed files a process has read from the history, by blob id (a blob id names its content, so
+#: it always reads the same): a preview's rebuilds and the builds of one process read each blob once. At most
+#: READ_KEPT, the oldest forgotten first.
+_READ: dict[str, dict[str, Any] | None] = {}
+READ_KEPT = 20_000
+
+
+def _read_blobs(ids: list[str], blobs: dict[str, bytes | None]) -> dict[str, dict[str, Any] | None]:
+    """The data of each blob of ``ids``: read before by this process, else read from ``blobs`` (and kept)."""
+    read = {blob: _READ[blob] if blob in _READ else read_blob(blobs.get(blob)) for blob in ids}
+    _READ.update((blob, data) for blob, data in read.items() if blob in blobs)
+    for blob in list(_READ)[: max(0, len(_READ) - READ_KEPT)]:
+        del _READ[blob]
+    return read
+
+
+def _read_at(read: dict[str, dict[str, Any] | None], ids: dict[str, str | None], path: str) -> dict[str, Any] | None:
     """The data of ``path`` in the blob ``ids`` names for it (None when absent)."""
-    return read_blob(blobs.get(ids.get(path) or ""))
+    return read.get(ids.get(path) or "")
