@@ -1,0 +1,165 @@
+"""A first visit on a slow phone network: from the navigation to the first search results.
+
+    .venv/bin/python -m benchmarks.first_visit SITE [SITE...] [--query Q] [--rounds N]
+
+Each site is served on 127.0.0.1 gzipped, as GitHub Pages and most hosts send text files (level 6, the
+``Content-Encoding: gzip`` a browser asks for). A fresh headless Chromium page at 375 px, its cache empty and the
+site's offline worker blocked (see :mod:`benchmarks.site_search_bench`), has its network slowed to Slow 4G
+(1.6 Mbps down, 750 kbps up, 150 ms round trip, CDP ``Network.emulateNetworkConditions``) and its CPU 4x
+(``Emulation.setCPUThrottlingRate``). It opens the home page and, as soon as the search box is in the page,
+puts the query in it (one keyup, as Material reads it):
+
+* ``first_ms``: milliseconds from the start of the navigation to the first result on screen
+  (``performance.now()`` when it shows), medians over ``--rounds``;
+* ``requests`` and ``bytes``: what the browser fetched before then, and the bytes it received for it
+  (compressed, as sent);
+* ``largest``: the files that weighed most, and ``chain``: when each file started and ended (ms from the
+  navigation's first request), which shows what waited on what.
+
+Wall-clock times of a browser on a shared machine vary from run to run: compare sites in one run, and read the
+bytes and the chain, which do not. No timing here is asserted by a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import gzip
+import http.server
+import json
+import statistics
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from benchmarks.site_search_bench import _ASK, FIRST_QUERY, THROTTLE
+from houserules.search.evaluate import CHROMIUM, CHROMIUM_ARGS
+
+#: Chrome's "Slow 4G": bytes per second down and up, and the round trip in ms.
+DOWN, UP, LATENCY = 1_600_000 / 8, 750_000 / 8, 150
+#: What a host compresses (the rest, images and PDFs, it sends as they are).
+COMPRESSED = (".html", ".js", ".css", ".json", ".svg", ".xml", ".txt", ".webmanifest", ".map")
+
+
+class _GzipHandler(http.server.SimpleHTTPRequestHandler):
+    """Static files, gzipped when the browser accepts it and the type is text (each compressed once)."""
+
+    cache: dict[Path, bytes] = {}
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def send_head(self):  # type: ignore[no-untyped-def]
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            path = path / "index.html"
+        if (
+            not path.is_file()
+            or not path.name.endswith(COMPRESSED)
+            or "gzip" not in self.headers.get("Accept-Encoding", "")
+        ):
+            return super().send_head()
+        body = self.cache.get(path)
+        if body is None:
+            body = self.cache[path] = gzip.compress(path.read_bytes(), 6)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return _Body(body)
+
+
+class _Body:
+    """What ``send_head`` returns for ``copyfile``: the compressed body."""
+
+    def __init__(self, body: bytes):
+        self.body = body
+
+    def read(self, *args: Any) -> bytes:
+        body, self.body = self.body, b""
+        return body
+
+    def close(self) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def serve_gzipped(site: Path) -> Iterator[str]:
+    """Serve ``site`` gzipped on 127.0.0.1 while the block runs; yields its base URL."""
+    handler = functools.partial(_GzipHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def visit(site: Path, query: str = FIRST_QUERY) -> dict[str, Any]:
+    """One first visit of ``site`` (see the module's documentation)."""
+    from playwright.sync_api import sync_playwright
+
+    with serve_gzipped(site) as base, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(
+                viewport={"width": 375, "height": 740}, is_mobile=True, service_workers="block"
+            )
+            page = context.new_page()
+            cdp = context.new_cdp_session(page)
+            cdp.send("Network.enable")
+            cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+            cdp.send(
+                "Network.emulateNetworkConditions",
+                {"offline": False, "latency": LATENCY, "downloadThroughput": DOWN, "uploadThroughput": UP},
+            )
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": THROTTLE})
+            finished: list[Any] = []
+            page.on("requestfinished", lambda request: finished.append(request))
+            page.goto(f"{base}/index.html", wait_until="commit")
+            page.wait_for_selector("input.md-search__input", state="attached")
+            page.evaluate(_ASK, [query, True])
+            first = page.evaluate("performance.now()")
+            before = list(finished)
+            files = []  # (name, bytes received, start and end in ms from the navigation's start)
+            origin = before[0].timing["startTime"] if before else 0.0
+            for request in before:
+                timing, sizes = request.timing, request.sizes()
+                name = request.url.removeprefix(base + "/")
+                start = timing["startTime"] - origin
+                files.append((name, sizes["responseBodySize"], start, start + max(timing["responseEnd"], 0.0)))
+            context.close()
+        finally:
+            browser.close()
+    return {
+        "first_ms": round(first),
+        "requests": len(files),
+        "bytes": sum(f[1] for f in files),
+        "largest": sorted(((f[0], f[1]) for f in files), key=lambda f: -f[1])[:8],
+        "chain": [(name.partition("?")[0], size, round(start), round(end)) for name, size, start, end in files],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("sites", type=Path, nargs="+", help="built sites to visit")
+    parser.add_argument("--query", default=FIRST_QUERY, help=f"the query typed (default: {FIRST_QUERY})")
+    parser.add_argument("--rounds", type=int, default=3, help="visits per site (their median is reported)")
+    args = parser.parse_args(argv)
+    for site in args.sites:
+        visits = [visit(site, args.query) for _ in range(args.rounds)]
+        report = visits[-1] | {"first_ms": statistics.median(v["first_ms"] for v in visits)}
+        report["first_ms_each"] = [v["first_ms"] for v in visits]
+        print(json.dumps({"site": str(site), **report}, ensure_ascii=False), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
