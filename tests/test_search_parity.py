@@ -416,8 +416,7 @@ def test_what_leads_and_whether_a_ruling_answers_alike(site, index):
     for query, found in zip(queries, worker(site, rank=queries)["rank"], strict=True):
         cli = index.find(query, limit=len(found["hits"]) + 2)
         shown = {
-            h.record["id"]: (h.record["url"], h.record.get("lead"), _also(h.record.get("also") or {}))
-            for h in cli.hits
+            h.record["id"]: (h.record["url"], h.record.get("lead"), _also(h.record.get("also") or {})) for h in cli.hits
         }
         # The first hits alike; near ties further down (scores within 0.05) may swap, as in _ranked_alike.
         assert [h["id"] for h in found["hits"][:1]] == [h.record["id"] for h in cli.hits[:1]], query

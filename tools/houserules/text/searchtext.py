@@ -132,8 +132,8 @@ def as_typed(text: str) -> str | None:
 
 
 #: English words that open a question after "and" ("…, and does the traitor roll too?").
-PART_OPENERS = ("what", "how", "does", "do", "did", "can", "could", "is", "are", "who", "whose", "when", "where", "why")
-PART_OPENERS += ("which", "will", "would", "should", "must", "may", "if")
+PART_OPENERS: tuple[str, ...] = ("what", "how", "does", "do", "did", "can", "could", "is", "are", "who", "whose")
+PART_OPENERS += ("when", "where", "why", "which", "will", "would", "should", "must", "may", "if")
 
 
 def _either_case(word: str) -> str:
