@@ -23,20 +23,16 @@ bytes and the chain, which do not. No timing here is asserted by a test.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import functools
 import gzip
 import http.server
 import json
 import statistics
 import sys
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from benchmarks.site_search_bench import _ASK, FIRST_QUERY, THROTTLE
-from houserules.search.evaluate import CHROMIUM, CHROMIUM_ARGS
+from houserules.search.evaluate import CHROMIUM, CHROMIUM_ARGS, serve_static
 
 #: Chrome's "Slow 4G": bytes per second down and up, and the round trip in ms.
 DOWN, UP, LATENCY = 1_600_000 / 8, 750_000 / 8, 150
@@ -87,26 +83,11 @@ class _Body:
         pass
 
 
-@contextlib.contextmanager
-def serve_gzipped(site: Path) -> Iterator[str]:
-    """Serve ``site`` gzipped on 127.0.0.1 while the block runs; yields its base URL."""
-    handler = functools.partial(_GzipHandler, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
-
-
 def visit(site: Path, query: str = FIRST_QUERY) -> dict[str, Any]:
     """One first visit of ``site`` (see the module's documentation)."""
     from playwright.sync_api import sync_playwright
 
-    with serve_gzipped(site) as base, sync_playwright() as playwright:
+    with serve_static(site, _GzipHandler) as base, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             context = browser.new_context(

@@ -287,9 +287,10 @@ class _QuietServer(http.server.ThreadingHTTPServer):
 
 
 @contextlib.contextmanager
-def serve_static(site: Path) -> Iterator[str]:
-    """Serve the folder ``site`` on 127.0.0.1 at a free port while the block runs; yields its base URL."""
-    server = _QuietServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site)))
+def serve_static(site: Path, handler: type[http.server.SimpleHTTPRequestHandler] | None = None) -> Iterator[str]:
+    """Serve the folder ``site`` on 127.0.0.1 at a free port while the block runs; yields its base URL.
+    ``handler``: how a request is answered (a file as it is, quietly, by default)."""
+    server = _QuietServer(("127.0.0.1", 0), functools.partial(handler or _QuietHandler, directory=str(site)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
