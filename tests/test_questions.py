@@ -79,6 +79,13 @@ def test_questions_have_both_languages_and_a_short_answer():
                 assert 1 <= len(sentences) <= 4, (entry.ref, question.id, lang)
 
 
+def test_every_question_has_two_to_five_variants():
+    """CONTRIBUTING: two to five other wordings per question: enough to be found as players say it, few enough that
+    each keeps its question's condition."""
+    counts = {f"{e.ref}/{q.id}": len(q.variants) for e in KB.entries.values() for q in e.questions}
+    assert {question: n for question, n in counts.items() if not 2 <= n <= 5} == {}
+
+
 #: The most questions a rule's page holds: each asks one thing a player asks of that section (its numbers, exceptions,
 #: what happens after), and a section that needs more is better split into entries.
 MOST_QUESTIONS = 12
