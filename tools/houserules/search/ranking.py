@@ -173,10 +173,11 @@ def by_parts(parts: list[list[tuple[float, int]]], lead: int) -> tuple[int, int 
 def across(parts: list[list[list[tuple[float, int]]]]) -> int | None:
     """For a message that asks several things, the question of another entry the first hit shows below its own
     answer: the part its entry leaves unanswered is answered by another hit's entry. ``parts[p][k]`` holds the
-    questions of hit ``k``'s entry (of the first hit's game only: a message asks about one game) that part ``p`` matched (``(score, docnum)``, scored for that part alone). A
-    part is answered by the first hit when its best question there scores at least :data:`LEAD_SHARE` of the
-    part's best question in any hit (ties: the earlier hit, then the lower docnum). None unless the first hit
-    answers one part and another hit's question answers the first part it leaves.
+    questions of hit ``k``'s entry that part ``p`` matched (``(score, docnum)``, scored for that part alone); the
+    hits are of the first hit's game only, since a message asks about one game. A part is answered by the first
+    hit when its best question there scores at least :data:`LEAD_SHARE` of the part's best question in any hit
+    (ties: the earlier hit, then the lower docnum). None unless the first hit answers one part and another hit's
+    question answers the first part it leaves.
 
     >>> across([[[(9.0, 3)], [(2.0, 8)]], [[(1.0, 4)], [(8.0, 9)]]]), across([[[(9.0, 3)], []], [[(7.0, 4)], [(8.0, 9)]]])
     (9, None)
