@@ -379,6 +379,22 @@ def test_the_next_question_shows_below_the_answer_in_the_readers_language(site, 
     )
 
 
+def test_another_entrys_question_is_a_link_of_its_own_to_its_page_and_anchor(site, index):
+    """The question of another entry shown in the first result (ranking.across) is a document of the result with its
+    own location, that entry's page and the question's anchor, so tapping it opens the answer just read; the first
+    document's text does not hold it."""
+    query = "小鼠在水流里回合结束会怎样？在水里能分享装备吗"
+    found = worker(site, rank=[query])["rank"][0]
+    cli = index.find(query, limit=1).hits[0].record
+    other = cli["also"]["entry"]
+    documents = found["items"][0]
+    shown = [d for d in documents if d.get("ref") == other["id"]]
+    assert [d["location"] for d in shown] == [f"{other['url']}#{cli['also']['id']}"]
+    assert cli["also"]["answer"]["zh"].partition("[[")[0] in re.sub(r"<[^>]+>", "", shown[0]["text"])
+    assert other["code"] in shown[0]["text"] and 'class="hr-also"' not in documents[0]["text"]
+    assert documents[-1]["location"] == documents[0]["location"]  # the result's heading still opens its own answer
+
+
 @SLOW_CORPUS
 def test_what_leads_and_whether_a_ruling_answers_alike(site, index):
     """Every judged and every told question of tests/lead_judgements.yaml: the same question leads (its anchor), the

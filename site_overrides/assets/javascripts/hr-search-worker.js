@@ -850,15 +850,24 @@
         var other = hit.alsoEntry !== undefined
           ? byChunk.get(records + Math.floor(hit.alsoEntry / head.chunk))[hit.alsoEntry % head.chunk] : null;
         var a = hit.also ? (other || group)[hit.also] : null;
-        var where = other ? ' <span class="hr-code">' + escape(other[0][0]) + "</span>" : "";
-        var next = a ? ' <span class="hr-also"><span class="hr-q">' + ASKED[lang] + "</span> " + one(a[1], a[2], words, lang)
-          + where + " " + one(a[3], a[4], words, lang) + "</span>" : "";
-        return [
+        var next = a && !other ? ' <span class="hr-also"><span class="hr-q">' + ASKED[lang] + "</span> "
+          + one(a[1], a[2], words, lang) + " " + one(a[3], a[4], words, lang) + "</span>" : "";
+        var docs = [
           { location: anchor, title: '<span class="hr-q">' + ASKED[lang] + "</span> " + both(q[1], q[2], words, lang),
             text: both(q[3], q[4], words, lang) + next + ' <span class="hr-sum">' + one(e[3], e[4], words, lang) + "</span>" + said,
-            score: score, terms: terms, ref: e[6], also: a ? a[0] : null, alsoRef: other ? other[0][6] : null },
-          { location: anchor, title: title, text: "", score: score, terms: terms, ref: e[6] }
+            score: score, terms: terms, ref: e[6], also: a ? a[0] : null, alsoRef: other ? other[0][6] : null }
         ];
+        // Another entry's question is a link of its own, to its own page and anchor, named by that entry's code and
+        // title, so a reader who taps it lands on the answer just read.
+        if (a && other) {
+          docs.push({ location: other[0][5] + "#" + a[0],
+            title: '<span class="hr-q">' + ASKED[lang] + "</span> " + one(a[1], a[2], words, lang),
+            text: one(a[3], a[4], words, lang) + ' <span class="hr-also-from"><span class="hr-code">' + escape(other[0][0])
+              + "</span> " + one(other[0][1], other[0][2], words, lang) + "</span>",
+            score: score, terms: terms, ref: other[0][6] });
+        }
+        docs.push({ location: anchor, title: title, text: "", score: score, terms: terms, ref: e[6] });
+        return docs;
       });
       // Glossary terms (for translators) come after the entries, never between them.
       found.glossary.forEach(function (g) {

@@ -56,7 +56,8 @@ def across_hit(postings: Postings | MemoryPostings, first: Hit, refs: list[str],
     shown = across([[[(part[d], d) for d in docs if d in part] for docs in questions] for part in parts])
     if shown is not None:
         question = postings.stored(shown)
-        _below(first, question, lang, {key: question["record"][key] for key in ("code", "id", "title", "url")})
+        entry = {key: question["record"][key] for key in ("code", "id", "title")}
+        _below(first, question, lang, {**entry, "url": question["record"]["url"].partition("#")[0]})
 
 
 def _below(hit: Hit, stored: dict[str, Any], lang: str, entry: dict[str, Any] | None = None) -> None:
