@@ -180,9 +180,9 @@ class SearchIndex(QueryReader):
         fetch = limit * 4
         while True:
             found = heapq.nsmallest(fetch, scored)
-            # Two at least: how far the first leads the second says whether it answers a told question; ACROSS:
-            # another entry that answers a part of the message the first leaves (hits.across_hit).
-            wanted = max(limit, 2, ACROSS)
+            # Two at least: how far the first leads the second says whether it answers a told question; for a
+            # message of several parts, ACROSS: another entry may answer a part the first leaves (hits.across_hit).
+            wanted = max(limit, 2, ACROSS if len(parts) > 1 else 0)
             best = fold(((docnum, self.postings.stored(docnum)["record"], -score) for score, docnum in found), wanted)
             if len(best) >= wanted or len(found) < fetch:
                 break

@@ -115,6 +115,15 @@ def fold(scored: Iterable[tuple[int, dict[str, Any], float]], limit: int) -> lis
     return best
 
 
+def best_of(scored: Iterable[tuple[float, int]]) -> tuple[float, int] | None:
+    """The best-scoring ``(score, docnum)`` (ties: the lower docnum), None when there is none.
+
+    >>> best_of([(9.0, 5), (9.0, 3), (2.0, 1)]), best_of([])
+    ((9.0, 3), None)
+    """
+    return max(scored, key=lambda item: (item[0], -item[1]), default=None)
+
+
 def leading(entry_score: float, questions: Iterable[tuple[float, int]], asks: bool) -> int | None:
     """Which question of an entry a hit shows first: the best-scoring of ``questions`` (``(score, docnum)``
     of the entry's matched question documents; ties: the lower docnum) when the query asks something and it
@@ -127,7 +136,7 @@ def leading(entry_score: float, questions: Iterable[tuple[float, int]], asks: bo
     """
     if not asks:
         return None
-    found = max(questions, key=lambda item: (item[0], -item[1]), default=None)
+    found = best_of(questions)
     if found is None or found[0] < LEAD_SHARE * entry_score:
         return None
     return found[1]
@@ -163,7 +172,7 @@ def by_parts(parts: list[list[tuple[float, int]]], lead: int) -> tuple[int, int 
     >>> by_parts([[(5.0, 3), (9.0, 4)], [(7.0, 5)]], 5), by_parts([[(9.0, 4)], [(7.0, 5)]], 3), by_parts([[(5.0, 3)], []], 3)
     ((5, 4), (4, 5), None)
     """
-    bests = [max(matched, key=lambda item: (item[0], -item[1]))[1] for matched in parts if matched]
+    bests = [best[1] for best in map(best_of, parts) if best is not None]
     if len(bests) < 2:
         return None
     shown = lead if lead in bests else bests[0]
@@ -186,7 +195,7 @@ def across(parts: list[list[list[tuple[float, int]]]]) -> int | None:
     """
     answers_one, left = False, None
     for by_hit in parts:
-        bests = [max(matched, key=lambda item: (item[0], -item[1])) if matched else None for matched in by_hit]
+        bests = [best_of(matched) for matched in by_hit]
         ranked = [(best[0], -k, best[1]) for k, best in enumerate(bests) if best is not None]
         if not ranked:
             continue

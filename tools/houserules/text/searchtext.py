@@ -137,6 +137,7 @@ PART_OPENERS += ("when", "where", "why", "which", "will", "would", "should", "mu
 
 
 def _either_case(word: str) -> str:
+    """``word`` with its first letter in either case: the site's worker compiles :data:`PARTS` without flags."""
     return f"[{word[0]}{word[0].upper()}]{word[1:]}"
 
 

@@ -451,8 +451,9 @@ def _read_blobs(ids: list[str], blobs: dict[str, bytes | None]) -> dict[str, dic
     """The data of each blob of ``ids``: read before by this process, else read from ``blobs`` (and kept)."""
     read = {blob: _READ[blob] if blob in _READ else read_blob(blobs.get(blob)) for blob in ids}
     _READ.update((blob, data) for blob, data in read.items() if blob in blobs)
-    for blob in list(_READ)[: max(0, len(_READ) - READ_KEPT)]:
-        del _READ[blob]
+    if len(_READ) > READ_KEPT:
+        for blob in list(_READ)[: len(_READ) - READ_KEPT]:
+            del _READ[blob]
     return read
 
 
