@@ -233,6 +233,18 @@ def test_synonyms_say_what_players_say(tmp_path, cache):
     assert hits("lookout", cache=cache, data=data)[0]["id"] == "demo:tower"
 
 
+def test_a_change_to_the_reviewed_traditional_forms_is_searched_at_once(tmp_path, cache):
+    """The index holds each text as a Traditional reader sees it, so ``traditional.yaml`` is one of the files its key
+    is made of: a reviewed form written after a search shows in the next one."""
+    data = tmp_path / "data"
+    shutil.copytree(SEARCH_DATA, data)
+    assert hits("塔樓", cache=cache, data=data)[0]["title"]["zh-Hant"] == "塔樓"
+    (data / "traditional.yaml").write_text(
+        "terms:\n  - {zh: 塔楼, hant: 塔楼, note: a form the test writes}\n", encoding="utf-8"
+    )
+    assert hits("塔樓", cache=cache, data=data)[0]["title"]["zh-Hant"] == "塔楼"
+
+
 def test_a_games_synonyms_lift_only_its_own_entries(tmp_path, cache):
     """What one game's synonym table or glossary variant adds to a query is looked up in that game's
     documents only: "瞭望台" and "lookout" mean Other Game's tower, never Demo's Tower room (named

@@ -45,8 +45,9 @@ HOMOPHONES_FILE = "houserules-homophones.json"
 READINGS_FILE = "houserules-readings.json"
 #: The files the index is made of, relative to the data folder (what the loader reads).
 INDEXED_GAME_FILES = ("game.yaml", "glossary.yaml", "synonyms.yaml")
-#: The data folder's own files the index holds (the synonyms of every game).
-INDEXED_TOP_FILES = ("synonyms.yaml",)
+#: The data folder's own files the index holds: the synonyms of every game, and the reviewed Traditional forms (each
+#: text is indexed as a Traditional reader sees it).
+INDEXED_TOP_FILES = ("synonyms.yaml", "traditional.yaml")
 
 
 # -- where the index lives ----------------------------------------------------
@@ -72,7 +73,7 @@ def memo_file(data_dir: Path) -> Path:
 
 
 def indexed_files(data_dir: Path) -> list[Path]:
-    """The files the index is built from: each game's ``game.yaml``, ``glossary.yaml`` and
+    """The files the index is built from: :data:`INDEXED_TOP_FILES`, each game's :data:`INDEXED_GAME_FILES` and
     ``entries/*.yaml`` (hidden names skipped, as the loader does). Nothing is opened."""
     found: list[Path] = [Path(data_dir, name) for name in INDEXED_TOP_FILES if os.path.lexists(Path(data_dir, name))]
     for game in _scan(data_dir):
