@@ -884,3 +884,23 @@ def test_the_checks_measure_as_the_terminal_does():
     texts = [text for e in real_check().kb.entries.values() for _, text in e.texts]
     assert len(texts) > 1000
     assert [columns(t) for t in texts] == [width(t) for t in texts]
+
+
+def test_a_not_covered_topic_an_entry_names_or_the_search_cannot_match_is_a_warning(tmp_path):
+    """A topic listed as not covered that an entry is named (a question about it is told nothing answers, wrongly),
+    and a name of one Chinese character (the search matches nothing by it): warnings on the topic's line."""
+    game = GOOD.joinpath("demo/game.yaml").read_text(encoding="utf-8")
+    topics = "aliases: [lake room]}\n  - {name: {zh: 塔楼, en: Tower}}\n  - {name: {zh: 湖, en: Lake}}"
+    make_data(tmp_path, {"data/demo/game.yaml": game.replace("aliases: [lake room]}", topics)})
+    result = run_cli("check", "--data", "data", cwd=tmp_path)
+    covered = (
+        "is listed as not covered, but an entry, a glossary term or a synonym of the game is named so — remove the "
+        "name from not_covered: what it names answers questions about it"
+    )
+    assert sorted(problems(result.stdout)) == [
+        f"data/demo/game.yaml:32: demo: warning: 'Tower' {covered}",
+        f"data/demo/game.yaml:32: demo: warning: '塔楼' {covered}",
+        "data/demo/game.yaml:33: demo: warning: '湖' names nothing the search can match (a name of one Chinese "
+        "character) — write the topic's whole name",
+    ]
+    assert problems(run_cli("check", "--data", str(GOOD), cwd=tmp_path).stdout) == []

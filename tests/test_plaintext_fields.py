@@ -104,6 +104,8 @@ GAME_FIELDS = [
     ("contents", 0, "title", "en"),
     ("licence", "name"),
     ("editions", 0, "name", "zh"),
+    ("not_covered", 0, "name", "zh"),
+    ("not_covered", 0, "name", "en"),
 ]
 FIELDS = [("entry", ref, path) for ref, path in ENTRY_FIELDS] + [("game", "demo", path) for path in GAME_FIELDS]
 BASE = load_kb(GOOD)

@@ -1464,3 +1464,45 @@ def test_a_second_question_joined_by_and_is_a_part_of_its_own(real_index):
     ]
     hit = real_index.find(query, limit=1).hits[0].record
     assert hit["question"]["id"] == "untended" and hit["also"]["entry"]["id"] == "mausritter:critical-damage"
+
+
+# -- what no entry answers ----------------------------------------------------------
+
+
+def test_a_question_about_what_no_source_covers_or_another_game_says_so(tmp_path, cache):
+    """A told question that names a topic the game lists as not covered, or another game, is told so above the
+    closest entries, in both languages (the reader's first), and the JSON says what it named and
+    ``"answered": false``; a question naming the topic beside an entry that answers it, a keyword query, and a game
+    the knowledge base holds (though the list of other games names it) are not."""
+    data = tmp_path / "data"
+    shutil.copytree(SEARCH_DATA, data)
+    asked = "熔炉房里的电梯坠毁了会怎样"
+    before = hits(asked, cache=cache, data=data)
+    assert before and before[0]["answered"] is True and "outside" not in before[0]
+    game = data / "demo" / "game.yaml"
+    game.write_text(
+        game.read_text(encoding="utf-8")
+        + "not_covered:\n  - {name: {zh: 熔炉房, en: Furnace Room}, aliases: [熔爐房]}\n",
+        encoding="utf-8",
+    )
+    found = hits("熔炉房里待到回合结束会怎样", cache=cache, data=data)
+    assert found[0]["answered"] is False and found[0]["outside"] == ["熔炉房 · Furnace Room"]
+    shown = hr("search", "what happens if I end my turn in the furnace room?", cache=cache, data=data).stdout
+    assert shown.splitlines()[:3] == [
+        "Not covered by the rules here: 熔炉房 · Furnace Room",
+        "这里的规则没有收录：熔炉房 · Furnace Room",
+        "Not sure any ruling answers this exactly — closest entries:",
+    ]
+    assert hits("熔爐房裡待到回合結束會怎樣", cache=cache, data=data)[0]["outside"] == ["熔爐房 · Furnace Room"]
+    # The entry the question names answers it: the room is only where it happens.
+    assert hits(asked, cache=cache, data=data)[0] == before[0]
+    assert all("answered" not in hit for hit in hits("熔炉房 电梯", cache=cache, data=data))
+    other = hits("In Gloomhaven can the elevator crash?", cache=cache, data=data)
+    assert other[0]["answered"] is False and other[0]["outside"] == ["幽港迷城 · Gloomhaven"]
+    game.write_text(
+        game.read_text(encoding="utf-8").replace(
+            "name: {zh: 演示游戏, en: Demo Game}", "name: {zh: 演示游戏, en: Gloomhaven}"
+        ),
+        encoding="utf-8",
+    )
+    assert "outside" not in hits("In Gloomhaven can the elevator crash?", cache=cache, data=data)[0]

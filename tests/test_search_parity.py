@@ -172,9 +172,21 @@ def test_queries_are_planned_alike(site, index):
         "my mouse is scared of the owl, can she walk up to it",
         "BaHotH 的电梯 和 鼠侠奇遇",
         "MR-R04",
+        *OUTSIDE,
     ]
     for typed, found in zip(queries, worker(site, analyse=queries)["analyse"], strict=True):
         assert found["plan"] == _plan_of(index, typed), typed
+
+
+#: Questions that name what no entry answers (another game, a topic no source covers: search.query.QueryReader.outside),
+#: and one that names such a topic beside an entry that answers it.
+OUTSIDE = [
+    "In Gloomhaven when I long rest do I get to pick which card I lose?",
+    "幽港迷城長休可以自己選棄哪張牌嗎",
+    "熔炉房回合结束待在里面要受几点伤",
+    "when do we roll for the haunt, after every omen?",
+    "I'm in the Furnace Room and the Mystic Elevator comes, can I get in?",
+]
 
 
 def _plan_of(index, typed: str) -> dict:
@@ -187,6 +199,7 @@ def _plan_of(index, typed: str) -> dict:
         "about": sorted(plan.about),
         "namedGame": plan.named_game,
         "question": plan.question,
+        "outside": list(plan.outside),
         "scoped": [[term, sorted(games)] for term, games in sorted(plan.scoped.items())],
     }
 
@@ -195,6 +208,7 @@ def _told_pieces(kb, index) -> list[str]:
     """What queries are made of: the data's titles, aliases and glossary terms (as typed, in Traditional
     characters, a letter dropped), what players say for them (the synonym tables), game names, question words."""
     from houserules.text.chinese import to_traditional
+    from houserules.text.othergames import other_games
 
     names = [name for entry in kb.entries.values() for name in [*entry.title.values(), *entry.aliases]]
     names += [
@@ -205,6 +219,8 @@ def _told_pieces(kb, index) -> list[str]:
         for text in (term.zh, term.en)
     ]
     names += [text for game in kb.games.values() for text in game.name.values()]
+    names += [text for game in kb.games.values() for topic in game.not_covered for text in topic.name.values()]
+    names += [name for names_ in other_games()[:20] for name in names_]
     said = [pair[0] for pair in index.meta.get("synonyms", [])]
     pieces = sorted({n for n in names + said if n.strip()})
     pieces += sorted({to_traditional(n) for n in pieces if not n.isascii()})
@@ -428,6 +444,7 @@ def test_what_leads_and_whether_a_ruling_answers_alike(site, index):
         "在战斗里轮到我能走多远？小鼠一回合能做几个行动？",
         # ... parted at an "and" before a question word (searchtext.PARTS).
         "my mouse just got critical damage, what happens to her and how long until she dies if nobody helps",
+        *OUTSIDE,
     ]
     for query, found in zip(queries, worker(site, rank=queries)["rank"], strict=True):
         cli = index.find(query, limit=len(found["hits"]) + 2)
@@ -445,9 +462,10 @@ def test_what_leads_and_whether_a_ruling_answers_alike(site, index):
                 # may show on one side and not on the other (the site's scores are rounded to hundredths).
                 if not _at_the_also_line(index, scores, hit["id"], url):
                     assert (hit["also"], hit["alsoRef"]) == also, query
-        assert (found["lang"], found["answered"], found["searched"]) == (
+        assert (found["lang"], found["answered"], found["outside"], found["searched"]) == (
             cli.lang,
             cli.answered,
+            list(cli.outside),
             index.searched_for(query),
         ), query
 

@@ -671,6 +671,20 @@ def test_nothing_answers_says_so_above_the_closest_entries(question_tab):
     assert "个符合条件的结果" in page.locator(".md-search-result__meta").inner_text()
 
 
+def test_a_question_about_another_game_says_it_is_not_covered(question_tab):
+    """What the question names that no entry answers (here another game) is said above the not-sure line, in both
+    languages, the reader's first."""
+    page, base = question_tab
+    _first_result(page, "In Gloomhaven, can I cross the tower?", base)
+    page.wait_for_selector(".hr-search-outside", timeout=5000)
+    assert page.locator(".hr-search-outside").inner_text() == (
+        "Not covered by the rules here: 幽港迷城 · Gloomhaven · 这里的规则没有收录：幽港迷城 · Gloomhaven"
+    )
+    assert page.locator(".hr-search-nothing").count() == 1
+    _first_result(page, "can I cross the tower?", base)
+    assert page.locator(".hr-search-outside").count() == 0
+
+
 def test_nothing_answers_offers_the_report_link(browser, question_site, tmp_path):
     """With a repository the line links a new issue holding the question (the worker's configuration, from the
     hand-off); the link is a target of its own, reached by Tab from the box."""

@@ -449,7 +449,8 @@
                  en: "Not sure any ruling answers this exactly — closest entries:" },
       report: { zh: "报告缺少的裁定", "zh-Hant": "報告缺少的裁定", en: "Report a missing ruling" },
       showing: { zh: "显示的是“%s”的结果", "zh-Hant": "顯示的是“%s”的結果", en: "Showing results for “%s”" },
-      instead: { zh: "改搜“%s”", "zh-Hant": "改搜“%s”", en: "Search instead for “%s”" }
+      instead: { zh: "改搜“%s”", "zh-Hant": "改搜“%s”", en: "Search instead for “%s”" },
+      outside: { zh: "这里的规则没有收录：%s", "zh-Hant": "這裡的規則沒有收錄：%s", en: "Not covered by the rules here: %s" }
     };
     /* A sentence of SAID in both languages, the reader's first, each in its own span (%s: ``words``). */
     function said(key, lang, words) {
@@ -463,7 +464,7 @@
     function showSaid() {
       var mark = list && list.querySelector(".hr-say");
       var box = dialog.querySelector(".hr-search-say");
-      var key = mark ? ["lang", "searched", "typed", "answered", "report", "channel"].map(function (name) {
+      var key = mark ? ["lang", "searched", "typed", "answered", "outside", "report", "channel"].map(function (name) {
         return mark.getAttribute("data-" + name);
       }).join("\u0001") : null;
       if (box && key !== null && box.getAttribute("data-said") === key) return;
@@ -486,6 +487,8 @@
         if (count) meta.textContent = lang === "en" ? count[0] + " closest " + (count[0] === "1" ? "entry" : "entries") +
           " · 最接近的 " + count[0] + " 个条目" : "最接近的 " + count[0] + " 个条目 · " + count[0] + " closest " +
           (count[0] === "1" ? "entry" : "entries");
+        var outside = mark.getAttribute("data-outside");
+        if (outside) parts.push(element("p", { class: "hr-search-outside" }, said("outside", lang, outside)));
         var line = element("p", { class: "hr-search-nothing" }, said("nothing", lang));
         var url = mark.getAttribute("data-report"), channel = mark.getAttribute("data-channel");
         if (channel && /^(https?:|mailto:)/i.test(channel)) url = channel;

@@ -478,8 +478,42 @@
       names: namedDocs(sequence, byShard, head.names, scoped),
       about: namedDocs(sequence, byShard, head.about, scoped),
       namedGame: said !== null && said !== undefined ? said : gameNamed(sequence),
-      question: analysis.isQuestion(text)
+      question: analysis.isQuestion(text),
+      outside: outsideNames(sequence, byShard, scoped)
     };
+  }
+
+  /* QueryReader.outside: the names of what no entry answers that the query says (head.outside: a topic no source
+   * covers, another game), each not held by a name of an entry or a game at least as long (querynames.outside_spans). */
+  function outsideNames(sequence, byShard, scoped) {
+    var outside = head.outside || {}, said = [], covered = [], found = [];
+    sequence.forEach(function (first, start) {
+      for (var end = start + 1; end <= Math.min(sequence.length, start + head.maxNameTerms); end++) {
+        var key = sequence.slice(start, end).join(" ");
+        if (Object.prototype.hasOwnProperty.call(outside, key)) said.push([start, end, key]);
+      }
+    });
+    if (!said.length) return found;
+    if (!gameNames) gameNames = new Set(head.gameNames || []);
+    sequence.forEach(function (first, start) {
+      for (var end = start + 1; end <= Math.min(sequence.length, start + head.maxNameTerms); end++) {
+        if (gameNames.has(sequence.slice(start, end).join(" "))) covered.push([start, end]);
+      }
+      var shard = byShard.get(shardOf(first)), key = head.names + first;
+      if (!shard || !Object.prototype.hasOwnProperty.call(shard, key)) return;
+      Object.keys(shard[key]).forEach(function (name) {
+        var length = name.split(" ").length;
+        if (length > head.maxNameTerms || start + length > sequence.length) return;
+        if (sequence.slice(start, start + length).join(" ") !== name) return;
+        if (scopedDocs(name, shard[key][name], scoped).length) covered.push([start, start + length]);
+      });
+    });
+    said.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
+    said.forEach(function (span) {
+      var held = covered.some(function (c) { return c[0] <= span[0] && span[1] <= c[1] && c[1] - c[0] >= span[1] - span[0]; });
+      if (!held && found.indexOf(span[2]) < 0) found.push(span[2]);
+    });
+    return found;
   }
 
   /* rank.rank, step for step: every document the plan matches, as {doc, entry, score, share}, unordered. A
@@ -579,7 +613,7 @@
       hits.push(hit);
     }
     // ranking.answered: for a told question, whether the first hit answers it at all.
-    var answered = null;
+    var answered = null, outside = [];
     if (asking) {
       var distinct = Array.from(new Set(sequence));
       var known = distinct.length ? distinct.filter(function (term) {
@@ -588,13 +622,26 @@
       }).length / distinct.length : 0;
       var first = hits.length ? hits[0].score / head.scale : 0, second = hits.length > 1 ? hits[1].score / head.scale : 0;
       answered = !hits.length || !known ? false : second <= 0 ? first > 0 : first * known * (first / second) >= head.answered;
+      // index.SearchIndex.said_outside: what the question names that no entry answers (another game, a topic no
+      // source of the first hit's game covers, unless the question names the first hit too), when that is what it asks.
+      if (hits.length && plan.outside.length) {
+        var game = gameOfDoc(hits[0].doc), named = plan.names.has(hits[0].doc), script = analysis.script(text);
+        plan.outside.forEach(function (key) {
+          var n = head.outside[key];
+          if (n[1] !== -1 && (n[1] !== game || named)) return;
+          var label = script === "zh-Hant" ? n[2] : n[0];
+          if (outside.indexOf(label) < 0) outside.push(label);
+        });
+        if (outside.length) answered = false;
+      }
     }
     var glossary = [];
     terms2.forEach(function (value, doc) { glossary.push({ doc: doc, score: value }); });
     glossary.sort(function (a, b) { return b.score - a.score || a.doc - b.doc; });
     glossary = glossary.slice(0, head.glossaryShown || 0);
     return { hits: hits, glossary: glossary, terms: matched, allTerms: terms, asks: asks, corrected: corrected, plan: plan,
-             answered: answered, lang: analysis.script(text), searched: searchedFor(text, corrected), valueOf: valueOf };
+             answered: answered, outside: outside, lang: analysis.script(text), searched: searchedFor(text, corrected),
+             valueOf: valueOf };
   }
 
   /* The entry's best-scoring matched question but ``skip`` (ties: the earlier): [its number from 1, its score],
@@ -808,6 +855,7 @@
   function say(found, text) {
     var attrs = ' data-lang="' + found.lang + '"';
     if (found.answered === false) attrs += ' data-answered="false"';
+    if (found.outside && found.outside.length) attrs += ' data-outside="' + escape(found.outside.join("、")) + '"';
     if (found.searched !== null) attrs += ' data-searched="' + escape(found.searched) + '" data-typed="' + escape(text.trim()) + '"';
     if (found.answered === false && report && report.url) {
       attrs += ' data-report="' + escape(report.url.split(report.mark).join(encodeURIComponent(text.trim()))) + '"';
@@ -938,10 +986,11 @@
     var plan = found.plan ? {
       terms: sorted(found.plan.terms), nameTerms: sorted(found.plan.nameTerms), names: sorted(found.plan.names),
       about: sorted(found.plan.about), namedGame: found.plan.namedGame, question: found.plan.question,
+      outside: found.plan.outside,
       scoped: sorted(found.plan.scoped.keys()).map(function (t) { return [t, sorted(found.plan.scoped.get(t))]; })
     } : null;
     return { corrected: found.corrected, terms: found.allTerms, asks: found.asks, answered: found.answered,
-             lang: found.lang, searched: found.searched, plan: plan };
+             outside: found.outside, lang: found.lang, searched: found.searched, plan: plan };
   }
   self.hrSearch.rank = function (text) {
     return ready.then(function () { text = analysis.bounded(text); return rank(text); }).then(function (found) {
@@ -952,7 +1001,7 @@
             return { id: item[0].ref, url: item[0].location, score: hit.score / head.scale, lead: hit.lead,
                      also: item[0].also || null, alsoRef: item[0].alsoRef || null };
           }),
-          answered: found.answered, lang: found.lang, searched: found.searched,
+          answered: found.answered, outside: found.outside, lang: found.lang, searched: found.searched,
           items: result.items
         });
       });

@@ -21,6 +21,7 @@ from . import (
     freshness,
     glossary,
     links,
+    notcovered,
     overrides,
     placeholders,
     questions,
@@ -88,6 +89,7 @@ CHECKS: list[Callable[[KnowledgeBase], Iterator[Problem]]] = [
     links.check_references_alike,
     wording.check_wording,
     synonymcheck.check_synonyms,
+    notcovered.check_not_covered,
     overrides.check_overrides,
     traditional.check_traditional,
 ]

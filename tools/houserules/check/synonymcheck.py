@@ -21,7 +21,7 @@ def check_synonyms(kb: KnowledgeBase) -> Iterator[Problem]:
     vocabularies: dict[str, _Words] | None = None  # by game, read once and only if needed
     for table in kb.synonym_tables():
         games = [table.game] if table.game else sorted(kb.games)
-        names = _names(kb, games)
+        names = names_of(kb, games)
         for index, item in enumerate(table.items):
             means = item.means
             if searchtext.fold(means).strip() in names:
@@ -46,7 +46,8 @@ def _problem(table: Synonyms, index: int, means: str, missing: list[str]) -> Pro
     )
 
 
-def _names(kb: KnowledgeBase, games: list[str]) -> set[str]:
+def names_of(kb: KnowledgeBase, games: list[str]) -> set[str]:
+    """The titles, aliases and glossary terms of the games' entries, folded."""
     found: set[str] = set()
     for entry in kb.entries.values():
         if entry.game in games:

@@ -158,7 +158,7 @@ def search_command(parser: argparse.ArgumentParser) -> Runner:
             print(terminal_json([_hit_json(hit, found, searched) for hit in hits]))
         elif hits:
             columns = terminal_columns()
-            lead = nothing_answers(found.lang) if found.answered is False else []
+            lead = nothing_answers(found.lang, found.outside) if found.answered is False else []
             print(
                 fit("\n".join([*lead, *([""] if lead else []), format_hits(hits, columns, names, found.lang)]), columns)
             )
@@ -187,6 +187,8 @@ def _hit_json(hit: Any, found: Any, searched: str | None) -> dict[str, Any]:
     record["lang"] = found.lang
     if found.answered is not None:
         record["answered"] = found.answered
+    if found.outside:
+        record["outside"] = list(found.outside)
     if searched is not None:
         record["corrected"] = searched
     return dict(record)

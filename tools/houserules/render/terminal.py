@@ -132,20 +132,32 @@ NOTHING_ANSWERS = {
     "en": "Not sure any ruling answers this exactly — closest entries:",
     "zh-Hant": "不確定有條目正好回答這個問題 — 最接近的條目：",
 }
+#: ... when the question names what no entry answers (a topic no source here covers, another game).
+NOT_COVERED = {
+    "zh": "这里的规则没有收录：{names}",
+    "en": "Not covered by the rules here: {names}",
+    "zh-Hant": "這裡的規則沒有收錄：{names}",
+}
 
 
 #: The mark before a question, in the reader's language.
 ASKED = {"zh": "问", "zh-Hant": "問", "en": "Q"}
 
 
-def nothing_answers(lang: str) -> list[str]:
-    """The line above the hits of a told question that no ruling answers exactly: both languages, the
-    reader's first.
+def nothing_answers(lang: str, outside: tuple[str, ...] = ()) -> list[str]:
+    """The lines above the hits of a told question that no ruling answers exactly: both languages, the
+    reader's first; first what it names that no entry answers (``outside``), when that is why.
 
     >>> nothing_answers("en")
     ['Not sure any ruling answers this exactly — closest entries:', '不确定有条目正好回答这个问题 — 最接近的条目：']
+    >>> nothing_answers("zh", ("熔炉房 · Furnace Room",))[:2]
+    ['这里的规则没有收录：熔炉房 · Furnace Room', 'Not covered by the rules here: 熔炉房 · Furnace Room']
     """
-    return [NOTHING_ANSWERS[lang_] for lang_ in ORDER.get(lang, ORDER["zh"])]
+    order = ORDER.get(lang, ORDER["zh"])
+    names = "、".join(outside)
+    return [NOT_COVERED[lang_].format(names=names) for lang_ in order if outside] + [
+        NOTHING_ANSWERS[lang_] for lang_ in order
+    ]
 
 
 def format_hits(

@@ -13,7 +13,7 @@ from whoosh.analysis import Composable, Filter, StopFilter, Token, Tokenizer
 from ..data.words.synonyms import said_scopes, said_word, synonym_pairs, synonyms_said
 from ..text import searchtext
 from ..text.english import common_words, is_common
-from ..text.querynames import longest_spans, name_terms
+from ..text.querynames import longest_spans, name_terms, outside_spans
 from ..text.searchtext import (
     ASKING,
     ASKS,
@@ -94,6 +94,7 @@ __all__ = [
     "synonym_pairs",
     "word_form",
     "longest_spans",
+    "outside_spans",
     "name_terms",
     "synonyms_said",
     "said_scopes",

@@ -30,7 +30,7 @@ from .query import COMMON_SKIPPED as COMMON_SKIPPED  # part of this module's int
 from .query import COMPLETIONS as COMPLETIONS  # part of this module's interface
 from .query import MIN_COMPLETED as MIN_COMPLETED  # part of this module's interface
 from .query import MIN_CORRECTED as MIN_CORRECTED  # part of this module's interface
-from .query import SCORES_KEPT, QueryReader
+from .query import SCORES_KEPT, QueryPlan, QueryReader
 from .rank import ABOUT_BOOST as ABOUT_BOOST  # part of this module's interface
 from .rank import EXACT_ALIAS_BOOST as EXACT_ALIAS_BOOST  # part of this module's interface
 from .rank import EXACT_BOOST as EXACT_BOOST  # part of this module's interface
@@ -61,6 +61,8 @@ class SearchIndex(QueryReader):
         self._scored: OrderedDict[tuple[str, str], Scores] = OrderedDict()
         self._term_game: dict[str, int | None] = {}
         self.coordinate: Callable[[int], float] = lambda docnum: 1.0
+        #: The plan of the query :meth:`scored` last read.
+        self.plan_read: QueryPlan | None = None
 
     def __enter__(self) -> SearchIndex:
         return self
@@ -113,7 +115,8 @@ class SearchIndex(QueryReader):
         term's scores in a field are computed once per open index (:meth:`scores`), so a long
         question costs a few dictionary additions per posting instead of a union of matchers.
         """
-        ranked = rank(self.plan(text), self, self._allowed(flt) if flt is not None else None)
+        self.plan_read = plan = self.plan(text)
+        ranked = rank(plan, self, self._allowed(flt) if flt is not None else None)
         self.coordinate = ranked.coordinate
         return ranked.found
 
@@ -177,6 +180,7 @@ class SearchIndex(QueryReader):
         # come first: scoring sets the index's coordinate, which must be the whole message's afterwards.
         parts = [{docnum: -score for score, docnum in self.scored(part, flt)} for part in searchtext.asked_parts(text)]
         scored = self.scored(text, flt)
+        plan = self.plan_read
         fetch = limit * 4
         while True:
             found = heapq.nsmallest(fetch, scored)
@@ -197,7 +201,20 @@ class SearchIndex(QueryReader):
         if not asks or not best:
             return Found(hits, lang, False if asks else None)
         second = best[1][2] if len(best) > 1 else 0.0
+        outside = self.said_outside(plan, best[0][0], lang) if plan is not None else ()
+        if outside:
+            return Found(hits, lang, False, outside)
         return Found(hits, lang, answered(best[0][2], second, self.known_share(rest)))
+
+    def said_outside(self, plan: QueryPlan, first: int, lang: str) -> tuple[str, ...]:
+        """What a told question names that no entry answers, as a reader sees it named, when that is what it asks:
+        another game, or a topic no source of the first hit's game covers (``first``: the first hit's best
+        document), unless the first hit is an entry the question names too ("the furnace room, then the mystic
+        elevator comes"). A reader of Traditional characters (``lang``) sees them named so."""
+        game = self.games[self.games_of()[first]]
+        said = [self.outside_names[key] for key in plan.outside]
+        kept = [(label, hant) for label, of, hant in said if of == "" or (of == game and first not in plan.names)]
+        return tuple(dict.fromkeys(hant if lang == chinese.ZH_HANT else label for label, hant in kept))
 
 
 def open_index(data_dir: Path) -> SearchIndex:

@@ -28,6 +28,7 @@ from whoosh import index as whoosh_index
 from ..data.versions.fingerprint import fingerprint as data_fingerprint
 from ..data.versions.fingerprint import relative
 from ..errors import HouserulesError
+from ..text import othergames
 from . import analysis as searchtext
 from . import homophones
 from .documents import FIELD_BOOSTS, INDEX_VERSION, documents, schema
@@ -103,7 +104,8 @@ def fingerprint(data_dir: Path) -> str:
     """
     files = indexed_files(data_dir)
     found = data_fingerprint(data_dir, only=files, memo=memo_file(data_dir))
-    return found.digest(f"index v{INDEX_VERSION}", [relative(path, data_dir) for path in files])
+    salt = f"index v{INDEX_VERSION} {othergames.digest()}"
+    return found.digest(salt, [relative(path, data_dir) for path in files])
 
 
 # -- building -------------------------------------------------------------------
@@ -250,7 +252,42 @@ def index_meta(kb: KnowledgeBase, problems: list[str]) -> dict[str, Any]:
         "game_named": game_named(games),
         # ... and as typed, longest first: a query naming one game is searched without the name (game_name_texts).
         "game_name_texts": game_name_texts(games),
+        # What a query may name that no entry answers (a topic no source covers, another game): it is told so.
+        "outside": outside_names(games),
     }
+
+
+def outside_names(games: Iterable[Game]) -> dict[str, list[str]]:
+    """What a query may name that no entry answers, by key (``searchtext.name_key``): the label a reader sees
+    (Chinese · English), the game ("" for a game the knowledge base does not hold) and the label in Traditional
+    characters. The games' ``not_covered``
+    topics, then the other games of :mod:`houserules.text.othergames`; a key that is one of the knowledge base's
+    games' names, or two topics share, names none."""
+    from ..text.chinese import to_traditional
+
+    games = list(games)
+    found: dict[str, list[str]] = {}
+    shared = {key for game in games for name in game_names(game) if (key := searchtext.name_key(name))}
+    named = [
+        (topic.name["zh"], topic.name["en"], [*topic.name.values(), *topic.aliases], game.id)
+        for game in games
+        for topic in game.not_covered
+    ]
+    named += [
+        (names[1] if len(names) > 1 else names[0], names[0], list(names), "") for names in othergames.other_games()
+    ]
+    for zh, en, names, game in named:
+        label = zh if zh == en else f"{zh} · {en}"
+        for name in names:
+            key = searchtext.name_key(name)
+            if not key or key in shared:
+                continue
+            if key in found and found[key][:2] != [label, game]:
+                shared.add(key)
+                del found[key]
+                continue
+            found[key] = [label, game, to_traditional(label)]
+    return dict(sorted(found.items()))
 
 
 def game_names(game: Game) -> list[str]:

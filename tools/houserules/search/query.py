@@ -60,7 +60,9 @@ class QueryPlan:
     documents only); ``key``: the exact key (a whole code, title or alias), or ""; ``name_terms``: the terms
     of the runs that name an entry or a game (they weigh ``rank.NAME_TERMS_SHARE``); ``names`` and ``about``:
     the documents of the entries the query names, and of those about what it names; ``named_game``: the game
-    it names (an index into the index's games), or None; ``question``: whether it asks (answers come first).
+    it names (an index into the index's games), or None; ``question``: whether it asks (answers come first);
+    ``outside``: the names it says of what no entry answers (a topic no source covers, another game), as keys
+    of the index's ``outside`` table (:meth:`QueryReader.outside`).
     """
 
     terms: tuple[str, ...]
@@ -71,6 +73,7 @@ class QueryPlan:
     about: frozenset[int]
     named_game: int | None
     question: bool
+    outside: tuple[str, ...] = ()
 
 
 class QueryReader:
@@ -104,6 +107,9 @@ class QueryReader:
         #: English words of the synonym tables: known words, never corrected into others.
         self._game_names = set(self.meta.get("game_names", []))
         self._game_named: dict[str, str] = self.meta.get("game_named", {})
+        #: What a query may name that no entry answers: each name's key, its label and its game ("" for a game
+        #: the knowledge base does not hold) (``indexcache.outside_names``).
+        self.outside_names: dict[str, list[str]] = self.meta.get("outside", {})
         self._game_texts = [
             (
                 re.compile(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])" if name.isascii() else re.escape(name), re.I),
@@ -384,7 +390,20 @@ class QueryReader:
             about=frozenset(self.named(sequence, "about", scoped)),
             named_game=named if named is not None else self.named_game(sequence),
             question=searchtext.is_question(text),
+            outside=tuple(self.outside(sequence, scoped)),
         )
+
+    def outside(self, sequence: list[str], scoped: dict[str, frozenset[int]]) -> list[str]:
+        """The names of what no entry answers that the query says (:attr:`outside_names`), each not held by a
+        name of an entry or a game at least as long (:func:`~houserules.text.querynames.outside_spans`). The
+        site's worker does the same (``outsideNames``)."""
+        said = searchtext.named_spans(sequence, self.outside_names.__contains__)
+        if not said:
+            return []
+        covered = searchtext.named_spans(
+            sequence, lambda k: bool(self._scoped_names("names", k, scoped)) or k in self._game_names
+        )
+        return searchtext.outside_spans(said, covered)
 
     def named_game(self, sequence: list[str]) -> int | None:
         """The game the query names (a run of its terms is one of the game's names or aliases: "鼠鼠骑士的背包",

@@ -95,11 +95,13 @@ class Hit:
 class Found:
     """What a search found: the hits, the language and script the query is written in (``zh``, ``zh-Hant``,
     ``en``: what the results show first), and, for a question a player tells, whether a ruling answers it
-    (None for a keyword query)."""
+    (None for a keyword query); ``outside``: what the question names that no entry answers (a topic no source
+    covers, another game), as a reader sees it named, when that is why no ruling answers it."""
 
     hits: list[Hit]
     lang: str
     answered: bool | None
+    outside: tuple[str, ...] = ()
 
 
 def fold(scored: Iterable[tuple[int, dict[str, Any], float]], limit: int) -> list[tuple[int, dict[str, Any], float]]:

@@ -317,6 +317,12 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
             if game in index.games
         ],
         "misspeltMin": MISSPELT_MIN,
+        # ... each name's label, its game (an index into the games; -1: another game) and its Traditional label.
+        "outside": {
+            key: [label, index.games.index(game) if game in index.games else -1, hant]
+            for key, (label, game, hant) in index.meta.get("outside", {}).items()
+            if game == "" or game in index.games
+        },
         "gameNamed": {
             key: index.games.index(game)
             for key, game in index.meta.get("game_named", {}).items()

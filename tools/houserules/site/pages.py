@@ -52,6 +52,7 @@ def game_page(ctx: SiteContext, game: Game) -> str:
         translator_links=translators.game_links(game, linker, questions),
         sections=sections,
         empty=not any(entries for _, _, entries in sections),  # a new game: one line says so
+        not_covered=game.not_covered,
         sources=sources,
     )
 

@@ -36,6 +36,7 @@ from .records import (
     GameSource,
     Licence,
     Named,
+    NotCovered,
     Question,
     QuestionSource,
     RegionalTerm,
@@ -76,6 +77,7 @@ __all__ = [
     "KnowledgeBase",
     "Licence",
     "Named",
+    "NotCovered",
     "Question",
     "Record",
     "Scope",
@@ -153,6 +155,16 @@ class Game(Record):
     licence: Licence = field(metadata=prop(Licence))
     sources: tuple[GameSource, ...] = field(metadata=prop({"type": "array", "minItems": 1, "items": GameSource}))
     contents: tuple[Section, ...] = field(metadata=prop(array(Section)))
+    not_covered: tuple[NotCovered, ...] = field(
+        default=(),
+        metadata=prop(
+            array(
+                NotCovered,
+                description="Topics of the game players ask about that no source here covers: a question about "
+                "one is told that no ruling answers it.",
+            )
+        ),
+    )
     production_words: tuple[str, ...] = field(
         default=(),
         metadata=prop(

@@ -290,6 +290,15 @@ class Named:
 
 
 @_record
+class NotCovered:
+    """A topic of the game players ask about that no source here covers (a room, a card, a part of the rules):
+    a question about it is told that no ruling answers it (``search.query.QueryPlan.outside``)."""
+
+    name: Text = field(metadata=prop(LINE_TEXT_BOTH))
+    aliases: tuple[str, ...] = field(default=(), metadata=prop(words()))
+
+
+@_record
 class Licence:
     name: str = field(metadata=prop(line_field()))
     url: str = field(default="", metadata=prop(text_field(pattern=URL)))
