@@ -1497,6 +1497,8 @@ def test_a_question_about_what_no_source_covers_or_another_game_says_so(tmp_path
     # The entry the question names answers it: the room is only where it happens.
     assert hits(asked, cache=cache, data=data)[0] == before[0]
     assert all("answered" not in hit for hit in hits("熔炉房 电梯", cache=cache, data=data))
+    # Another game's name of one common English word ("The Resistance": "resist") names nothing.
+    assert "outside" not in hits("can the tower resist an elevator crash?", cache=cache, data=data)[0]
     other = hits("In Gloomhaven can the elevator crash?", cache=cache, data=data)
     assert other[0]["answered"] is False and other[0]["outside"] == ["幽港迷城 · Gloomhaven"]
     game.write_text(

@@ -260,7 +260,8 @@ def index_meta(kb: KnowledgeBase, problems: list[str]) -> dict[str, Any]:
 def outside_names(games: Iterable[Game]) -> dict[str, list[str]]:
     """What a query may name that no entry answers, by key (``searchtext.name_key``): the label a reader sees
     (Chinese · English), the game ("" for a game the knowledge base does not hold) and the label in Traditional
-    characters. The games' ``not_covered``
+    characters. A Latin name of one common English word names nothing ("The Resistance" is "resist" to the search,
+    which "which save resists a spell" says too). The games' ``not_covered``
     topics, then the other games of :mod:`houserules.text.othergames`; a key that is one of the knowledge base's
     games' names, or two topics share, names none."""
     from ..text.chinese import to_traditional
@@ -280,7 +281,7 @@ def outside_names(games: Iterable[Game]) -> dict[str, list[str]]:
         label = zh if zh == en else f"{zh} · {en}"
         for name in names:
             key = searchtext.name_key(name)
-            if not key or key in shared:
+            if not key or key in shared or _one_common_word(name, key):
                 continue
             if key in found and found[key][:2] != [label, game]:
                 shared.add(key)
@@ -288,6 +289,17 @@ def outside_names(games: Iterable[Game]) -> dict[str, list[str]]:
                 continue
             found[key] = [label, game, to_traditional(label)]
     return dict(sorted(found.items()))
+
+
+def _one_common_word(name: str, key: str) -> bool:
+    """Whether a name's key is one term of a common English word (:func:`houserules.text.english.is_common`).
+
+    >>> _one_common_word("The Resistance", "resist"), _one_common_word("Gloomhaven", "gloomhaven")
+    (True, False)
+    """
+    from ..text.english import is_common
+
+    return " " not in key and key.isascii() and any(is_common(word) for word in name.casefold().split())
 
 
 def game_names(game: Game) -> list[str]:
