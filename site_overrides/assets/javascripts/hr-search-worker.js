@@ -494,20 +494,7 @@
       }
     });
     if (!said.length) return found;
-    if (!gameNames) gameNames = new Set(head.gameNames || []);
-    sequence.forEach(function (first, start) {
-      for (var end = start + 1; end <= Math.min(sequence.length, start + head.maxNameTerms); end++) {
-        if (gameNames.has(sequence.slice(start, end).join(" "))) covered.push([start, end]);
-      }
-      var shard = byShard.get(shardOf(first)), key = head.names + first;
-      if (!shard || !Object.prototype.hasOwnProperty.call(shard, key)) return;
-      Object.keys(shard[key]).forEach(function (name) {
-        var length = name.split(" ").length;
-        if (length > head.maxNameTerms || start + length > sequence.length) return;
-        if (sequence.slice(start, start + length).join(" ") !== name) return;
-        if (scopedDocs(name, shard[key][name], scoped).length) covered.push([start, start + length]);
-      });
-    });
+    eachName(sequence, byShard, scoped, function (start, end) { covered.push([start, end]); });
     said.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
     said.forEach(function (span) {
       var held = covered.some(function (c) { return c[0] <= span[0] && span[1] <= c[1] && c[1] - c[0] >= span[1] - span[0]; });
@@ -700,21 +687,13 @@
     return tie ? null : best;
   }
 
-  /* index.SearchIndex.name_terms: the terms of the runs of the query that are names, an entry's or
-   * a game's (none when every term is one: the query then asks nothing besides the names). */
-  var gameNames = null, commonTerms = null;
-  function nameTerms(sequence, byShard, scoped) {
-    var found = new Set();
+  /* The runs of the query's terms that are a game's name or an entry's (a name with terms of games' synonyms, of
+   * those games' entries: scopedDocs), as each(start, end): what name_terms and outside read as names. */
+  function eachName(sequence, byShard, scoped, each) {
     if (!gameNames) gameNames = new Set(head.gameNames || []);
-    // A run with terms of games' synonyms makes only those name terms (querynames.name_terms).
-    function mark(start, end) {
-      var run = sequence.slice(start, end);
-      var some = run.some(function (t) { return scoped.has(t); });
-      run.forEach(function (t) { if (!some || scoped.has(t)) found.add(t); });
-    }
     sequence.forEach(function (first, start) {
       for (var end = start + 1; end <= Math.min(sequence.length, start + head.maxNameTerms); end++) {
-        if (gameNames.has(sequence.slice(start, end).join(" "))) mark(start, end);
+        if (gameNames.has(sequence.slice(start, end).join(" "))) each(start, end);
       }
     });
     sequence.forEach(function (first, start) {
@@ -724,8 +703,21 @@
         var length = name.split(" ").length;
         if (length > head.maxNameTerms || start + length > sequence.length) return;
         if (sequence.slice(start, start + length).join(" ") !== name) return;
-        if (scopedDocs(name, shard[key][name], scoped).length) mark(start, start + length);
+        if (scopedDocs(name, shard[key][name], scoped).length) each(start, start + length);
       });
+    });
+  }
+
+  /* index.SearchIndex.name_terms: the terms of the runs of the query that are names, an entry's or
+   * a game's (none when every term is one: the query then asks nothing besides the names). */
+  var gameNames = null, commonTerms = null;
+  function nameTerms(sequence, byShard, scoped) {
+    var found = new Set();
+    // A run with terms of games' synonyms makes only those name terms (querynames.name_terms).
+    eachName(sequence, byShard, scoped, function (start, end) {
+      var run = sequence.slice(start, end);
+      var some = run.some(function (t) { return scoped.has(t); });
+      run.forEach(function (t) { if (!some || scoped.has(t)) found.add(t); });
     });
     // ... nor when the others are all words the long texts use everywhere (head.commonTerms: "mouse").
     if (!commonTerms) commonTerms = new Set(head.commonTerms || []);
