@@ -11,6 +11,7 @@ corpus are marked slow (:data:`SLOW_CORPUS`).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import select
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import IO
 
 import pytest
-from test_site_search import JUDGEMENTS, _corpus
+from test_site_search import JUDGEMENTS, SEARCH_DATA, _corpus
 
 from conftest import DATA, ROOT, load_kb
 from houserules.adapter.searchhandoff import write_site_index
@@ -31,6 +32,7 @@ from houserules.search import analysis as searchtext
 from houserules.search import index as search
 from houserules.search import shards
 from houserules.search.evaluate import read_judgements
+from houserules.text.chinese import to_traditional
 
 NODE = shutil.which("node")
 #: The comparisons over a whole corpus (every text of ``_corpus``, every judged and told question with its lead, every
@@ -62,12 +64,11 @@ class Site:
     errors: IO[str]
 
 
-@pytest.fixture(scope="module")
-def site(kb, tmp_path_factory) -> Iterator[Site]:
-    """The worker's scripts and the real data's site index, laid out as in a built site; one Node process runs the
-    worker on it for the whole module (set up once, as a page's worker answers one query after another)."""
+@contextlib.contextmanager
+def node_site(kb, folder: Path) -> Iterator[Site]:
+    """The worker's scripts and the site index of ``kb`` laid out in ``folder`` as in a built site, and one Node
+    process running the worker on it (set up once, as a page's worker answers one query after another)."""
     assert NODE, "node is missing: tools/setup-debian.sh installs it (Debian package nodejs)"
-    folder = tmp_path_factory.mktemp("node-site")
     scripts = folder / "assets" / "javascripts"
     scripts.mkdir(parents=True)
     for name in ("hr-search-worker.js", "hr-search-analysis.js"):
@@ -93,6 +94,13 @@ def site(kb, tmp_path_factory) -> Iterator[Site]:
                 process.kill()
                 process.wait()
             process.stdout.close()
+
+
+@pytest.fixture(scope="module")
+def site(kb, tmp_path_factory) -> Iterator[Site]:
+    """The real data's site index under Node, for the whole module."""
+    with node_site(kb, tmp_path_factory.mktemp("node-site")) as opened:
+        yield opened
 
 
 def worker(
@@ -347,6 +355,64 @@ def test_glossary_terms_come_after_the_entries(site):
         entries = len(found["hits"])
         assert all("glossary.html" not in link for link in links[:entries])
         assert all("glossary.html" in link for link in links[entries:])
+
+
+def _text(html: str) -> str:
+    """The text of a result's HTML, as a reader sees it (the marks of the matched words joined in)."""
+    return " ".join(re.sub(r"<[^>]+>", "", html).split())
+
+
+def test_every_result_names_its_game_beside_its_code(site, kb):
+    """Three games, and a group's own beside them: each result's heading says whose entry it is, right after its
+    code, the game's name in the reader's language and script first and the other language after it; a glossary
+    term's heading names its game too."""
+    queries = ["短休", "short rest", "電梯墜毀怎麼辦", "叛徒", "traitor", "奸徒會怎樣", "攻击"]
+    found = worker(site, rank=queries)["rank"]
+    hant = {game.id: to_traditional(game.name.zh, kb.traditional_terms()) for game in kb.games.values()}
+    games = set()
+    for query, result in zip(queries, found):
+        lang = result["lang"]
+        for hit, item in zip(result["hits"], result["items"]):
+            game = kb.games[hit["id"].split(":")[0]]
+            games.add(game.id)
+            zh = hant[game.id] if lang == "zh-Hant" else game.name.zh
+            first, second = (game.name.en, zh) if lang == "en" else (zh, game.name.en)
+            code = kb.entries[hit["id"]].code
+            heading = item[-1]["title"]  # Material makes the last document the result's heading
+            assert _text(heading).startswith(f"{code} {first} {second} "), (query, heading)
+            assert f'<span lang="{"zh-Hant" if lang == "zh-Hant" else "zh-Hans"}">{zh}</span>' in heading, heading
+            assert f'<span lang="en">{game.name.en}</span>' in heading, heading
+        terms = result["items"][len(result["hits"]) :]
+        if query in {"叛徒", "traitor", "奸徒會怎樣"}:
+            assert terms, query
+        for item in terms:
+            game = kb.games[item[-1]["location"].split("/")[0]]
+            zh = hant[game.id] if lang == "zh-Hant" else game.name.zh
+            first, second = (game.name.en, zh) if lang == "en" else (zh, game.name.en)
+            label = "術語表" if lang == "zh-Hant" else "术语表"
+            assert _text(item[0]["title"]) == f"{label} Glossary {first} {second}", item[0]["title"]
+    assert games == set(kb.games), "the queries reach every game"
+
+
+def test_a_games_name_is_text_in_the_results(tmp_path):
+    """A game's name is data: in a result it is text, whatever it holds."""
+    data = tmp_path / "data"
+    shutil.copytree(SEARCH_DATA, data)
+    game = data / "demo" / "game.yaml"
+    game.write_text(
+        game.read_text(encoding="utf-8").replace(
+            "name: {zh: 演示游戏, en: Demo Game}",
+            """name: {zh: "演示<b>游戏</b>", en: "<img src=x onerror=alert(1)> & 'Co'"}""",
+        ),
+        encoding="utf-8",
+    )
+    with node_site(load_kb(data), tmp_path / "site") as hostile:
+        result = worker(hostile, rank=["塔楼"])["rank"][0]
+    heading = result["items"][0][-1]["title"]
+    assert "<img" not in heading and "<b>" not in heading
+    assert (
+        "&lt;img src=x onerror=alert(1)&gt; &amp; &#39;Co&#39;" in heading and "演示&lt;b&gt;游戏&lt;/b&gt;" in heading
+    )
 
 
 def test_the_worker_really_stems(site):

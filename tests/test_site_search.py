@@ -24,6 +24,7 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 import pytest
+from test_a11y import ANIMATIONS_DONE
 
 from conftest import DATA, ROOT, load_kb, run_process
 from houserules.adapter import searchhandoff
@@ -646,6 +647,60 @@ def test_a_result_opens_its_questions_answer(question_tab):
     assert shown["id"] == "stay-inside"
     assert shown["header"] <= shown["top"] and shown["bottom"] <= shown["height"]
     assert shown["background"] not in ("rgba(0, 0, 0, 0)", shown["page"]) and shown["answer"] == shown["background"]
+
+
+#: Each result's heading as laid out: its text, the game's label, and the boxes of the code, the label and the title.
+RESULT_HEADINGS = """() => Array.from(document.querySelectorAll('.md-search-result__item')).map(item => {
+    const heading = item.querySelector('.md-search-result__article h1');
+    const box = (selector) => { const b = heading.querySelector(selector).getBoundingClientRect();
+                                return {top: b.top, bottom: b.bottom, left: b.left, right: b.right}; };
+    return {text: heading.innerText.replace(/\u200b/g, ''), game: heading.querySelector('.hr-game').innerText,
+            code: box('.hr-code'), label: box('.hr-game'), title: box('.hr-title')};
+})"""
+
+
+def _results_name_their_games(page, phone: bool) -> None:
+    """The tower of two games (the search fixture): each result says whose it is beside its code, in the reader's
+    language first; on a phone the code and the game make the first line and the title starts below them, on a
+    desktop the title follows on the same line; nothing sticks out of the page."""
+    for query, names in (
+        ("塔楼", {"DM": "演示游戏 Demo Game", "OT": "另一个游戏 Other Game"}),
+        ("Tower", {"DM": "Demo Game 演示游戏", "OT": "Other Game 另一个游戏"}),
+        ("塔樓", {"DM": "演示遊戲 Demo Game", "OT": "另一個遊戲 Other Game"}),
+    ):
+        typed_results(page, page.url, query)
+        page.evaluate(ANIMATIONS_DONE)  # the dialog's opening transition widens the page for a moment
+        headings = page.evaluate(RESULT_HEADINGS)
+        assert {h["text"][:2] for h in headings} == {"DM", "OT"}, (query, headings)
+        for heading in headings:
+            code, label, title = heading["code"], heading["label"], heading["title"]
+            assert heading["game"] == names[heading["text"][:2]], (query, heading)
+            assert heading["text"].startswith(heading["text"].split(" ")[0] + " " + heading["game"]), heading
+            assert (
+                code["right"] <= label["left"] and code["top"] < (label["top"] + label["bottom"]) / 2 < code["bottom"]
+            )
+            if phone:
+                assert title["top"] >= code["bottom"] - 1, (query, heading)
+            else:
+                assert title["top"] < code["bottom"] and title["left"] >= label["right"], (query, heading)
+        width = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert width[0] <= width[1], (query, width)
+
+
+def test_each_result_names_its_game_on_a_phone(question_page):
+    page, _ = question_page
+    _results_name_their_games(page, phone=True)
+
+
+def test_each_result_names_its_game_on_a_desktop(browser, question_site):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, **NO_OFFLINE_APP)
+    try:
+        page = context.new_page()
+        with serve(question_site) as base:
+            page.goto(f"{base}/index.html")
+            _results_name_their_games(page, phone=False)
+    finally:
+        context.close()
 
 
 def test_nothing_answers_says_so_above_the_closest_entries(question_tab):

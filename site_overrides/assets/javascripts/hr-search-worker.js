@@ -858,6 +858,18 @@
   }
 
   var ASKED = { zh: "问", "zh-Hant": "問", en: "Q" };
+  var GLOSSARY = { zh: "术语表", "zh-Hant": "術語表" };
+
+  /* The game a result belongs to (an index into the head's games), beside its code: its name in the reader's
+   * language and script first, the other language after it (head.gameTitles: Chinese, English, Traditional). */
+  function gameName(game, lang) {
+    var names = (head.gameTitles || [])[game];
+    if (!names) return "";
+    var zh = '<span lang="' + (lang === "zh-Hant" ? "zh-Hant" : "zh-Hans") + '">' + escape(lang === "zh-Hant" ? names[2] : names[0]) + "</span>";
+    var en = names[1] && names[1] !== names[0] ? '<span lang="en">' + escape(names[1]) + "</span>" : "";
+    var shown = !en ? zh : lang === "en" ? en + ' <span class="hr-game-then">' + zh + "</span>" : zh + ' <span class="hr-game-then">' + en + "</span>";
+    return ' <span class="hr-game">' + shown + "</span>";
+  }
 
   function render(found, text) {
     var lang = found.lang, records = lang === "zh-Hant" ? "rt/" : "r/";
@@ -875,7 +887,8 @@
       var items = found.hits.map(function (hit, n) {
         var group = byChunk.get(records + Math.floor(hit.entry / head.chunk))[hit.entry % head.chunk];
         var e = group[0];   // code, title zh, title en, summary zh, summary en, url, id
-        var title = '<span class="hr-code">' + escape(e[0]) + "</span> " + both(e[1], e[2], words, lang);
+        var title = '<span class="hr-code">' + escape(e[0]) + "</span>" + gameName(head.gameOf[hit.entry], lang)
+          + ' <span class="hr-title">' + both(e[1], e[2], words, lang) + "</span>";
         var score = hit.score / head.scale, said = n === 0 ? mark : "";
         if (!hit.question) {
           return [{ location: e[5], title: title, text: both(e[3], e[4], words, lang) + said, score: score, terms: terms, ref: e[6] }];
@@ -914,7 +927,8 @@
         var t = byChunk.get("g/" + Math.floor(g.doc / head.glossaryChunk))[g.doc % head.glossaryChunk];
         var score = g.score / head.scale;
         items.push([
-          { location: t[4].split("#")[0], title: '<span class="hr-code">术语表</span> <span class="hr-then"><span class="hr-en" lang="en">Glossary</span></span>',
+          { location: t[4].split("#")[0], title: '<span class="hr-code">' + GLOSSARY[lang === "zh-Hant" ? "zh-Hant" : "zh"] + '</span> <span class="hr-then"><span class="hr-en" lang="en">Glossary</span></span>'
+              + gameName(t[5], lang),
             text: "", score: score, terms: terms },
           { location: t[4], title: both(t[0], t[1], words, lang), text: both(t[2], t[3], words, lang), score: score, terms: terms }
         ]);

@@ -254,6 +254,21 @@ def index_meta(kb: KnowledgeBase, problems: list[str]) -> dict[str, Any]:
         "game_name_texts": game_name_texts(games),
         # What a query may name that no entry answers (a topic no source covers, another game): it is told so.
         "outside": outside_names(games),
+        # ... and what a result shows beside its code: the game's name, in Traditional characters too.
+        "game_titles": game_titles(kb),
+    }
+
+
+def game_titles(kb: KnowledgeBase) -> dict[str, dict[str, str]]:
+    """Each game's name as a result shows it beside the entry's code: ``{"zh", "en", "zh-Hant"}`` (the Chinese
+    name in Traditional characters as a Traditional reader sees every text, :func:`~houserules.text.chinese.to_traditional`
+    with the reviewed forms)."""
+    from ..text.chinese import to_traditional
+
+    regional = kb.traditional_terms()
+    return {
+        game.id: {"zh": game.name.zh, "en": game.name.en, "zh-Hant": to_traditional(game.name.zh, regional)}
+        for game in sorted(kb.games.values(), key=lambda g: g.id)
     }
 
 

@@ -15,6 +15,7 @@ ranking of its own. Layout under ``site/search/hr/``::
     r/<n>.js         the result records, entries in chunks of RECORDS_PER_CHUNK
     rt/<n>.js        the same with their Chinese texts in Traditional characters, for a query in
                      Traditional characters (what ``houserules search`` shows it)
+    g/<n>.js         the glossary terms shown (for translators): the term, its note, its row's URL, its game
 
 Every file is a script that registers itself (``hrSearch.put(name, data)``), so
 it loads with a script tag where ``fetch`` cannot (a site opened from
@@ -292,9 +293,18 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
     for n in range(0, len(terms_shown), GLOSSARY_PER_CHUNK):
         name = f"g/{n // GLOSSARY_PER_CHUNK}"
         files[name] = _script(
-            name, [[r["zh"], r["en"], *r["note"], r["url"]] for r in terms_shown[n : n + GLOSSARY_PER_CHUNK]]
+            name,
+            [
+                [r["zh"], r["en"], *r["note"], r["url"], index.games.index(r["game"])]
+                for r in terms_shown[n : n + GLOSSARY_PER_CHUNK]
+            ],
         )
     pinyin_shards = homophone_files(index, files)
+    titles: dict[str, dict[str, str]] = index.meta.get("game_titles", {})
+
+    def game_title(game: str) -> dict[str, str]:
+        return titles.get(game, {"zh": game, "en": game, "zh-Hant": game})
+
     version = hashlib.blake2b("".join(files[k] for k in sorted(files)).encode(), digest_size=8).hexdigest()
     head = {
         "version": version,
@@ -338,6 +348,8 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         "names": NAMES,
         "maxNameTerms": searchtext.MAX_NAME_TERMS,
         "gameOf": [index.games.index(game) for game in entry_games],
+        # What a result shows beside its code, by game: the name in Chinese, English and Traditional characters.
+        "gameTitles": [[title["zh"], title["en"], title["zh-Hant"]] for title in map(game_title, index.games)],
         **synonym_tables(index),
         "exact": EXACT,
         "exactAlias": EXACT_ALIAS,

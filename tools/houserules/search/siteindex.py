@@ -48,6 +48,7 @@ def glossary_documents(kb: KnowledgeBase) -> Iterable[dict[str, Any]]:
                 "en": term.en,
                 "note": [note.zh, note.en],
                 "url": f"{game.id}/glossary.html#term-{term.id}",
+                "game": game.id,
             }
             yield {
                 "ref": record["id"],
