@@ -322,6 +322,65 @@ def test_tables_of_entries_wrap_english_at_words_and_fit_a_phone(phone_tab, base
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
 
 
+#: A glossary as laid out: the page's and the table's widths, and each row's cells as shown (display, box, the text
+#: of its column's heading and of the name shown above it, and whether it holds anything).
+GLOSSARY_LAYOUT = """() => {
+    const table = document.querySelector('table.hr-glossary');
+    const heads = [...table.querySelectorAll('thead th')].map(th => th.textContent.trim());
+    return {page: [document.documentElement.scrollWidth, innerWidth], table: [table.scrollWidth, table.clientWidth],
+            head: getComputedStyle(table.querySelector('thead')).position,
+            rows: [...table.querySelectorAll('tbody tr')].map(tr => [...tr.cells].map((td, i) => {
+                const box = td.getBoundingClientRect(), label = getComputedStyle(td, '::before').content;
+                return {display: getComputedStyle(td).display, left: box.left, right: box.right, top: box.top,
+                        column: heads[i], label: label === 'none' ? null : label.replace(/^"|"$/g, ''),
+                        empty: td.childNodes.length === 0};
+            }))};
+}"""
+
+
+@pytest.mark.parametrize(
+    "path", ["betrayal/glossary.html", "mausritter/glossary.html", "mice-and-mystics/glossary.html"]
+)
+def test_the_glossary_is_read_as_cards_on_a_phone(phone_tab, base_url, path):
+    """At 375 px neither the page nor the table scrolls sideways: each term is a card, its English and Chinese
+    side by side as its heading, every other cell that holds something under its column's name, and nothing
+    outside the screen."""
+    page = phone_tab
+    page.goto(f"{base_url}/{path}")
+    settle(page)
+    layout = page.evaluate(GLOSSARY_LAYOUT)
+    assert layout["page"][0] <= layout["page"][1] == 375
+    assert layout["table"][0] <= layout["table"][1], "the table scrolls inside itself"
+    assert layout["head"] == "absolute"  # the column names are read out, and shown on each cell
+    assert len(layout["rows"]) >= 3
+    for cells in layout["rows"]:
+        english, chinese, *others = cells
+        assert english["top"] == chinese["top"] and english["right"] <= chinese["left"], cells
+        for cell in cells:
+            assert 0 <= cell["left"] and cell["right"] <= 375, cell
+        for cell in others:
+            if cell["empty"]:
+                assert cell["display"] == "none", cell
+            else:
+                assert cell["label"] == cell["column"] and cell["top"] > english["top"], cell
+    assert page.evaluate(ENGLISH_WORDS_SPLIT.replace("table.hr-entries", "table.hr-glossary")) == []
+
+
+def test_the_glossary_is_a_table_on_a_desktop(browser, base_url):
+    """Wide enough, the glossary stays a table with its column heads, within the page."""
+    context = browser.new_context(**DESKTOP, **NO_OFFLINE_APP)
+    page = context.new_page()
+    page.goto(f"{base_url}/mausritter/glossary.html")
+    settle(page)
+    layout = page.evaluate(GLOSSARY_LAYOUT)
+    context.close()
+    assert layout["head"] != "absolute" and layout["page"][0] <= layout["page"][1]
+    assert layout["table"][0] <= layout["table"][1]
+    for cells in layout["rows"]:
+        assert all(cell["display"] == "table-cell" and cell["label"] is None for cell in cells), cells
+        assert len({round(cell["top"]) for cell in cells}) == 1, cells
+
+
 #: Where the text of the search box ends (its right edge less its padding) and where its clear button starts.
 TEXT_END_AND_CLEAR = """() => {
     const box = document.querySelector('input.md-search__input');

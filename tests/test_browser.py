@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 import pytest
@@ -94,6 +95,35 @@ def test_search_box_typing_works(page, base_url):
     page.wait_for_selector(".md-search-result__item", timeout=15000)
     first = page.locator(".md-search-result__item .md-search-result__article h1").first.inner_text()
     assert "保险库" in first.replace("\u200b", "")
+
+
+def test_glossary_results_name_their_game(page, base_url):
+    """Typed on a glossary page, a term's result says which game's glossary holds it (the games' glossaries share
+    words: a traitor, a turn), after the entries' results, each of which names its game too; the term it opens
+    stands out in its glossary."""
+    typed_results(page, f"{base_url}/betrayal/glossary.html", "traitor")
+    page.wait_for_function(
+        """() => { const box = document.querySelector('.md-search__scrollwrap');
+                   box.scrollTop = box.scrollHeight;
+                   return document.querySelector('.md-search-result__item a[href*="#term-"]'); }""",
+        timeout=15000,
+    )
+    headings = page.locator(".md-search-result__item").evaluate_all(
+        """items => items.map(item => [item.querySelector('a').getAttribute('href'),
+                                       item.querySelector('h1').innerText.replace(/\u200b/g, '')])"""
+    )
+    terms = [text for href, text in headings if "glossary.html" in href]
+    entries = [text for href, text in headings if "glossary.html" not in href]
+    assert terms and all(t.startswith("术语表 Glossary Betrayal at House on the Hill 山屋惊魂") for t in terms), terms
+    assert entries and all("Betrayal at House on the Hill 山屋惊魂" in t for t in entries), entries
+    # the term followed stands out in the glossary, as an answer opened does
+    page.locator('.md-search-result__item a[href*="#term-traitor"]').first.click()
+    page.wait_for_url(re.compile(r".*/betrayal/glossary\.html.*#term-traitor$"))
+    shown = page.evaluate(
+        """() => [getComputedStyle(document.querySelector(':target')).backgroundColor,
+                  getComputedStyle(document.querySelector('#term-explorer')).backgroundColor]"""
+    )
+    assert shown[0] != shown[1], shown
 
 
 def test_entry_page_shows_answer_and_backlinks(page, base_url):
