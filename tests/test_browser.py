@@ -171,6 +171,40 @@ def test_no_horizontal_overflow_on_a_phone(phone_tab, base_url, path):
     assert width <= 375
 
 
+#: The changes page as a phone shows it: each data version (id, open, its heading's first line and its heights), the
+#: versions faq.pdf printed (its table, folded rows too), the page's size.
+CHANGES = """() => ({
+  versions: [...document.querySelectorAll('details.hr-version')].map(d => ({id: d.id, open: d.open,
+    heading: d.querySelector('summary').innerText.split('\\n')[0],
+    line: d.querySelector('summary').getBoundingClientRect().height, height: d.getBoundingClientRect().height})),
+  printed: [...document.querySelectorAll('#pdf-faq tr[data-find] code')].map(c => c.textContent),
+  page: [document.documentElement.scrollWidth, document.documentElement.scrollHeight]})"""
+
+
+def test_the_changes_page_reads_from_the_top_on_a_phone(phone_tab, base_url):
+    """The real history on a phone: the newest versions open, every older one folded under one heading line that
+    names it as faq.pdf's cover prints it (so a group finds the version on its printout), the page a fraction of
+    its old 37,700 px, nothing wider than the screen."""
+    from houserules.site.changelog import OPEN_VERSIONS
+
+    phone_tab.goto(f"{base_url}/changes.html")
+    shown = phone_tab.evaluate(CHANGES)
+    versions = shown["versions"]
+    assert len(versions) > OPEN_VERSIONS
+    assert [v["open"] for v in versions] == [n < OPEN_VERSIONS for n in range(len(versions))]
+    assert versions[0]["heading"].endswith("（当前 · current）")
+    headings = set()
+    for version in versions:
+        printed = re.match(r"(\d{4}-\d{2}-\d{2}) · ([0-9a-f]{8})", version["heading"])
+        assert printed and version["id"] == f"v-{printed.group(2)}", version
+        headings.add(printed.group(0))
+    assert shown["printed"] and set(shown["printed"]) <= headings  # every version faq.pdf printed heads a version
+    folded = versions[OPEN_VERSIONS:]
+    assert all(44 <= v["line"] <= 90 and v["height"] <= v["line"] + 4 for v in folded), folded
+    assert shown["page"][0] <= 375
+    assert shown["page"][1] < 20_000 + sum(v["height"] for v in versions[:OPEN_VERSIONS]), shown["page"]
+
+
 def test_dark_scheme_is_available(page, base_url):
     page.goto(f"{base_url}/index.html")
     assert page.locator("[data-md-color-scheme]").count() >= 1

@@ -144,17 +144,20 @@ def test_git_is_asked_four_times_however_long_the_history(repo, tmp_path, monkey
 def test_the_changes_page_lists_each_version_newest_first(site, repo):
     _, trees = repo
     html = (site / "changes.html").read_text(encoding="utf-8")
-    headings = re.findall(r'<h2 id="v-([0-9a-f]{8})"', html)
-    assert headings == [t[:8] for t in trees[::-1]]
-    assert re.findall(r'<h2 id="v-[0-9a-f]{8}"[^>]*>(.*?)</h2>', html)[:2] == [
-        f"{trees[2][:8]} · 2026-12-01 10:00 UTC（当前 · current）",
-        f"{trees[1][:8]} · 2026-12-01 10:00 UTC",
+    versions = re.findall(r'<details class="hr-fold hr-version" id="v-([0-9a-f]{8})"', html)
+    assert versions == [t[:8] for t in trees[::-1]]
+    # each headed by its version as faq.pdf's cover prints it, then when it was committed
+    assert [re.sub(r"<[^>]+>", "", s) for s in re.findall(r'class="hr-version-name">(.*?)</span> ', html)] == [
+        f"2026-12-01 · {trees[2][:8]}（当前 · current）",
+        f"2026-12-01 · {trees[1][:8]}",
+        f"2026-11-30 · {trees[0][:8]}",
     ]
+    assert re.findall(r"<summary>.*?<time>(.*?)</time>", html) == ["2026-12-01 10:00 UTC"] * 3
     assert "v3: the erratum is withdrawn" in html and "docs only" not in html
-    v2 = html.split('id="v-' + trees[1][:8])[1].split("<h2")[0]
+    v2 = html.split('id="v-' + trees[1][:8])[1].split("</details>")[0]
     assert '<code class="hr-code">DM-A3</code> <a href="demo/tower-stairs.html">塔楼的楼梯</a>' in v2
     assert '一句话答案、常见问题 (~1) · <span lang="en">answer, questions (~1)</span>' in v2
-    v3 = html.split('id="v-' + trees[2][:8])[1].split("<h2")[0]
+    v3 = html.split('id="v-' + trees[2][:8])[1].split("</details>")[0]
     assert (
         '<ul class="hr-changes hr-changes--removed" data-status="removed"><li><code class="hr-code">DM-A2</code> '
         "塔楼的中文译文有误" in v3

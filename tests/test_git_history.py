@@ -164,7 +164,7 @@ def test_the_built_site_carries_the_hostile_history_as_text(hostile_repo, tmp_pa
     ) in result.stderr
     page = (tmp_path / "site/changes.html").read_text(encoding="utf-8")
     assert "<textarea" not in page and "<script>alert" not in page
-    assert page.count('<div class="hr-version"') == 4
+    assert page.count('<details class="hr-fold hr-version"') == 4
     etree.parse(tmp_path / "site/changes.xml")
 
 

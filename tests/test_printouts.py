@@ -494,12 +494,14 @@ def test_the_changes_page_lists_each_pdfs_versions_with_date_time_and_a_link(two
     }
     found = _rows(page)
     assert found == rows
-    # every link lands on a data version's heading, which says when it was committed
+    # every link lands on a data version, whose heading says when it was committed
     for pdf_rows in found.values():
         for _, when, link, _ in pdf_rows:
-            assert re.search(rf"## [0-9a-f]{{8}} · {when}(?:（当前 · current）)? {{ {link} }}", page), link
+            assert re.search(
+                rf'<details class="hr-fold hr-version" id="{link[1:]}"[^>]*><summary>.*?<time>{when}</time>', page
+            ), link
     # each version's section names what each PDF printed then
-    v1 = page.split("{ #v-" + n["v1"] + " }", 1)[1]
+    v1 = page.split(f'id="v-{n["v1"]}"', 1)[1]
     assert f"2026-11-29 · {n['other1']}" in v1 and f"2026-11-30 · {n['demo1']}" in v1
 
 
@@ -530,7 +532,7 @@ def two_games_site(two_games, tmp_path_factory):
 FILTERED = """() => ({
   rows: [...document.querySelectorAll('.hr-pdf-versions tr[data-find]')].filter(r => r.checkVisibility())
         .map(r => r.closest('.hr-pdf-versions').id + ' ' + r.querySelector('code').textContent),
-  versions: [...document.querySelectorAll('h2[id^="v-"]')].filter(h => h.checkVisibility()).map(h => h.id),
+  versions: [...document.querySelectorAll('details.hr-version')].filter(d => d.checkVisibility()).map(d => d.id),
   status: document.getElementById('hr-version-found').textContent,
 })"""
 
@@ -570,13 +572,20 @@ def test_the_filter_box_finds_a_printed_version_or_a_date_from_disk(browser, two
 
 
 FOLDS = """() => [...document.querySelectorAll('details.hr-fold')].map(d =>
-  (d.closest('.hr-pdf-versions') || d.closest('.hr-version').previousElementSibling).id + (d.open ? ' open' : ''))"""
+  (d.closest('.hr-pdf-versions') || d).id + (d.open ? ' open' : ''))"""
+
+
+#: Each data version as a phone shows it: its id, whether it is open, its heading's text and height, its height.
+VERSIONS = """() => [...document.querySelectorAll('details.hr-version')].map(d => ({
+  id: d.id, open: d.open, heading: d.querySelector('summary').innerText,
+  line: d.querySelector('summary').getBoundingClientRect().height, height: d.getBoundingClientRect().height}))"""
 
 
 @pytest.mark.browser
 def test_older_versions_fold_and_what_is_found_or_linked_opens(browser, two_games, tmp_path, monkeypatch):
-    """On a phone the page is read from the top: past the newest versions, a version's printed versions and lists
-    fold under one line, and so do each PDF's older rows; the filter box and a link to a version open them."""
+    """On a phone the page is read from the top: the newest versions open, each older one folded under its heading
+    (its version as faq.pdf's cover prints it, when it was committed, what it changed), and each PDF's older rows
+    folded too; the filter box and a link to a version, or to a game's version inside one, open them."""
     from houserules.build import build_site, site_step
     from houserules.site import changelog
 
@@ -587,30 +596,46 @@ def test_older_versions_fold_and_what_is_found_or_linked_opens(browser, two_game
     context = browser.new_context(viewport={"width": 375, "height": 667}, is_mobile=True)
     page = context.new_page()
     page.goto((site / "changes.html").as_uri())
-    v1, v2 = f"v-{n['v1']}", f"v-{n['v2']}"
-    assert sorted(page.evaluate(FOLDS)) == sorted(["pdf-faq", "pdf-demo", "pdf-other", v1, v2])  # all closed
+    v1, v2, v3 = f"v-{n['v1']}", f"v-{n['v2']}", f"v-{n['v3']}"
+    assert sorted(page.evaluate(FOLDS)) == sorted(["pdf-faq", "pdf-demo", "pdf-other", v1, v2, f"{v3} open"])
     shown = page.evaluate(FILTERED)
     assert shown["rows"] == [
         f"pdf-faq 2026-12-01 · {n['v3']}",
         f"pdf-demo 2026-12-01 · {n['demo3']}",
         f"pdf-other 2026-12-01 · {n['other2']}",
     ]
-    summary = page.locator(f"#{v1} + .hr-version summary")
-    assert "What this version changed" in summary.inner_text() and summary.bounding_box()["height"] >= 44
+    versions = page.evaluate(VERSIONS)
+    assert [(v["id"], v["open"]) for v in versions] == [(v3, True), (v2, False), (v1, False)]  # newest first
+    assert [v["heading"].splitlines()[0] for v in versions] == [
+        f"2026-12-01 · {n['v3']}（当前 · current）",
+        f"2026-12-01 · {n['v2']}",
+        f"2026-11-30 · {n['v1']}",  # as faq.pdf printed it, though committed on 2026-12-01
+    ]
+    assert "committed 2026-12-01 09:05 UTC" in versions[2]["heading"] and "新增 5 · 5 added" in versions[2]["heading"]
+    for folded in versions[1:]:  # a thumb's target, and nothing but its heading shows
+        assert 44 <= folded["line"] and folded["height"] <= folded["line"] + 4, folded
+    assert not page.locator(f"#{v1} .hr-changes").is_visible()
 
     page.get_by_label("打印版封面上的版本或日期 · The version or date on your printout's cover").fill(n["other1"])
     assert page.evaluate(FILTERED)["rows"] == [f"pdf-other 2026-11-29 · {n['other1']}"]
-    assert sorted(page.evaluate(FOLDS)) == sorted(["pdf-faq", "pdf-demo", "pdf-other open", f"{v1} open", v2])
-    assert page.locator(f"#{v1} + .hr-version .hr-game-versions").is_visible()  # what that version printed
+    assert sorted(page.evaluate(FOLDS)) == sorted(
+        ["pdf-faq", "pdf-demo", "pdf-other open", f"{v1} open", v2, f"{v3} open"]
+    )
+    assert page.evaluate(FILTERED)["versions"] == [v1]  # the others hidden
+    assert page.locator(f"#{v1} .hr-game-versions").is_visible()  # what that version printed
     box = page.get_by_label("打印版封面上的版本或日期 · The version or date on your printout's cover")
     box.fill(n["v3"])  # the newest: in the rows shown, none in the fold, which goes while the box holds it
     assert page.locator("#pdf-faq").is_visible() and not page.locator("#pdf-faq details.hr-fold").is_visible()
     box.fill("")
     assert page.locator("#pdf-faq details.hr-fold").is_visible()
 
-    page.goto((site / "changes.html").as_uri() + f"#{v2}")  # a PDF's row links its version
-    assert f"{v2} open" in page.evaluate(FOLDS)
+    page.goto((site / "changes.html").as_uri() + f"#{v2}")  # a PDF's row (and the feed) links its version
+    assert f"{v2} open" in page.evaluate(FOLDS) and page.locator(f"#{v2} .hr-changes").is_visible()
+    page.goto((site / "changes.html").as_uri() + f"#v-other-{n['other1']}")  # a game's version, inside v1
+    assert f"{v1} open" in page.evaluate(FOLDS) and page.locator(f"#v-other-{n['other1']}").is_visible()
+    width = page.evaluate("() => document.documentElement.scrollWidth")
     context.close()
+    assert width <= 375
 
 
 def test_a_printout_most_of_whose_entries_changed_is_printed_again_not_patched(two_games, monkeypatch):
@@ -628,8 +653,8 @@ def test_a_printout_most_of_whose_entries_changed_is_printed_again_not_patched(t
     offered = [version.short for version, _ in inserts.inserts(kb, history)]
     assert offered == [n["v2"]]  # v1: reprint
     page = changes_page(kb, history)
-    v1 = page.split("{ #v-" + n["v1"] + " }", 1)[1]
-    v2 = page.split("{ #v-" + n["v2"] + " }", 1)[1].split("{ #v-" + n["v1"] + " }", 1)[0]
+    v1 = page.split(f'id="v-{n["v1"]}"', 1)[1].split("</details>", 1)[0]
+    v2 = page.split(f'id="v-{n["v2"]}"', 1)[1].split("</details>", 1)[0]
     assert 'data-block="reprint"' in v1 and "Most entries (2) changed since" in v1 and "changes-since-" not in v1
     assert 'data-block="reprint"' not in v2 and f"changes-since-{n['v2']}.pdf" in v2
     rows = {row[0]: row for row in _rows(page)["faq"]}

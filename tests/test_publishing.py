@@ -220,7 +220,7 @@ def test_each_pdfs_printed_version_is_on_the_changes_page(published):
     current = html.split('data-block="data-version"', 1)[1].split("</div>", 1)[0]
     assert f'<code class="hr-code">2026-12-01 · {trees[2][:8]}</code>' in current
     assert f'演示游戏 <span lang="en">Demo Game</span> <code class="hr-code">2026-12-01 · {demo}</code>' in current
-    v3 = html.split(f'id="v-{trees[2][:8]}"', 1)[1].split("<h2", 1)[0]
+    v3 = html.split(f'id="v-{trees[2][:8]}"', 1)[1].split("</details>", 1)[0]
     assert (
         f'<code class="hr-code" id="v-demo-{demo}">2026-12-01 · {demo}</code>' in v3
     )  # where this game version starts
@@ -319,7 +319,7 @@ def test_changes_since_accepts_a_games_version_as_the_page_shows_it(published, t
     demo_v1 = subprocess.run(
         ["git", "-C", str(data), "rev-parse", "HEAD~3:rules_data/demo"], capture_output=True, text=True, check=True
     ).stdout[:8]
-    v1 = (out / "changes.html").read_text(encoding="utf-8").split(f'id="v-{trees[0][:8]}"', 1)[1]
+    v1 = (out / "changes.html").read_text(encoding="utf-8").split(f'id="v-{trees[0][:8]}"', 1)[1].split("</details>")[0]
     assert f'<code class="hr-code" id="v-demo-{demo_v1}">2026-11-30 · {demo_v1}</code>' in v1
     by_game, by_folder = tmp_path / "game.pdf", tmp_path / "folder.pdf"
     for version, target in ((demo_v1, by_game), (trees[0][:8], by_folder)):

@@ -124,8 +124,6 @@
         var text = item.getAttribute("data-find") || "";
         var match = words.every(function (word) { return text.indexOf(word) >= 0; });
         item.hidden = !match;
-        var heading = item.classList.contains("hr-version") ? item.previousElementSibling : null;
-        if (heading && /^H[1-6]$/.test(heading.tagName)) heading.hidden = !match;
         if (match && item.tagName === "TR") found += 1;
       });
       tables.forEach(function (table) { table.hidden = !table.querySelector("tr[data-find]:not([hidden])"); });
@@ -144,12 +142,12 @@
     box.addEventListener("input", apply);
     var wanted = new URLSearchParams(location.search).get("v");
     if (wanted) { box.value = wanted; apply(); }
-    // A link to a version (from a PDF's row, or from outside) opens its folded lists.
+    // A link to a version (from a PDF's row, the feed, or from outside) opens it, and a link to a game's version
+    // inside one (v-<game>-<hash>) opens the version holding it.
     function openTarget() {
       var target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
-      var version = target && target.nextElementSibling;
-      if (version && version.classList.contains("hr-version")) {
-        Array.prototype.forEach.call(version.querySelectorAll("details.hr-fold"), function (fold) { fold.open = true; });
+      for (var node = target; node; node = node.parentElement) {
+        if (node.tagName === "DETAILS") node.open = true;
       }
     }
     window.addEventListener("hashchange", openTarget);

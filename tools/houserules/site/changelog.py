@@ -27,9 +27,11 @@ from .markup import front_matter
 
 #: The newest versions the page lists and the feed carries.
 PAGE_VERSIONS = 100
-#: On a phone the page is read from the top: the newest versions show their lists of changes, older ones fold
-#: them under one line (the filter box opens what it finds), and a PDF's table shows its newest printed versions
-#: with the rest folded. At 60 versions the page was 105,000 px tall at 375 px wide.
+#: On a phone the page is read from the top: the newest versions are open, each older one is folded under the line
+#: that heads it (its version as faq.pdf prints it, when it was committed, what it changed, counted; the filter box
+#: and a link to it open it), and a PDF's table shows its newest printed versions with the rest folded. At 60
+#: versions the page was 105,000 px tall at 375 px wide; at 91, with each older version's heading, commit and
+#: summary left unfolded, 37,700 px.
 OPEN_VERSIONS = 3
 OPEN_PDF_ROWS = 5
 FEED_VERSIONS = 30
@@ -72,12 +74,6 @@ def _lists(kb: KnowledgeBase, version: Version, href: Callable[[str], str]) -> d
 def version_html(kb: KnowledgeBase, version: Version, href: Callable[[str], str]) -> str:
     """The lists of one version: added, changed, removed (each at most :data:`ITEMS` long), then other files."""
     return str(macros("site/versions.html").lists(_lists(kb, version, href)))
-
-
-def _heading(version: Version, current: bool) -> str:
-    """``3b0fbf2c · 2026-11-30 09:05 UTC``: the version's hash and when it was committed (or that it is not)."""
-    when = "未提交 · uncommitted" if version.commit is None else version.when
-    return f"{version.short} · {when}" + ("（当前 · current）" if current else "")
 
 
 def _game_versions(
@@ -192,10 +188,13 @@ def changes_page(kb: KnowledgeBase, history: History | None, offered: list[Versi
         games_of = _game_versions(kb, history, first, version)
         versions.append(
             {
-                "heading": _heading(version, version is current),
                 "anchor": anchor(version),
                 "short": version.short,
+                # its heading: the version as faq.pdf's cover prints it (the day its newest entry changed, then the
+                # hash: a group finds its printout by it), then when it was committed (the minute, UTC)
                 "printed": str(printed),
+                "current": version is current,
+                "when": version.when,
                 # the commit under the version's heading: its short id and subject (a commit subject is data:
                 # escaped, and shown neutral when it uses a production word)
                 "commit": version.commit[:10] if version.commit is not None else None,
@@ -207,7 +206,7 @@ def changes_page(kb: KnowledgeBase, history: History | None, offered: list[Versi
                 if version is not current and reprint(len(changed_since), len(kb.entries))
                 else 0,
                 "lists": _lists(kb, version, href),
-                "folded": len(versions) >= OPEN_VERSIONS,
+                "open": len(versions) < OPEN_VERSIONS,
                 "find": _find_text(str(printed), version.when, *(p for _, p, _ in games_of or [])),
             }
         )
