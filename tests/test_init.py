@@ -48,7 +48,7 @@ def test_init_writes_a_knowledge_base_that_checks_clean(tmp_path):
     result = init(kb, "--name", "周五桌游小组")
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[0] == (
-        "wrote friday/ (周五桌游小组): Makefile, README.md, .gitignore, mkdocs.yml, requirements.txt, content/, rules_data/"
+        f"wrote {kb}/ (周五桌游小组): Makefile, README.md, .gitignore, mkdocs.yml, requirements.txt, content/, rules_data/"
     )
     assert listing(kb) == FILES
     assert sorted(p.name for p in tmp_path.iterdir()) == ["friday"]  # no temporary folder left beside it
@@ -236,7 +236,7 @@ def test_init_then_the_readmes_two_commands_work_inside_the_new_folder(tmp_path)
     env["PATH"] = os.pathsep.join(p for p in env["PATH"].split(os.pathsep) if ".venv" not in p)
     tested = subprocess.run(["make", "test"], cwd=kb, env=env, capture_output=True, text=True, timeout=900)
     assert tested.returncode == 0, tested.stdout[-3000:] + tested.stderr[-3000:]
-    assert "checked site: " in tested.stdout and "ready to publish" in tested.stdout
+    assert f"checked {kb.resolve() / 'site'}: " in tested.stdout and "ready to publish" in tested.stdout
     installed = subprocess.run(
         [
             str(kb / ".venv/bin/python"),

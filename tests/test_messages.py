@@ -182,3 +182,77 @@ def test_an_import_that_meets_a_full_disk_names_no_option(tmp_path, monkeypatch,
     err = capsys.readouterr().err
     assert "the disk is full" in err, err
     assert named_options(err) <= options_of("l10n", "import"), err
+
+
+# -- what a command wrote is named by a path that opens from anywhere --------------------------------------------
+#: "wrote PATH", "built PATH", "checked PATH", and the lines under ``new`` that point into the file it wrote.
+_NAMED = re.compile(r"^(?:wrote|built|checked) (.+?)(?:/?: | \()|^  (/\S+?|\.\.?/\S+?|[^\s/]\S*?):\d+: ", re.M)
+
+
+def _written(stdout: str) -> list[str]:
+    """Every path ``stdout`` names as written, in order."""
+    return [a or b for a, b in _NAMED.findall(stdout)]
+
+
+@pytest.fixture
+def elsewhere(tmp_path, monkeypatch):
+    """A copy of the known-good data in ``kb/data`` and an empty folder ``elsewhere`` beside it, to run from."""
+    import shutil
+
+    monkeypatch.setenv("HOUSERULES_CACHE", str(tmp_path / "cache"))
+    shutil.copytree(GOOD, tmp_path / "kb" / "data")
+    (tmp_path / "elsewhere" / "out").mkdir(parents=True)
+    return tmp_path / "elsewhere"
+
+
+@pytest.mark.parametrize(
+    "command, written",
+    [
+        (
+            ["new", "demo", "ruling", "--zh", "能否后退", "--en", "Moving back"],
+            ["kb/data/demo/entries/moving-back.yaml"],
+        ),
+        (["new-game", "chess", "--zh", "象棋", "--en", "Chess", "--code", "CH"], ["kb/data/chess"]),
+        (["export", "--what", "glossary", "--format", "csv", "-o", "out/glossary.csv"], ["elsewhere/out/glossary.csv"]),
+        (["l10n", "export", "--game", "demo", "-o", "out/demo.xlf"], ["elsewhere/out/demo.xlf"]),
+    ],
+    ids=["new", "new-game", "export", "l10n-export"],
+)
+def test_a_written_file_is_named_by_its_absolute_path(elsewhere, command, written):
+    """Run from another folder, with the data and the output given relative to it (as ``make -C``, a script or CI
+    runs a command), every file or folder a message says was written is named absolutely: it opens from anywhere,
+    and it is the file that was written."""
+    where = command[:2] if command[0] == "l10n" else command[:1]
+    result = run_cli(*where, "--data", "../kb/data", *command[len(where) :], cwd=elsewhere)
+    assert result.returncode == 0, result.stderr
+    named = _written(result.stdout)
+    assert named, result.stdout
+    assert all(Path(path).is_absolute() and Path(path).exists() for path in named), named
+    root = elsewhere.parent.resolve()
+    assert named[0] == str(root / written[0]), result.stdout
+    if command[0] == "new":  # the file it wrote, the game's contents it listed it in, and each placeholder's line
+        assert f" of {root / 'kb/data/demo/game.yaml'}\n" in result.stdout
+        assert len(named) > 1 and set(named[1:]) == {named[0]}, named
+
+
+def test_init_names_the_new_folder_absolutely(tmp_path):
+    result = run_cli("init", "groups/friday", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    folder = tmp_path.resolve() / "groups" / "friday"
+    assert result.stdout.startswith(f"wrote {folder}/ (friday): ")
+    assert f"\n  cd {folder}\n" in result.stdout  # the next step works from any folder
+
+
+@pytest.mark.slow
+def test_build_pdf_and_publish_name_what_they_wrote_absolutely(elsewhere):
+    """The same for a built site, the link check of it and a printed FAQ (a PDF laid out: slow)."""
+    site = elsewhere.resolve() / "site"
+    built = run_cli("build", "--data", "../kb/data", "-o", "site", cwd=elsewhere)
+    assert built.returncode == 0, built.stderr
+    assert built.stdout.startswith(f"built {site} (")
+    checked = run_cli("publish", "--check", "--no-build", "--data", "../kb/data", "-o", "site", cwd=elsewhere)
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stdout.startswith(f"checked {site}: ")
+    printed = run_cli("pdf", "--data", "../kb/data", "-o", "out/faq.pdf", cwd=elsewhere)
+    assert printed.returncode == 0, printed.stderr
+    assert printed.stdout.startswith(f"wrote {elsewhere.resolve() / 'out/faq.pdf'} (")

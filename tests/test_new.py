@@ -42,9 +42,9 @@ def test_the_new_file_fails_check_with_each_placeholder_then_passes_once_written
     result = new(demo, "demo", "ruling", "--zh", "能否后退", "--en", "Moving back: allowed?")
     assert result.returncode == 0, result.stderr
     path = demo / "demo/entries/moving-back-allowed.yaml"
-    assert result.stdout.startswith(
-        "wrote data/demo/entries/moving-back-allowed.yaml: demo:moving-back-allowed, "
-        "code DM-A3 (ruling), listed in contents section 'rulings' of data/demo/game.yaml\n"
+    assert result.stdout.startswith(  # named absolutely: the path opens from any folder
+        f"wrote {path}: demo:moving-back-allowed, "
+        f"code DM-A3 (ruling), listed in contents section 'rulings' of {demo / 'demo/game.yaml'}\n"
     )
     text = path.read_text(encoding="utf-8")
     schema = text.splitlines()[0].removeprefix("# yaml-language-server: $schema=")

@@ -49,7 +49,7 @@ def test_the_new_game_passes_check_with_a_warning_per_placeholder_and_says_what_
     folder = data / "nine-mens-morris"
     assert sorted(p.name for p in folder.iterdir()) == ["game.yaml", "glossary.yaml", "synonyms.yaml"]
     assert made.stdout.splitlines()[0] == (
-        "wrote rules_data/nine-mens-morris/: game.yaml (nine-mens-morris, code letters NM, contents sections rules "
+        f"wrote {folder}/: game.yaml (nine-mens-morris, code letters NM, contents sections rules "
         "and rulings), an empty glossary.yaml and synonyms.yaml"
     )
     checked = run(data, "check")
@@ -75,8 +75,12 @@ def test_the_new_game_passes_check_with_a_warning_per_placeholder_and_says_what_
     for warning in warnings:  # each warning names the line its placeholder is on
         line = int(warning.split(":")[1])
         assert "TODO" in lines[line - 1], warning
-    # new-game printed the same list, so the group sees it at once; --warnings-as-errors fails on it
-    assert all(f"  {w.replace(': nine-mens-morris: warning', '')}\n" in made.stdout for w in warnings)
+    # new-game printed the same list (in the file it wrote, named absolutely), so the group sees it at once;
+    # --warnings-as-errors fails on it
+    shown = [
+        w.replace(": nine-mens-morris: warning", "").removeprefix("rules_data/nine-mens-morris/") for w in warnings
+    ]
+    assert all(f"  {folder}/{line}\n" in made.stdout for line in shown)
     assert run(data, "check", "--warnings-as-errors").returncode == 1
     game = load(data).kb.games["nine-mens-morris"]
     assert (game.code_prefix, game.name["zh"], game.name["en"], [s.id for s in game.contents]) == (

@@ -150,12 +150,13 @@ def test_a_crash_at_any_step_of_a_commit_leaves_all_old_or_all_new_after_the_nex
             assert said == []  # crashed before writing anything: nothing to undo
         elif committed:
             assert said == [
-                "houserules: finished an interrupted 'houserules l10n import' in data: 3 files put in place"
+                f"houserules: finished an interrupted 'houserules l10n import' in {folder.resolve() / 'data'}: "
+                "3 files put in place"
             ]
         else:
             assert said == [
-                "houserules: rolled back an interrupted 'houserules l10n import' in data: none of its changes "
-                "were written"
+                f"houserules: rolled back an interrupted 'houserules l10n import' in {folder.resolve() / 'data'}: "
+                "none of its changes were written"
             ]
         seen.append(all_old_or_all_new(data, outcomes))
         assert seen[-1] == ("new" if committed else "old"), name
@@ -172,7 +173,8 @@ def test_every_command_finishes_an_interrupted_commit_first(tmp_path, monkeypatc
     monkeypatch.setattr("houserules.build.build_site", lambda kb, data_dir, target, profile=None: target)
     result = run_cli(*command[:1], "--data", "data", *command[1:], cwd=tmp_path)
     assert result.stderr.splitlines()[0] == (
-        "houserules: finished an interrupted 'houserules l10n import' in data: 3 files put in place"
+        f"houserules: finished an interrupted 'houserules l10n import' in {tmp_path.resolve() / 'data'}: "
+        "3 files put in place"
     )
     assert leftovers(tmp_path, data) == []
     if command[0] != "stamp":
@@ -237,7 +239,8 @@ def test_a_prepared_journal_rolls_back_without_removing_a_folder_named_as_a_new_
     (data / "demo" / ".entries.houserules-new").mkdir()
     result = run_cli("check", "--data", "data", cwd=tmp_path)
     assert result.stderr.splitlines()[0] == (
-        "houserules: rolled back an interrupted 'houserules l10n import' in data: none of its changes were written"
+        f"houserules: rolled back an interrupted 'houserules l10n import' in {tmp_path.resolve() / 'data'}: "
+        "none of its changes were written"
     )
     assert (data / "demo" / ".entries.houserules-new").is_dir() and not (tmp_path / ".data.journal").exists()
     assert snapshot(data) == before

@@ -62,6 +62,17 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
+def written_path(path: Path | str) -> str:
+    """A file or folder a command wrote, as its message names it: the absolute path, which opens from any folder (the
+    command may have run in another one than the reader's: ``make -C``, a script, CI's log); symbolic links stay as
+    they were given.
+
+    >>> written_path("/srv/kb/site/../faq.pdf")
+    '/srv/kb/faq.pdf'
+    """
+    return os.path.abspath(path)
+
+
 #: Why a file or folder cannot be written, by ``errno``, in words a person can act on: what is wrong
 #: and what to do. A full disk or a read-only folder is no fault of the data, and no traceback.
 WRITE_FAILURES = {

@@ -19,7 +19,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
-from ..errors import HouserulesError, display_path, is_write_failure, read_only_disk, visible, write_failure, write_fix
+from ..errors import (
+    HouserulesError,
+    display_path,
+    is_write_failure,
+    read_only_disk,
+    visible,
+    write_failure,
+    write_fix,
+    written_path,
+)
 from .common import PROFILE_HELP, checked, emit, exportable, profiled, reading
 from .lookup import entry_wanted, search_command, search_eval_command, show_command
 from .publish import publish_command
@@ -55,7 +64,7 @@ def _cmd_schema(parser: argparse.ArgumentParser) -> Runner:
             target = committed_schema_path(name)
             if args.write:
                 Path(str(target)).write_text(schema_text(name), encoding="utf-8")
-                print(f"wrote {target}")
+                print(f"wrote {written_path(str(target))}")
             else:
                 print(schema_text(name), end="")
         return 0
@@ -81,7 +90,7 @@ def _cmd_build(parser: argparse.ArgumentParser) -> Runner:
             report = checked(args.data)
             kb, profile = profiled(report, args.profile)
             target = build_site(kb, args.data, args.output, profile=profile)
-        print(f"built {target} ({report.summary()})")
+        print(f"built {written_path(target)} ({report.summary()})")
         return 0
 
     return run
@@ -231,7 +240,7 @@ def _cmd_pdf(parser: argparse.ArgumentParser) -> Runner:
         target, entries, pages = make_faq(
             kb, args.output, args.game, args.profile, args.paper, site_url, args.layout, args.changes_since
         )
-        print(f"wrote {target} ({entries} entries, {pages} pages)")
+        print(f"wrote {written_path(target)} ({entries} entries, {pages} pages)")
         return 0
 
     return run
@@ -256,20 +265,19 @@ def _cmd_new(parser: argparse.ArgumentParser) -> Runner:
         from ..data.authoring.scaffold import new_entry
         from ..data.authoring.transaction import writing
         from ..data.reading.load import load
-        from ..errors import display_path
 
         with writing(args.data, "new"):
             created = new_entry(load(args.data).kb, args.game, args.kind, args.zh, args.en, args.id, args.section)
-        where = display_path(created.path)
+        where = written_path(created.path)
         print(
             f"wrote {where}: {created.ref}, code {created.code} ({args.kind}), listed in contents section "
-            f"'{created.section}' of {display_path(created.path.parent.parent / 'game.yaml')}"
+            f"'{created.section}' of {written_path(created.path.parent.parent / 'game.yaml')}"
         )
         todo = [p for p in run_check(args.data).problems if p.entry == created.ref]
         if todo:
             print("Still to write ('houserules check' reports each one until it is done):")
             for problem in todo:
-                print(f"  {problem.path}:{problem.line}: {problem.problem} — {problem.fix}")
+                print(f"  {written_path(problem.path)}:{problem.line}: {problem.problem} — {problem.fix}")
         print(
             "Also check 'authority' and 'confidence', and add what the entry needs: aliases, body, questions, "
             "applies_to, see_also (README: Adding an entry). Then run: houserules check"
@@ -292,10 +300,9 @@ def _cmd_new_game(parser: argparse.ArgumentParser) -> Runner:
         from ..check import run as run_check
         from ..data.authoring.newgame import new_game
         from ..data.reading.load import load
-        from ..errors import display_path
 
         made = new_game(load(args.data).kb, args.data, args.game, args.zh, args.en, args.code, args.source)
-        where = display_path(made.folder)
+        where = written_path(made.folder)
         print(
             f"wrote {where}/: game.yaml ({made.game_id}, code letters {made.code}, contents sections rules and "
             "rulings), an empty glossary.yaml and synonyms.yaml"
@@ -306,7 +313,7 @@ def _cmd_new_game(parser: argparse.ArgumentParser) -> Runner:
                 "Still to fill in ('houserules check' warns about each one, 'houserules publish --check' refuses them):"
             )
             for problem in todo:
-                print(f"  {problem.path}:{problem.line}: {problem.problem} — {problem.fix}")
+                print(f"  {written_path(problem.path)}:{problem.line}: {problem.problem} — {problem.fix}")
         if made.source is not None and made.source.title:
             print(f"  {where}/game.yaml: the source's title was taken from {display_path(args.source)}: check it")
         data = "" if args.data == DEFAULT_DATA else f" --data {args.data}"

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import HouserulesError
+from ..errors import HouserulesError, written_path
 
 if TYPE_CHECKING:
     from ..check import Report
@@ -80,4 +80,4 @@ def emit(data: bytes, output: Path | None, done: str) -> None:
         sys.stdout.flush()
     else:
         write_output(output, data, option=OUTPUT_OPTION)
-        print(f"wrote {output} ({done})")
+        print(f"wrote {written_path(output)} ({done})")

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from ..errors import HouserulesError, display_path
+from ..errors import HouserulesError, written_path
 from .common import PROFILE_HELP, checked, profiled, reading
 
 Runner = Callable[[argparse.Namespace], int]
@@ -50,7 +50,7 @@ def publish_command(parser: argparse.ArgumentParser) -> Runner:
                     )
                 kb, profile = profiled(report, args.profile)
                 target = build_site(kb, args.data, args.output, profile=profile)
-            print(f"built {display_path(target)} ({report.summary()})")
+            print(f"built {written_path(target)} ({report.summary()})")
         elif not (target / "index.html").is_file():
             raise HouserulesError(f"no built site in {target} (no index.html); build it first, or drop --no-build")
         check = LinkCheck(target, configured_site_url(args.data))
@@ -59,10 +59,10 @@ def publish_command(parser: argparse.ArgumentParser) -> Runner:
             print(problem, file=sys.stderr)
         if problems:
             raise HouserulesError(
-                f"{len(problems)} broken links or missing files in {display_path(target)}; "
+                f"{len(problems)} broken links or missing files in {written_path(target)}; "
                 "fix them before publishing (the site online stays as it was)"
             )
-        print(f"checked {display_path(target)}: {check.pages} pages, {check.links} internal links, ready to publish")
+        print(f"checked {written_path(target)}: {check.pages} pages, {check.links} internal links, ready to publish")
         return 0
 
     return run

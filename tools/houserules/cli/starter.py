@@ -21,7 +21,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from ..errors import HouserulesError, display_path, visible
+from ..errors import HouserulesError, display_path, visible, written_path
 
 Runner = Callable[[argparse.Namespace], int]
 
@@ -175,7 +175,7 @@ def init_command(parser: argparse.ArgumentParser) -> Runner:
         name = _site_name(args.name if args.name is not None else Path(os.path.abspath(folder)).name)
         files = starter_files(name)
         write_starter(folder, files)
-        where = display_path(Path(os.path.abspath(folder)))
+        where = written_path(folder)
         shown = ", ".join(p for p in files if "/" not in p)
         print(f"wrote {where}/ ({name}): {shown}, content/, rules_data/")
         print(f"houserules is pinned as: {houserules_requirement()[0]} (requirements.txt)")

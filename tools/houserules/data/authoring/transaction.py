@@ -50,7 +50,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...errors import HouserulesError, display_path, is_write_failure, write_failure, write_fix
+from ...errors import HouserulesError, display_path, is_write_failure, write_failure, write_fix, written_path
 
 #: How long a writer waits for another command to release the data folder (seconds).
 LOCK_WAIT = 20.0
@@ -636,7 +636,7 @@ def recover(data_dir: Path) -> str:
         if not os.path.lexists(journal):
             return ""
         state, command, planned = _read_journal(root, journal)
-        where = display_path(root)
+        where = written_path(root)
         if state == "prepared":
             _roll_back(root, planned)
             said = f"rolled back an interrupted 'houserules {command}' in {where}: none of its changes were written"
