@@ -253,7 +253,7 @@ def index_meta(kb: KnowledgeBase, problems: list[str]) -> dict[str, Any]:
         # ... and as typed, longest first: a query naming one game is searched without the name (game_name_texts).
         "game_name_texts": game_name_texts(games),
         # What a query may name that no entry answers (a topic no source covers, another game): it is told so.
-        "outside": outside_names(games),
+        "outside": outside_names(games, kb.traditional_terms()),
         # ... and what a result shows beside its code: the game's name, in Traditional characters too.
         "game_titles": game_titles(kb),
     }
@@ -272,13 +272,13 @@ def game_titles(kb: KnowledgeBase) -> dict[str, dict[str, str]]:
     }
 
 
-def outside_names(games: Iterable[Game]) -> dict[str, list[str]]:
+def outside_names(games: Iterable[Game], regional: Iterable[tuple[str, str]] = ()) -> dict[str, list[str]]:
     """What a query may name that no entry answers, by key (``searchtext.name_key``): the label a reader sees
     (Chinese · English), the game ("" for a game the knowledge base does not hold) and the label in Traditional
     characters. A Latin name of one common English word names nothing ("The Resistance" is "resist" to the search,
     which "which save resists a spell" says too). The games' ``not_covered``
     topics, then the other games of :mod:`houserules.text.othergames`; a key that is one of the knowledge base's
-    games' names, or two topics share, names none."""
+    games' names, or two topics share, names none. The Traditional label with the reviewed forms (``regional``)."""
     from ..text.chinese import to_traditional
 
     games = list(games)
@@ -302,7 +302,7 @@ def outside_names(games: Iterable[Game]) -> dict[str, list[str]]:
                 shared.add(key)
                 del found[key]
                 continue
-            found[key] = [label, game, to_traditional(label)]
+            found[key] = [label, game, to_traditional(label, regional)]
     return dict(sorted(found.items()))
 
 
