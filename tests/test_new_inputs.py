@@ -40,7 +40,8 @@ def test_an_odd_file_among_the_entries_is_skipped_not_read(demo, odd):
             handle.truncate(1 << 30)  # 1 GB, no byte written
     result = new(demo, "demo", "ruling", "--zh", "能否后退", "--en", "Moving back", timeout=30)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("wrote data/demo/entries/moving-back.yaml: demo:moving-back, code DM-A3")
+    wrote = demo.resolve() / "demo/entries/moving-back.yaml"
+    assert result.stdout.startswith(f"wrote {wrote}: demo:moving-back, code DM-A3")
     first = (demo / "demo/entries/moving-back.yaml").read_text(encoding="utf-8").splitlines()[0]
     assert first == "# yaml-language-server: $schema=mine.json"
 

@@ -129,8 +129,8 @@ def test_the_link_check_names_a_broken_anchor_and_a_missing_offline_file(built_f
         'element of demo/tower.html id="no-such-question"',
         f"site/offline.json: the service worker lists {gone}: no such file — rebuild the site with houserules "
         "build (the worker could not install, and the site would not work offline)",
-        "houserules publish: 2 broken links or missing files in site; fix them before publishing "
-        "(the site online stays as it was)",
+        f"houserules publish: 2 broken links or missing files in {tmp_path.resolve() / 'site'}; fix them before "
+        "publishing (the site online stays as it was)",
     ]
 
 
