@@ -1,9 +1,11 @@
 """A first visit on a slow phone network: from the navigation to the first search results.
 
-    .venv/bin/python -m benchmarks.first_visit SITE [SITE...] [--query Q] [--rounds N]
+    .venv/bin/python -m benchmarks.first_visit SITE [SITE...] [--query Q] [--rounds N] [--precompressed]
 
 Each site is served on 127.0.0.1 gzipped, as GitHub Pages and most hosts send text files (level 6, the
-``Content-Encoding: gzip`` a browser asks for). A fresh headless Chromium page at 375 px, its cache empty and the
+``Content-Encoding: gzip`` a browser asks for). With ``--precompressed`` it is served as GitLab Pages or nginx's
+``brotli_static``/``gzip_static`` serve it: the build's ``.br`` copy of a file when the browser accepts Brotli, else
+its ``.gz`` copy, else as above. A fresh headless Chromium page at 375 px, its cache empty and the
 site's offline worker blocked (see :mod:`benchmarks.site_search_bench`), has its network slowed to Slow 4G
 (1.6 Mbps down, 750 kbps up, 150 ms round trip, CDP ``Network.emulateNetworkConditions``) and its CPU 4x
 (``Emulation.setCPUThrottlingRate``). It opens the home page and, as soon as the search box is in the page,
@@ -44,6 +46,8 @@ class _GzipHandler(http.server.SimpleHTTPRequestHandler):
     """Static files, gzipped when the browser accepts it and the type is text (each compressed once)."""
 
     cache: dict[Path, bytes] = {}
+    #: Whether to send the build's own ``.br`` and ``.gz`` copies when they exist.
+    precompressed = False
 
     def log_message(self, *args: Any) -> None:
         pass
@@ -58,12 +62,19 @@ class _GzipHandler(http.server.SimpleHTTPRequestHandler):
             or "gzip" not in self.headers.get("Accept-Encoding", "")
         ):
             return super().send_head()
-        body = self.cache.get(path)
+        accepted = self.headers.get("Accept-Encoding", "")
+        encoding, body = "gzip", self.cache.get(path)
+        copies = [("br", ".br"), ("gzip", ".gz")] if self.precompressed else []
+        for name, suffix in copies:
+            copy = path.with_name(path.name + suffix)
+            if name in accepted and copy.is_file():
+                encoding, body = name, copy.read_bytes()
+                break
         if body is None:
             body = self.cache[path] = gzip.compress(path.read_bytes(), 6)
         self.send_response(200)
         self.send_header("Content-Type", self.guess_type(str(path)))
-        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Encoding", encoding)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         return _Body(body)
@@ -83,11 +94,19 @@ class _Body:
         pass
 
 
-def visit(site: Path, query: str = FIRST_QUERY) -> dict[str, Any]:
+class _PrecompressedHandler(_GzipHandler):
+    """:class:`_GzipHandler` that sends the build's ``.br`` or ``.gz`` copy of a file first."""
+
+    cache: dict[Path, bytes] = {}
+    precompressed = True
+
+
+def visit(site: Path, query: str = FIRST_QUERY, precompressed: bool = False) -> dict[str, Any]:
     """One first visit of ``site`` (see the module's documentation)."""
     from playwright.sync_api import sync_playwright
 
-    with serve_static(site, _GzipHandler) as base, sync_playwright() as playwright:
+    handler = _PrecompressedHandler if precompressed else _GzipHandler
+    with serve_static(site, handler) as base, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             context = browser.new_context(
@@ -133,9 +152,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("sites", type=Path, nargs="+", help="built sites to visit")
     parser.add_argument("--query", default=FIRST_QUERY, help=f"the query typed (default: {FIRST_QUERY})")
     parser.add_argument("--rounds", type=int, default=3, help="visits per site (their median is reported)")
+    parser.add_argument("--precompressed", action="store_true", help="send the build's .br and .gz copies first")
     args = parser.parse_args(argv)
     for site in args.sites:
-        visits = [visit(site, args.query) for _ in range(args.rounds)]
+        visits = [visit(site, args.query, args.precompressed) for _ in range(args.rounds)]
         report = visits[-1] | {"first_ms": statistics.median(v["first_ms"] for v in visits)}
         report["first_ms_each"] = [v["first_ms"] for v in visits]
         print(json.dumps({"site": str(site), **report}, ensure_ascii=False), flush=True)

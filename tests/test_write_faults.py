@@ -170,7 +170,7 @@ def test_every_command_finishes_an_interrupted_commit_first(tmp_path, monkeypatc
     data = make_data(tmp_path)
     path = edited_xliff(tmp_path, data, EDITS)
     import_crashing_at(tmp_path, data, path, monkeypatch, 7)  # committed, one of three files renamed
-    monkeypatch.setattr("houserules.build.build_site", lambda kb, data_dir, target, profile=None: target)
+    monkeypatch.setattr("houserules.build.build_site", lambda kb, data_dir, target, **_: target)
     result = run_cli(*command[:1], "--data", "data", *command[1:], cwd=tmp_path)
     assert result.stderr.splitlines()[0] == (
         f"houserules: finished an interrupted 'houserules l10n import' in {tmp_path.resolve() / 'data'}: "

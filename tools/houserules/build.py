@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from .data.authoring.transaction import LockWords, folder_lock
 from .data.reading.model import KnowledgeBase
 from .errors import HouserulesError, is_write_failure, write_failure, write_fix
+from .site.precompress import write_compressed
 from .site.reuse import PageReuse
 
 if TYPE_CHECKING:
@@ -234,14 +235,22 @@ STEPS: list[Step] = [site_step, pdf_step]
 
 
 def build_site(
-    kb: KnowledgeBase, data_dir: Path, target: Path, steps: list[Step] | None = None, profile: Profile | None = None
+    kb: KnowledgeBase,
+    data_dir: Path,
+    target: Path,
+    steps: list[Step] | None = None,
+    profile: Profile | None = None,
+    precompress: bool = True,
 ) -> Path:
     """Build everything from the checked ``kb`` into ``target`` atomically and return it (``kb`` holds the house
-    rules of the group's ``profile``, if given: the PDFs print them as ``houserules pdf --profile`` does)."""
+    rules of the group's ``profile``, if given: the PDFs print them as ``houserules pdf --profile`` does).
+
+    A full build (no ``steps``) ends with the ``.gz`` and ``.br`` copies of the text files unless ``precompress``
+    is false (:mod:`houserules.site.precompress`)."""
     target = Path(os.path.abspath(target))  # not resolve(): a symlinked target is refused
     check_target(target, data_dir)
     try:
-        return _build_site(kb, data_dir, target, steps, profile)
+        return _build_site(kb, data_dir, target, steps, profile, precompress)
     except OSError as exc:
         if not is_write_failure(exc):
             raise
@@ -255,7 +264,12 @@ def _failed_write(exc: OSError, target: Path) -> str:
 
 
 def _build_site(
-    kb: KnowledgeBase, data_dir: Path, target: Path, steps: list[Step] | None, profile: Profile | None
+    kb: KnowledgeBase,
+    data_dir: Path,
+    target: Path,
+    steps: list[Step] | None,
+    profile: Profile | None,
+    precompress: bool,
 ) -> Path:
     with build_lock(target):
         recover(target)
@@ -270,6 +284,9 @@ def _build_site(
 
                 reuse = PageReuse(target, cache_root())
                 _site_and_pdfs(kb, data_dir, site, reuse, profile)
+                if precompress:
+                    _progress("compressed copies of the text files (.gz, .br), for hosts that send them")
+                    write_compressed(site)
             else:
                 for step in steps:
                     _progress(_title(step))

@@ -29,7 +29,7 @@ from ..errors import (
     write_fix,
     written_path,
 )
-from .common import PROFILE_HELP, checked, emit, exportable, profiled, reading
+from .common import NO_PRECOMPRESS_HELP, PROFILE_HELP, checked, emit, exportable, profiled, reading
 from .lookup import entry_wanted, search_command, search_eval_command, show_command
 from .publish import publish_command
 from .starter import init_command
@@ -82,6 +82,7 @@ def _cmd_build(parser: argparse.ArgumentParser) -> Runner:
         help="where to write the site (default: site/)",
     )
     parser.add_argument("--profile", type=Path, metavar="FILE", help=PROFILE_HELP)
+    parser.add_argument("--no-precompress", action="store_true", help=NO_PRECOMPRESS_HELP)
 
     def run(args: argparse.Namespace) -> int:
         from ..build import build_site
@@ -89,7 +90,7 @@ def _cmd_build(parser: argparse.ArgumentParser) -> Runner:
         with reading(args.data, "build"):
             report = checked(args.data)
             kb, profile = profiled(report, args.profile)
-            target = build_site(kb, args.data, args.output, profile=profile)
+            target = build_site(kb, args.data, args.output, profile=profile, precompress=not args.no_precompress)
         print(f"built {written_path(target)} ({report.summary()})")
         return 0
 

@@ -52,6 +52,10 @@ def profiled(report: Report, profile: Path | None) -> tuple[KnowledgeBase, Profi
     return kb, found
 
 
+NO_PRECOMPRESS_HELP = (
+    "write no .gz and .br copies of the text files (they serve a host that sends them, as GitLab Pages, nginx and "
+    "Caddy can; GitHub Pages compresses by itself)"
+)
 PROFILE_HELP = (
     "a group's profile: its house rules on the site and in the PDFs, and every official ruling they "
     "change says so (see examples/house-rules/)"

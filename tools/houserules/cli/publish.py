@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import HouserulesError, written_path
-from .common import PROFILE_HELP, checked, profiled, reading
+from .common import NO_PRECOMPRESS_HELP, PROFILE_HELP, checked, profiled, reading
 
 Runner = Callable[[argparse.Namespace], int]
 
@@ -31,6 +31,7 @@ def publish_command(parser: argparse.ArgumentParser) -> Runner:
     )
     parser.add_argument("--no-build", action="store_true", help="check the site already built in DIR")
     parser.add_argument("--profile", type=Path, metavar="FILE", help=PROFILE_HELP)
+    parser.add_argument("--no-precompress", action="store_true", help=NO_PRECOMPRESS_HELP)
 
     def run(args: argparse.Namespace) -> int:
         from ..build import build_site, configured_site_url
@@ -49,7 +50,7 @@ def publish_command(parser: argparse.ArgumentParser) -> Runner:
                         "site would show them; fill them in, then publish"
                     )
                 kb, profile = profiled(report, args.profile)
-                target = build_site(kb, args.data, args.output, profile=profile)
+                target = build_site(kb, args.data, args.output, profile=profile, precompress=not args.no_precompress)
             print(f"built {written_path(target)} ({report.summary()})")
         elif not (target / "index.html").is_file():
             raise HouserulesError(f"no built site in {target} (no index.html); build it first, or drop --no-build")
