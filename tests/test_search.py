@@ -1117,12 +1117,30 @@ def _dictionary_words() -> list[str]:
         ("shaft", "shaft"),  # a real word the index lacks is not a misspelt "shift"
         ("shooting behind cover", "shooting behind cover"),  # nor "showing"
         ("elevatr crash", "elevator crash"),  # a misspelling still is corrected
+        ("lily doesnt have a weapon", "lily doesnt have a weapon"),  # a contraction without its apostrophe
+        ("theyre stuck, whats next", "theyre stuck, whats next"),  # is not a misspelt "doesn", "there", "what"
         ("colapsed room", "collapsed room"),
     ],
 )
 def test_a_real_english_word_is_never_corrected(real_index, typed, searched):
     assert real_index.correct(typed) == searched
     assert real_index.searched_for(typed) == (None if typed == searched else searched)
+
+
+@pytest.mark.parametrize(
+    ("typed", "apostrophe"),
+    [
+        ("we dont know what to do", "we don't know what to do"),
+        ("lily doesnt have a weapon equipped", "lily doesn't have a weapon equipped"),
+        ("they havent eaten for days", "they haven't eaten for days"),
+    ],
+)
+def test_a_contraction_typed_without_its_apostrophe_is_read_as_with_it(real_index, typed, apostrophe):
+    """A phone's keyboard leaves the apostrophe out: the query says the same synonyms ("don't know what to do": best
+    practices; "haven't eaten": hungry) and searches the same terms (no stub like "doesn" is searched for)."""
+    plan, meant = real_index.plan(typed), real_index.plan(apostrophe)
+    assert (plan.terms, plan.scoped) == (meant.terms, meant.scoped)
+    assert not {"don", "doesn", "haven", "dont", "doesnt", "havent"} & set(plan.terms)
 
 
 @pytest.mark.parametrize(

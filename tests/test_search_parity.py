@@ -180,6 +180,8 @@ def test_queries_are_planned_alike(site, index):
         "my mouse is scared of the owl, can she walk up to it",
         "BaHotH 的电梯 和 鼠侠奇遇",
         "MR-R04",
+        "lily doesnt have a weapon equipped, can she still attack?",
+        "we dont know what to do next, im stuck and theyre out of the fight",
         *OUTSIDE,
     ]
     for typed, found in zip(queries, worker(site, analyse=queries)["analyse"], strict=True):

@@ -127,6 +127,17 @@ var hrAnalysis = (function () {
     var TOKEN = new RegExp(head.token, "gu");
     var QUESTION = new RegExp(head.question, "gu");
     var QUESTION_WORDS = new RegExp(head.questionWords, "gu");
+    var QUESTION_WORD = new RegExp("^(?:" + head.questionWords + ")$", "u");  // searchtext.is_question_word
+    /* searchtext.uncontracted: "dont" as the words of "don't" ("don t"). */
+    var CONTRACTED = head.contracted || {};
+    function uncontracted(words) {
+      var out = [];
+      words.forEach(function (word) {
+        var parts = Object.prototype.hasOwnProperty.call(CONTRACTED, word) ? CONTRACTED[word].split(" ") : [word];
+        parts.forEach(function (part) { out.push(part); });
+      });
+      return out;
+    }
     var ASKS = new RegExp(head.asks, "u");
     var ASKING = new RegExp(head.asking || head.asks, "u");
     var PARTS = new RegExp(head.parts || "[?？;；。!！]+", "u");
@@ -299,7 +310,7 @@ var hrAnalysis = (function () {
       return folded.replace(ENGLISH, function (word, start) {
         var lex = lexicon(word);
         if (lex.known || saidWords.has(word) || Object.prototype.hasOwnProperty.call(irregular, word)
-            || saidStems.has(wordForm(word))) return word;
+            || saidStems.has(wordForm(word)) || QUESTION_WORD.test(word)) return word;
         if (word.length >= head.minCompleted && isLastWord(folded, start, start + word.length)) {
           var done = lex.complete();
           // A real English word is not a word being typed (index.SearchIndex.correct): not completed.
@@ -416,7 +427,7 @@ var hrAnalysis = (function () {
         var say = pair.say, hit;
         if (pair.ascii) {
           if (forms === null) {
-            var words = folded.match(WORD) || [];
+            var words = uncontracted(folded.match(WORD) || []);
             forms = " " + words.map(wordForm).join(" ") + " ";
             loose = " " + words.filter(notObject).map(wordForm).join(" ") + " ";
           }

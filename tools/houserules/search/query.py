@@ -287,7 +287,8 @@ class QueryReader:
 
     def _known(self, word: str) -> bool:
         said = word in self._said or searchtext.word_form(word) in self._said_stems
-        return self.postings.has("words", word) or said or word in searchtext.IRREGULAR
+        dropped = searchtext.is_question_word(word)  # never searched, so never corrected
+        return self.postings.has("words", word) or said or dropped or word in searchtext.IRREGULAR
 
     def complete(self, prefix: str) -> list[str]:
         """The indexed words that begin with ``prefix``, most frequent first (ties: alphabetical), one form of

@@ -128,6 +128,7 @@ def analysis_tables() -> dict[str, Any]:
         "token": searchtext.TOKEN.pattern,
         "question": searchtext.QUESTION.pattern,
         "questionWords": _js_pattern(searchtext.QUESTION_WORDS),
+        "contracted": searchtext.CONTRACTED,
         "asks": _js_pattern(searchtext.ASKS),
         "asking": _js_pattern(searchtext.ASKING),
         "parts": _js_pattern(searchtext.PARTS),

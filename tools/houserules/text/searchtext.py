@@ -55,15 +55,45 @@ QUESTION = re.compile(
 #: Queries only: the index keeps every word.
 QUESTION_WORDS = re.compile(
     r"\b(?:what|whats|how|why|where|which|who|whom|whose|do|does|did|done|doing|i|im|ive|id|ill|me|my|mine"
-    r"|we|our|ours|you|youre|your|yours|he|him|his|she|her|they|them|their|its|this|these|those|there|theres"
+    r"|we|weve|our|ours|you|youre|youve|your|yours|he|hes|him|his|she|shes|her|they|theyre|theyve|them|their|its"
+    r"|this|these|those|that|thats|there|theres"
     r"|should|would|could|shall|might|must|was|were|been|being|has|had|have|having|am"
     r"|difference|differences|different|between|work|works|working"
     r"|some|any|anything|something|someone|somebody|anyone|anybody|everyone|everybody"
     r"|happen|happens|happened|happening|then|just|really|actually|also|even|so|okay|ok|well|please|anyway|maybe|already|very|too|quite"
     r"|like|lol|basically|literally|kinda|sorta|um|uh|rest\s+of"
-    r"|dont|doesnt|didnt|cant|cannot|isnt|arent|wasnt|werent|wont|wouldnt|shouldnt|couldnt|hasnt|havent"
+    r"|dont|doesnt|didnt|cant|cannot|isnt|arent|wasnt|werent|wont|wouldnt|shouldnt|couldnt|hasnt|havent|hadnt"
+    r"|don|doesn|didn|isn|aren|wasn|weren|wouldn|shouldn|couldn|hasn|haven|hadn|mustn"
     r"|[b-z])\b"
 )
+
+
+def is_question_word(word: str) -> bool:
+    """Whether a folded English word is one a query drops (:data:`QUESTION_WORDS`), which is never corrected into
+    an indexed word: "doesnt", typed without its apostrophe, is not the "doesn" of "doesn't".
+
+    >>> is_question_word("doesnt"), is_question_word("youre"), is_question_word("door")
+    (True, True, False)
+    """
+    return QUESTION_WORDS.fullmatch(word) is not None
+
+
+#: Contractions typed without their apostrophe, as a phone's keyboard leaves them: the words of the
+#: apostrophe's fold ("don't" folds to the words "don t"), so a synonym said "don't know what to do" is
+#: said by "dont know what to do" too. Not "wont", "cant" or "ill", which are words of their own.
+CONTRACTED = {
+    word + "nt": word + "n t"
+    for word in ("do", "does", "did", "is", "are", "was", "were", "have", "has", "had", "could", "would", "should")
+} | {"im": "i m", "ive": "i ve", "youre": "you re", "theyre": "they re", "whats": "what s", "thats": "that s"}
+
+
+def uncontracted(words: list[str]) -> list[str]:
+    """``words`` with each contraction typed without its apostrophe as the words of the one with it.
+
+    >>> uncontracted(["we", "dont", "know", "whats", "next"])
+    ['we', 'don', 't', 'know', 'what', 's', 'next']
+    """
+    return [part for word in words for part in CONTRACTED.get(word, word).split(" ")]
 
 
 #: A name (title or alias) is matched as a run of at most this many query terms.

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ...text.searchtext import fold, word_form
+from ...text.searchtext import fold, uncontracted, word_form
 
 _WORD = re.compile(r"[a-z0-9]+")
 #: The object a player puts inside a phrasal verb ("patch her up", "pick it up", "turn it over"):
@@ -90,7 +90,7 @@ def said_scopes(text: str, pairs: list[list[str]]) -> dict[str, frozenset[str] |
         english, padded, split, aspected = _prepared(say)
         if english:
             if not forms:
-                words = _WORD.findall(folded)
+                words = uncontracted(_WORD.findall(folded))
                 forms = f" {' '.join(word_form(w) for w in words)} "
                 loose = f" {' '.join(word_form(w) for w in words if w not in OBJECTS)} "
             hit = (
