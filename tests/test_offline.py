@@ -42,14 +42,22 @@ def watched(context, origin: str) -> list[str]:
 
 
 # -- what the build writes --------------------------------------------------------------------------
+#: What the worker keeps none of: source maps, and the compressed copies of the files it keeps (a browser fetches
+#: the file; the host chooses whether to send a copy).
+SKIPPED = (".map", ".gz", ".br")
+
+
 def test_the_worker_keeps_every_page_asset_and_search_file_and_no_pdf(built_site):
     files = json.loads((built_site / "offline.json").read_text(encoding="utf-8"))["files"]
     on_disk = {p.relative_to(built_site).as_posix() for p in built_site.rglob("*") if p.is_file()}
     pages = {p for p in on_disk if p.endswith(".html")}
     assert pages <= set(files) and len(pages) > 150
-    assert {p for p in on_disk if p.startswith(("search/", "assets/", "go/")) and not p.endswith(".map")} <= set(files)
+    assets = {p for p in on_disk if p.startswith(("search/", "assets/", "go/")) and not p.endswith(SKIPPED)}
+    assert assets <= set(files)
     assert {"manifest.webmanifest", "search/search_index.json", "search/search_index.js", "go/bh.js"} <= set(files)
-    assert not [p for p in files if p.endswith((".pdf", ".map")) or p.startswith("api/") or p not in on_disk]
+    assert not [p for p in files if p.endswith((".pdf", *SKIPPED)) or p.startswith("api/") or p not in on_disk]
+    assert {p + ".br" for p in pages if p + ".br" in on_disk}  # the build's compressed copies, which it keeps none of
+
     worker = (built_site / "sw.js").read_text(encoding="utf-8")
     version = json.loads(worker.split("var VERSION = ", 1)[1].split(";\n", 1)[0])
     assert version["data"] == tree_hash(DATA)  # the data version: git's tree hash of rules_data

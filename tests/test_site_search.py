@@ -786,6 +786,33 @@ def test_a_correction_says_so_and_searches_as_typed_on_request(question_tab):
     page.wait_for_selector(".md-search-result__item", timeout=15000)
 
 
+def test_over_http_the_worker_loads_the_head_before_the_bundle_and_is_the_one_it_uses(browser, question_site):
+    """Over http(s) the page starts the search worker as its head is read (main.html): the worker loads the index
+    head while the theme's bundle, held back here, has not arrived; once it has, its search uses that worker (the
+    worker's script is loaded once) and a query opened by address gets its results."""
+    context = browser.new_context(**NO_OFFLINE_APP)
+    page = context.new_page()
+    held: list = []
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(urlsplit(request.url).path))
+    page.route(re.compile(r".*/assets/javascripts/bundle\.[0-9a-f]+\.min\.js$"), lambda route: held.append(route))
+    try:
+        with serve(question_site) as base:
+            # Without the early worker the head would wait for the bundle, which never comes: this times out.
+            with page.expect_request(re.compile(r".*/search/hr/head\.js(\?.*)?$"), timeout=15000):
+                page.goto(f"{base}/index.html?q={quote('塔楼')}", wait_until="commit")
+            for _ in range(200):  # the bundle's request, held, until the page has asked for it
+                if held:
+                    break
+                page.wait_for_timeout(50)
+            held[0].continue_()
+            page.wait_for_selector(".md-search-result__item", timeout=15000)
+            assert "塔楼" in page.locator(".md-search-result__item").first.inner_text()
+        assert len([p for p in requested if p.endswith("/hr-search-worker.js")]) == 1
+    finally:
+        context.close()
+
+
 def test_search_is_offline_and_loads_only_what_a_query_needs(browser, question_site):
     """From file:// the index loads as scripts; a query loads the head, a few shards and one chunk."""
     parts, loaded, _ = _loaded_for(browser, question_site, "塔楼")

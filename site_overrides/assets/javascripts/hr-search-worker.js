@@ -963,10 +963,35 @@
   // at page load, so the head and the analysis load meanwhile (the same files SETUP asks for).
   if (inFrame) setup({}).catch(function () { loaded.clear(); analysisLoaded = null; });
 
+  /* One setup per configuration (its index version and folder): a second asking for the same gets the first. */
+  var setting = null, settingKey = null;
+  function setupOnce(config) {
+    var own = (config && config.houserules) || {};
+    var key = JSON.stringify([own.version || "", own.path || ""]);
+    if (setting === null || key !== settingKey) {
+      var attempt;
+      try { attempt = setup(config); } catch (err) { attempt = Promise.reject(err); }
+      setting = attempt;
+      settingKey = key;
+      attempt.catch(function () { if (setting === attempt) setting = null; });  // the next SETUP tries again
+    }
+    return setting;
+  }
+  // Over http(s) the page starts this worker before the theme's bundle has loaded (main.html): the worker reads
+  // the theme's search_index.json for its configuration itself, as the bundle will, and loads the head and the
+  // analysis at once, so they are in when the bundle sends SETUP and the first query (a first visit on a slow
+  // phone waits a round trip or two less).
+  if (!inFrame && /^https?:$/.test(self.location.protocol || "")) {
+    fetch(new URL("search/search_index.json", root).href).then(function (response) {
+      if (!response.ok) throw new Error("cannot load search_index.json");
+      return response.json();
+    }).then(function (index) { return setupOnce(index.config); }).catch(function () {});  // SETUP tries again
+  }
+
   addEventListener("message", function (ev) {
     var message = ev.data;
     if (message.type === SETUP) {
-      ready = setup(message.data && message.data.config).then(function () {
+      ready = setupOnce(message.data && message.data.config).then(function () {
         postMessage({ type: READY });
       });
       ready.catch(function (err) { console.error("houserules search:", err); });

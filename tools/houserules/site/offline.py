@@ -28,8 +28,9 @@ WORKER = "sw.js"
 LIST = "offline.json"
 ICONS = "assets/images"
 #: Not kept for offline use: source maps (for developers), the sitemap (for crawlers), the JSON API
-#: (for programs), the PDFs (kept when opened) and the worker's own files.
-SKIPPED_SUFFIXES = (".map", ".pdf")
+#: (for programs), the PDFs (kept when opened), the worker's own files and the compressed copies of files a
+#: host may send in their place (:mod:`houserules.site.precompress`; the build writes them after this list).
+SKIPPED_SUFFIXES = (".map", ".pdf", ".gz", ".br")
 SKIPPED_NAMES = {"sitemap.xml", "sitemap.xml.gz", WORKER, LIST}
 SKIPPED_FOLDERS = {"api"}
 #: The translators' downloads (for desktop tools, not for reading offline).
