@@ -61,6 +61,16 @@ def test_each_text_file_gets_copies_that_decompress_to_it_and_nothing_else_does(
     assert (site / "tiny.css").stat().st_size < MIN_BYTES
 
 
+def test_a_file_larger_than_a_chunk_is_compressed_a_chunk_at_a_time_into_the_same_text(tmp_path, monkeypatch):
+    from houserules.site import precompress
+
+    monkeypatch.setattr(precompress, "CHUNK", 100)  # the page is about 60 chunks
+    site = a_site(tmp_path / "site")
+    write_compressed(site)
+    for suffix in (".gz", ".br"):
+        assert decompressed(site / f"index.html{suffix}") == PAGE
+
+
 def test_the_copies_are_the_same_bytes_from_one_build_to_the_next(tmp_path):
     first, second = a_site(tmp_path / "a"), a_site(tmp_path / "b")
     write_compressed(first, workers=1)
