@@ -721,6 +721,11 @@ def test_nothing_answers_says_so_above_the_closest_entries(question_tab):
     assert re.fullmatch(
         r"最接近的 (\d+) 个条目 · \1 closest entr(y|ies)", page.locator(".md-search-result__meta").inner_text()
     )
+    _first_result(page, "塔樓裡能買東西嗎", base)  # in Traditional characters, the count too
+    page.wait_for_selector(".hr-search-nothing", timeout=5000)
+    assert re.fullmatch(
+        r"最接近的 (\d+) 個條目 · \1 closest entr(y|ies)", page.locator(".md-search-result__meta").inner_text()
+    )
     _first_result(page, "留在电梯里会怎样", base)
     assert page.locator(".hr-search-nothing").count() == 0
     assert "个符合条件的结果" in page.locator(".md-search-result__meta").inner_text()

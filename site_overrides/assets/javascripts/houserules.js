@@ -482,9 +482,11 @@
       if (mark.getAttribute("data-answered") === "false") {
         // The count above says what the list is: the closest entries, not results that answer.
         var meta = dialog.querySelector(".md-search-result__meta"), count = meta && meta.textContent.match(/\d+/);
-        if (count) meta.textContent = lang === "en" ? count[0] + " closest " + (count[0] === "1" ? "entry" : "entries") +
-          " · 最接近的 " + count[0] + " 个条目" : "最接近的 " + count[0] + " 个条目 · " + count[0] + " closest " +
-          (count[0] === "1" ? "entry" : "entries");
+        if (count) {
+          var closestEn = count[0] + " closest " + (count[0] === "1" ? "entry" : "entries");
+          var closestZh = "最接近的 " + count[0] + (lang === "zh-Hant" ? " 個條目" : " 个条目");
+          meta.textContent = lang === "en" ? closestEn + " · " + closestZh : closestZh + " · " + closestEn;
+        }
         var outside = mark.getAttribute("data-outside");
         if (outside) parts.push(element("p", { class: "hr-search-outside" }, said("outside", lang, outside)));
         var line = element("p", { class: "hr-search-nothing" }, said("nothing", lang));
