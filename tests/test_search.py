@@ -1487,6 +1487,21 @@ def test_a_second_question_joined_by_and_is_a_part_of_its_own(real_index):
 # -- what no entry answers ----------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    "told",
+    ["my speed hit the skull before the haunt started, am I out?", "Before the haunt my might hit the skull. Dead?"],
+)
+def test_a_topic_of_the_game_a_question_is_about_is_said_though_another_games_entry_comes_first(real_index, told):
+    """Its words are Betrayal's (haunt, might, speed), so the skull on a trait track, which no Betrayal ruling covers,
+    is said, though a Mice and Mystics entry (a skeleton drawn on a tile) comes first; the same words told of a
+    mouse on a tile ("hit the skull drawn on the tile") are about that entry, and nothing is said."""
+    found = real_index.find(told)
+    assert found.hits[0].record["game"] != "betrayal"
+    assert "属性轨上的骷髅 · skull on a trait track" in found.outside and found.answered is False
+    mouse = real_index.find("my mouse hit the skull drawn on the tile, is that its own space?")
+    assert mouse.hits[0].record["id"] == "mice-and-mystics:surface-features" and mouse.outside == ()
+
+
 def test_a_question_about_what_no_source_covers_or_another_game_says_so(tmp_path, cache):
     """A told question that names a topic the game lists as not covered, or another game, is told so above the
     closest entries, in both languages (the reader's first), and the JSON says what it named and

@@ -196,6 +196,7 @@ OUTSIDE = [
     "熔炉房回合结束待在里面要受几点伤",
     "when do we roll for the haunt, after every omen?",
     "I'm in the Furnace Room and the Mystic Elevator comes, can I get in?",
+    "my speed hit the skull before the haunt started, am I out?",  # Betrayal's topic, another game's entry first
 ]
 
 

@@ -63,6 +63,7 @@ class SearchIndex(QueryReader):
         self.coordinate: Callable[[int], float] = lambda docnum: 1.0
         #: The plan of the query :meth:`scored` last read.
         self.plan_read: QueryPlan | None = None
+        self.game_read: int | None = None  # the game of the last query read (rank.Ranked.game)
 
     def __enter__(self) -> SearchIndex:
         return self
@@ -118,6 +119,7 @@ class SearchIndex(QueryReader):
         self.plan_read = plan = self.plan(text)
         ranked = rank(plan, self, self._allowed(flt) if flt is not None else None)
         self.coordinate = ranked.coordinate
+        self.game_read = ranked.game
         return ranked.found
 
     def scores(self, field: str, term: str) -> Scores:
@@ -201,19 +203,24 @@ class SearchIndex(QueryReader):
         if not asks or not best:
             return Found(hits, lang, False if asks else None)
         second = best[1][2] if len(best) > 1 else 0.0
-        outside = self.said_outside(plan, best[0][0], lang) if plan is not None else ()
+        outside = self.said_outside(plan, best[0][0], lang, self.game_read) if plan is not None else ()
         if outside:
             return Found(hits, lang, False, outside)
         return Found(hits, lang, answered(best[0][2], second, self.known_share(rest)))
 
-    def said_outside(self, plan: QueryPlan, first: int, lang: str) -> tuple[str, ...]:
+    def said_outside(self, plan: QueryPlan, first: int, lang: str, asked: int | None = None) -> tuple[str, ...]:
         """What a told question names that no entry answers, as a reader sees it named, when that is what it asks:
-        another game, or a topic no source of the first hit's game covers (``first``: the first hit's best
-        document), unless the first hit is an entry the question names too ("the furnace room, then the mystic
-        elevator comes"). A reader of Traditional characters (``lang``) sees them named so."""
+        another game, or a topic no source covers of the first hit's game (``first``: the first hit's best
+        document) or of the game the question's words belong to (``asked``: "my sanity hit the skull before the
+        haunt started" is about Betrayal whichever game's entry its words reach first); of the first hit's game
+        unless the first hit is an entry the question names too ("the furnace room, then the mystic elevator
+        comes"). A reader of Traditional characters (``lang``) sees them named so."""
         game = self.games[self.games_of()[first]]
+        other = self.games[asked] if asked is not None and self.games[asked] != game else None
         said = [self.outside_names[key] for key in plan.outside]
-        kept = [(label, hant) for label, of, hant in said if of == "" or (of == game and first not in plan.names)]
+        kept = [
+            (label, hant) for label, of, hant in said if of in ("", other) or (of == game and first not in plan.names)
+        ]
         return tuple(dict.fromkeys(hant if lang == chinese.ZH_HANT else label for label, hant in kept))
 
 

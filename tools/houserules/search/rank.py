@@ -69,11 +69,13 @@ class Tables(Protocol):
 
 @dataclass
 class Ranked:
-    """Every document a plan matches as ``(-score, docnum)``, unordered, and the query's coordination: the
-    share of the query's weighted terms a document holds (1 for every document when no term matched)."""
+    """Every document a plan matches as ``(-score, docnum)``, unordered, the query's coordination: the
+    share of the query's weighted terms a document holds (1 for every document when no term matched), and
+    the query's game: the one it names, else the one its words belong to (None: neither)."""
 
     found: list[tuple[float, int]]
     coordinate: Callable[[int], float]
+    game: int | None = None
 
 
 def rank(plan: QueryPlan, tables: Tables, allowed: set[int] | None = None) -> Ranked:
@@ -155,8 +157,8 @@ def rank(plan: QueryPlan, tables: Tables, allowed: set[int] | None = None) -> Ra
             score += QUESTION_DOC_BOOST
         found.append((-score, docnum))
     if not total:
-        return Ranked(found, lambda docnum: 1.0)
-    return Ranked(found, lambda docnum: shares[docnum] / total)
+        return Ranked(found, lambda docnum: 1.0, game)
+    return Ranked(found, lambda docnum: shares[docnum] / total, game)
 
 
 def _add(scores: list[float], ids: tuple[int, ...], values: tuple[float, ...], boost: float) -> None:
