@@ -34,6 +34,9 @@ def a_site(folder: Path) -> Path:
     (folder / "noise.json").write_bytes(bytes(noise.randrange(256) for _ in range(4096)))  # saves nothing
     (folder / "sitemap.xml").write_bytes(b"<urlset>" + b"<url><loc>x</loc></url>" * 100 + b"</urlset>")
     (folder / "sitemap.xml.gz").write_bytes(b"the site's own copy")
+    (folder / "translate/downloads").mkdir(parents=True)  # for desktop tools, not a visit: left as it is
+    (folder / "translate/downloads/demo-zh-en.xlf").write_bytes(PAGE)
+    (folder / "translate/glossary.csv").write_bytes(PAGE)  # beside the downloads: compressed
     return folder
 
 
@@ -50,8 +53,10 @@ def test_each_text_file_gets_copies_that_decompress_to_it_and_nothing_else_does(
         "search/head.js.gz",
         "sitemap.xml.br",
         "sitemap.xml.gz",
+        "translate/glossary.csv.br",
+        "translate/glossary.csv.gz",
     ]
-    assert written == 7  # the sitemap's .gz was there
+    assert written == 9  # the sitemap's .gz was there
     assert (site / "sitemap.xml.gz").read_bytes() == b"the site's own copy"
     for name in copies:
         if name != "sitemap.xml.gz":

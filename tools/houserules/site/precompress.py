@@ -24,6 +24,9 @@ import brotli
 SUFFIXES = frozenset(
     {".html", ".css", ".js", ".mjs", ".json", ".xml", ".svg", ".txt", ".webmanifest", ".xlf", ".po", ".tbx", ".csv"}
 )
+#: Folders left as they are: the translators' downloads (XLIFF, PO, TBX, CSV for desktop tools), fetched now and
+#: then, not on a visit, and half the site's text at scale (at 5,000 entries their copies would add 151 MB of 283).
+SKIPPED_FOLDERS = ("translate/downloads/",)
 #: Smaller files fit in a packet or two either way.
 MIN_BYTES = 1024
 #: A copy is kept only when it is at most this share of the file.
@@ -33,10 +36,13 @@ BROTLI_QUALITY = 8
 
 
 def compressible(site_dir: Path) -> list[Path]:
-    """The files of ``site_dir`` to write copies of, in a stable order: text files of :data:`MIN_BYTES` or more."""
+    """The files of ``site_dir`` to write copies of, in a stable order: text files of :data:`MIN_BYTES` or more,
+    outside :data:`SKIPPED_FOLDERS`."""
     found = []
     for folder, dirs, names in os.walk(site_dir):
         dirs.sort()
+        if (Path(folder).relative_to(site_dir).as_posix() + "/").startswith(SKIPPED_FOLDERS):
+            continue
         for name in sorted(names):
             path = Path(folder, name)
             if path.suffix in SUFFIXES and not path.is_symlink() and path.stat().st_size >= MIN_BYTES:
