@@ -53,6 +53,10 @@ QUESTION = re.compile(
 #: got scared" is about being scared; "free actions like sharing" is about sharing, "the rest of my
 #: movement" about moving, not resting), nor does a letter left of a contraction (I'm, can't).
 #: Queries only: the index keeps every word.
+#: The auxiliaries a phone's keyboard types with "n't" and no apostrophe ("dont", "doesnt"): the query drops both
+#: that word and the stub "n't" leaves of it ("doesn" of "doesn't"), and reads it as with the apostrophe
+#: (:data:`CONTRACTED`).
+_NEGATED = ("do", "does", "did", "is", "are", "was", "were", "have", "has", "had", "could", "would", "should")
 QUESTION_WORDS = re.compile(
     r"\b(?:what|whats|how|why|where|which|who|whom|whose|do|does|did|done|doing|i|im|ive|id|ill|me|my|mine"
     r"|we|weve|our|ours|you|youre|youve|your|yours|he|hes|him|his|she|shes|her|they|theyre|theyve|them|their|its"
@@ -62,9 +66,7 @@ QUESTION_WORDS = re.compile(
     r"|some|any|anything|something|someone|somebody|anyone|anybody|everyone|everybody"
     r"|happen|happens|happened|happening|then|just|really|actually|also|even|so|okay|ok|well|please|anyway|maybe|already|very|too|quite"
     r"|like|lol|basically|literally|kinda|sorta|um|uh|rest\s+of"
-    r"|dont|doesnt|didnt|cant|cannot|isnt|arent|wasnt|werent|wont|wouldnt|shouldnt|couldnt|hasnt|havent|hadnt"
-    r"|don|doesn|didn|isn|aren|wasn|weren|wouldn|shouldn|couldn|hasn|haven|hadn|mustn"
-    r"|[b-z])\b"
+    r"|cant|cannot|wont|mustn|" + "|".join(f"{word}nt|{word}n" for word in _NEGATED) + r"|[b-z])\b"
 )
 
 
@@ -81,10 +83,14 @@ def is_question_word(word: str) -> bool:
 #: Contractions typed without their apostrophe, as a phone's keyboard leaves them: the words of the
 #: apostrophe's fold ("don't" folds to the words "don t"), so a synonym said "don't know what to do" is
 #: said by "dont know what to do" too. Not "wont", "cant" or "ill", which are words of their own.
-CONTRACTED = {
-    word + "nt": word + "n t"
-    for word in ("do", "does", "did", "is", "are", "was", "were", "have", "has", "had", "could", "would", "should")
-} | {"im": "i m", "ive": "i ve", "youre": "you re", "theyre": "they re", "whats": "what s", "thats": "that s"}
+CONTRACTED = {f"{word}nt": f"{word}n t" for word in _NEGATED} | {
+    "im": "i m",
+    "ive": "i ve",
+    "youre": "you re",
+    "theyre": "they re",
+    "whats": "what s",
+    "thats": "that s",
+}
 
 
 def uncontracted(words: list[str]) -> list[str]:
