@@ -104,3 +104,18 @@ def test_an_exact_key_adds_its_boost_and_an_empty_plan_finds_nothing():
     assert scores(ranking.rank(plan(key="bh a13"), tables)) == pytest.approx({3: ranking.EXACT_BOOST})
     assert ranking.rank(plan(), tables).found == []
     assert scores(ranking.rank(plan(key="bh a13"), tables, allowed={0, 1})) == {}
+
+
+def test_a_games_synonym_is_not_read_when_the_query_names_another_games_entry():
+    """Both games' tables read a player's word, each as its own rules' word: the reading of the game whose entry the
+    query names is scored; the other game's is not (it would bring that game's documents up for a word the player
+    said of another game). Naming no entry, or entries of both games, both readings count."""
+    tables = Tables({("body", "slot"): {0: 1.0}, ("body", "inventory"): {3: 5.0}, ("title", "trick"): {1: 1.0}})
+    scoped = {"slot": frozenset({0}), "inventory": frozenset({1})}
+    names_game_0 = scores(ranking.rank(plan("trick", "slot", "inventory", scoped=scoped, names=frozenset({1})), tables))
+    assert 3 not in names_game_0 and {0, 1} <= set(names_game_0)
+    for names in (frozenset(), frozenset({1, 2})):
+        both = scores(ranking.rank(plan("trick", "slot", "inventory", scoped=scoped, names=names), tables))
+        assert {0, 1, 3} <= set(both)
+    said = scores(ranking.rank(plan("trick", "slot", "inventory", scoped=scoped, named_game=1), tables))
+    assert 0 not in said and 3 in said

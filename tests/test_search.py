@@ -1443,6 +1443,15 @@ def test_a_message_whose_parts_one_entry_answers_names_no_other_entry(real_index
     assert "entry" not in hit.record["also"]
 
 
+def test_a_part_the_first_entrys_question_below_answers_is_not_taken_by_another_entry(real_index):
+    """ "没解开会怎么样" read alone is near another entry's question (climbing out of water, a roll without a burst);
+    the rest of the message says it is the mousetrap: the question of the trap's entry that answers the other part
+    stays below the answer (ranking.across, ``below``)."""
+    hit = real_index.find("捕鼠夹没解开会怎么样？我这回合还能接着走吗", limit=3).hits[0].record
+    assert (hit["id"], hit["question"]["id"]) == ("mice-and-mystics:mousetraps", "trap-sprung")
+    assert hit["also"]["id"] == "must-stop-at-trap" and "entry" not in hit["also"]
+
+
 @functools.cache
 def _asked_questions() -> list[tuple[str, str]]:
     """Every question of the real data as a player might type it: (game, text), in each language."""

@@ -317,6 +317,9 @@ def test_a_games_synonyms_score_its_documents_alike(site, index):
         "老大的回合什么时候",  # 首领: Mice and Mystics'
         "my mouse is scared of the owl, can she walk up to it",  # approach (Mausritter's), not walk's move
     ]
+    # Both games' tables read 背包格子, but the query names a Mice and Mystics entry (计谋卡): that game's reading
+    # alone is scored, on both sides.
+    scoped = ["计谋卡要占背包格子吗", "do stratagem cards take up one of my pack slots?"]
     games = [{index.games[g] for found in index.expanded(q)[2].values() for g in found} for q in queries]
     assert games == [{"mice-and-mystics"}, {"mice-and-mystics"}, {"betrayal"}, {"mausritter"}, {"betrayal"}] + [
         {"mice-and-mystics"},
@@ -328,6 +331,9 @@ def test_a_games_synonyms_score_its_documents_alike(site, index):
         key = index.exact_key(query)
         expected = index.analysed(query)[0] + ([shards.EXACT + key, shards.EXACT_ALIAS + key] if key else [])
         assert got["terms"] == expected, query
+        _ranked_alike(index, query, got["hits"])
+    for query, got in zip(scoped, worker(site, rank=scoped)["rank"], strict=True):
+        assert got["hits"][0]["id"] == "mice-and-mystics:trick-card", query
         _ranked_alike(index, query, got["hits"])
 
 
@@ -509,6 +515,8 @@ def test_what_leads_and_whether_a_ruling_answers_alike(site, index):
         # ... whose parts two entries answer (ranking.across, the worker's across).
         "小鼠在水流里回合结束会怎样？在水里能分享装备吗",
         "how do I climb out of water? and what happens in a current at the end of my turn?",
+        # ... whose vague part a question of the first entry answers, shown below it: it stays (ranking.across, below).
+        "捕鼠夹没解开会怎么样？我这回合还能接着走吗",
         # ... whose other part another game's entry answers: never shown under the first hit (a message asks one game).
         "在战斗里轮到我能走多远？小鼠一回合能做几个行动？",
         # ... parted at an "and" before a question word (searchtext.PARTS).

@@ -314,25 +314,28 @@
   /* ranking.across: the first hit shows, below its own answer, the question of another of the first ACROSS entries
    * that answers the part of the message its entry leaves: a part the first hit answers when its best question there
    * scores at least head.leadShare of the part's best question in those entries (ties: the earlier hit, then the
-   * lower number). Nothing changes unless the first hit answers one part. */
+   * lower number). Nothing changes unless the first hit answers one part, nor when the question it shows below its
+   * answer is its best for a part it answers. */
   function across(hits, parts) {
     var first = hits[0];
     if (!first || !first.question) return;
-    var answersOne = false, left = null;
+    var answersOne = false, left = null, kept = false;
     parts.forEach(function (part) {
-      var top = null, own = 0;
+      var top = null, own = 0, ownQuestion = 0;
       hits.slice(0, ACROSS).forEach(function (hit, k) {
         if (head.gameOf[hit.entry] !== head.gameOf[first.entry]) return;  // a message asks about one game
         var best = bestQuestion(hit.entry, part.valueOf, 0);
         if (!best[0]) return;
-        if (k === 0) own = best[1];
+        if (k === 0) { own = best[1]; ownQuestion = best[0]; }
         if (!top || best[1] > top.value) top = { value: best[1], entry: hit.entry, question: best[0] };
       });
       if (!top) return;
-      if (own >= head.leadShare * top.value) answersOne = true;
-      else if (!left) left = top;
+      if (own >= head.leadShare * top.value) {
+        answersOne = true;
+        kept = kept || (!!first.also && ownQuestion === first.also);
+      } else if (!left) left = top;
     });
-    if (answersOne && left) { first.also = left.question; first.alsoEntry = left.entry; }
+    if (answersOne && left && !kept) { first.also = left.question; first.alsoEntry = left.entry; }
   }
 
   /* query.QueryReader.without_game_name: the query without the name of the one game it names, and that game
@@ -511,12 +514,18 @@
    * keeps that game's documents, when any of them matched. */
   function rankPlan(plan, byShard) {
     var scores = new Map(), weights = new Map(), total = 0, games = new Map(), matched = [];
+    // A game's synonym counts only when the query is not about another game: one it names, or the one game of
+    // every entry it names.
+    var namedGames = new Set();
+    plan.names.forEach(function (doc) { namedGames.add(gameOfDoc(doc)); });
+    var saidGame = plan.namedGame !== null ? plan.namedGame : namedGames.size === 1 ? namedGames.values().next().value : null;
     plan.terms.forEach(function (term) {
       if (term[0] === head.exact || term[0] === head.exactAlias) return;  // the exact keys: below
       var shard = byShard.get(shardOf(term));
       if (!Object.prototype.hasOwnProperty.call(shard, term)) return;
       var list = shard[term], share = plan.nameTerms.has(term) ? head.nameTermsShare : 1;
       var only = plan.scoped.get(term), half = list.length / 2, doc = 0, docs = [], of = new Set();
+      if (only !== undefined && saidGame !== null && !only.has(saidGame)) return;
       for (var i = 0; i < half; i++) {
         doc += list[i];
         if (only === undefined || only.has(gameOfDoc(doc))) docs.push(i, doc);

@@ -43,6 +43,7 @@ def entry_hit(
             hit.traditional = {**fields.get("hant", {}), **question.get("hant", {})}
         if second is not None:
             _below(hit, postings.stored(second), lang)
+            hit.below = second
     elif lang == chinese.ZH_HANT:
         hit.traditional = dict(fields.get("hant", {}))
     return hit
@@ -53,7 +54,7 @@ def across_hit(postings: Postings | MemoryPostings, first: Hit, refs: list[str],
     the first entries (``refs``, the first hit's first) that answers the part its entry leaves
     (:func:`~houserules.search.ranking.across`), with that entry's code, id, title and page."""
     questions = [sorted(postings.docs("entry", ref))[1:] for ref in refs]
-    shown = across([[[(part[d], d) for d in docs if d in part] for docs in questions] for part in parts])
+    shown = across([[[(part[d], d) for d in docs if d in part] for docs in questions] for part in parts], first.below)
     if shown is not None:
         question = postings.stored(shown)
         entry = {key: question["record"][key] for key in ("code", "id", "title")}

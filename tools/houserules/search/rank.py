@@ -78,6 +78,11 @@ class Ranked:
     game: int | None = None
 
 
+def _one_game(games: set[int]) -> int | None:
+    """The game when ``games`` holds one, else None."""
+    return next(iter(games)) if len(games) == 1 else None
+
+
 def rank(plan: QueryPlan, tables: Tables, allowed: set[int] | None = None) -> Ranked:
     """The score of every document the plan matches, among ``allowed`` (every document when None).
 
@@ -99,9 +104,15 @@ def rank(plan: QueryPlan, tables: Tables, allowed: set[int] | None = None) -> Ra
     total = 0.0
     games: dict[int, int] = {}
     live = max(1, tables.live_count())
+    # A game's synonym counts only when the query is not about another game: one it names, or the one game of
+    # every entry it names ("计谋卡要占背包格子吗" names Mice and Mystics' trick cards, whose table reads 背包格子
+    # as a bag slot; Mausritter's table, as an inventory slot).
+    said_game = plan.named_game if plan.named_game is not None else _one_game({game_of[d] for d in plan.names})
     for term in plan.terms:
         share = NAME_TERMS_SHARE if term in plan.name_terms else 1.0
         only = plan.scoped.get(term)
+        if only is not None and said_game is not None and said_game not in only:
+            continue
         docs: set[int] = set()
         everywhere: set[int] = set()
         for field, boost in FIELD_BOOSTS.items():

@@ -82,6 +82,8 @@ class Hit:
     record: dict[str, Any]
     score: float
     traditional: dict[str, str] | None = None
+    #: The document of the question shown below the leading one, if any (``record["also"]``).
+    below: int | None = None
 
     @property
     def question(self) -> dict[str, Any] | None:
@@ -181,21 +183,25 @@ def by_parts(parts: list[list[tuple[float, int]]], lead: int) -> tuple[int, int 
     return shown, next((docnum for docnum in bests if docnum != shown), None)
 
 
-def across(parts: list[list[list[tuple[float, int]]]]) -> int | None:
+def across(parts: list[list[list[tuple[float, int]]]], below: int | None = None) -> int | None:
     """For a message that asks several things, the question of another entry the first hit shows below its own
     answer: the part its entry leaves unanswered is answered by another hit's entry. ``parts[p][k]`` holds the
     questions of hit ``k``'s entry that part ``p`` matched (``(score, docnum)``, scored for that part alone); the
     hits are of the first hit's game only, since a message asks about one game. A part is answered by the first
     hit when its best question there scores at least :data:`LEAD_SHARE` of the part's best question in any hit
     (ties: the earlier hit, then the lower docnum). None unless the first hit answers one part and another hit's
-    question answers the first part it leaves.
+    question answers the first part it leaves; None too when the question the first hit shows below its answer
+    (``below``) is its best for a part it answers: that answer stays (a part read alone is often vague, "没掷出爆炸咋办",
+    and the rest of the message says which entry it means).
 
     >>> across([[[(9.0, 3)], [(2.0, 8)]], [[(1.0, 4)], [(8.0, 9)]]]), across([[[(9.0, 3)], []], [[(7.0, 4)], [(8.0, 9)]]])
     (9, None)
     >>> across([[[(1.0, 3)], [(9.0, 8)]], [[(1.0, 4)], [(8.0, 9)]]]), across([[[(9.0, 3)], []], [[], []]])
     (None, None)
+    >>> across([[[(9.0, 3)], [(2.0, 8)]], [[(1.0, 4)], [(8.0, 9)]]], below=3) is None
+    True
     """
-    answers_one, left = False, None
+    answers_one, left, kept = False, None, False
     for by_hit in parts:
         bests = [best_of(matched) for matched in by_hit]
         ranked = [(best[0], -k, best[1]) for k, best in enumerate(bests) if best is not None]
@@ -205,9 +211,10 @@ def across(parts: list[list[list[tuple[float, int]]]]) -> int | None:
         own = bests[0][0] if bests[0] is not None else 0.0
         if own >= LEAD_SHARE * score:
             answers_one = True
+            kept = kept or (bests[0] is not None and bests[0][1] == below)
         elif left is None:
             left = docnum
-    return left if answers_one else None
+    return left if answers_one and not kept else None
 
 
 def answered(first: float, second: float, known: float) -> bool:
