@@ -1513,6 +1513,16 @@ def test_a_topic_of_the_game_a_question_is_about_is_said_though_another_games_en
     assert mouse.hits[0].record["id"] == "mice-and-mystics:surface-features" and mouse.outside == ()
 
 
+def test_what_a_synonym_reads_the_words_as_names_no_uncovered_topic(real_index):
+    """The uncovered topics are named by what the player said, not by what a synonym reads it as: shooting a bow is a
+    ranged attack to the synonym table, and Mice and Mystics lists its ranged-attack rules as not covered, but a
+    Mausritter question about a bow says nothing of them; saying the topic's name does."""
+    told = real_index.find("I'm shooting my bow at a beetle hiding behind a rock. What damage die do I use?")
+    assert told.hits[0].record["id"] == "mausritter:attacks" and told.outside == () and told.answered is True
+    named = real_index.find("鼠侠奇遇的远程攻击规则是怎样的？")
+    assert named.outside and named.answered is False
+
+
 def test_a_question_about_what_no_source_covers_or_another_game_says_so(tmp_path, cache):
     """A told question that names a topic the game lists as not covered, or another game, is told so above the
     closest entries, in both languages (the reader's first), and the JSON says what it named and

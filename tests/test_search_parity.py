@@ -197,6 +197,7 @@ OUTSIDE = [
     "when do we roll for the haunt, after every omen?",
     "I'm in the Furnace Room and the Mystic Elevator comes, can I get in?",
     "my speed hit the skull before the haunt started, am I out?",  # Betrayal's topic, another game's entry first
+    "I'm shooting my bow at a beetle behind a rock, what damage die?",  # a synonym's "ranged attack" names nothing
 ]
 
 

@@ -473,7 +473,7 @@
   /* query.QueryReader.plan: what the query asks, read once (the QueryPlan's fields): its terms (and the exact keys),
    * the terms of games' synonyms with their games, the terms of the names it says, the documents it names and those
    * about what it names, the game it names, whether it is a question. */
-  function planOf(text, terms, byShard, sequence, scoped, said) {
+  function planOf(text, terms, byShard, sequence, scoped, said, corrected) {
     return {
       terms: terms,
       scoped: scoped,
@@ -482,7 +482,7 @@
       about: namedDocs(sequence, byShard, head.about, scoped),
       namedGame: said !== null && said !== undefined ? said : gameNamed(sequence),
       question: analysis.isQuestion(text),
-      outside: outsideNames(sequence, byShard, scoped)
+      outside: outsideNames(analysis.querySequence(corrected), byShard, scoped)  // the words said, not synonyms' meanings
     };
   }
 
@@ -590,7 +590,7 @@
       var within = byShard.get(shardOf(term)), key = head.glossary + term;
       if (head.glossaryDocs && Object.prototype.hasOwnProperty.call(within, key)) addUp(terms2, within[key]);
     });
-    var plan = planOf(text, terms, byShard, sequence, scoped, said);
+    var plan = planOf(text, terms, byShard, sequence, scoped, said, corrected);
     var done = rankPlan(plan, byShard), ranked = done.found, matched = done.matched, asks = plan.question;
     var asked = done.game;  // the game the query names, else the one its words belong to (rank.Ranked.game)
     ranked.sort(function (a, b) { return b.score - a.score || a.doc - b.doc; });

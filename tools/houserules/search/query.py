@@ -391,11 +391,13 @@ class QueryReader:
             about=frozenset(self.named(sequence, "about", scoped)),
             named_game=named if named is not None else self.named_game(sequence),
             question=searchtext.is_question(text),
-            outside=tuple(self.outside(sequence, scoped)),
+            # What the player said names it, not what a synonym reads it as ("shooting my bow" is no named topic).
+            outside=tuple(self.outside(searchtext.query_sequence(self.correct(text), self._analyzer), scoped)),
         )
 
     def outside(self, sequence: list[str], scoped: dict[str, frozenset[int]]) -> list[str]:
-        """The names of what no entry answers that the query says (:attr:`outside_names`), each not held by a
+        """The names of what no entry answers that the query says (:attr:`outside_names`; ``sequence``: its own
+        terms, without what its synonyms mean), each not held by a
         name of an entry or a game at least as long (:func:`~houserules.text.querynames.outside_spans`). The
         site's worker does the same (``outsideNames``)."""
         said = searchtext.named_spans(sequence, self.outside_names.__contains__)

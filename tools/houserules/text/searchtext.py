@@ -115,11 +115,12 @@ ASKS = re.compile(
 
 #: A question a player tells, for what a result shows first and whether a ruling answers it: what
 #: :data:`ASKS` reads as a question, and the other ways a question is put (几块, 多久, 哪, 谁, 啥, 咋, 干嘛,
-#: 是不是, A还是B, 要不要, 有没有, 抽不抽, a clause ending in 不; "whats", "who", "which", "where", "am i").
+#: 是不是, A还是B, 要不要, 有没有, 抽不抽, a clause ending in 不, or in 码 or 嘛 where a phone's dictation or
+#: pinyin wrote 吗 ("还能走码"; not 页码, 号码, 密码); "whats", "who", "which", "where", "am i").
 #: Not for ranking: preferring answers for these too ranked two judged queries lower (search-eval).
 ASKING = re.compile(
     ASKS.pattern + "|几|多久|多远|多长|哪|谁|啥|咋|干嘛|是不是|还是|要不要|有没有|([\u4e00-\u9fff])不\\1"
-    "|不(?![\u3400-\u9fff])|\\b(?:whats|where|which|who|am|will|would|could)\\b"
+    "|不(?![\u3400-\u9fff])|(?<![页号密编代数条])码(?=[\\s.。!！]*$)|嘛(?=[\\s.。!！]*$)|\\b(?:whats|where|which|who|am|will|would|could)\\b"
 )
 
 
@@ -207,6 +208,8 @@ def is_asking(text: str) -> bool:
 
     >>> is_asking("进新房间先抽卡还是先看房间上的字"), is_asking("一回合能用两个能力不"), is_asking("电梯"), is_asking("elevator crash")
     (True, True, False, False)
+    >>> is_asking("剩下的速度不够了，还能走码"), is_asking("沙漏 页码"), is_asking("能攻击嘛")
+    (True, False, True)
     """
     return bool(ASKING.search(fold(text)))
 
