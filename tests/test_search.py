@@ -1445,6 +1445,22 @@ def test_a_message_whose_parts_one_entry_answers_names_no_other_entry(real_index
     assert "entry" not in hit.record["also"]
 
 
+def test_an_answer_comes_before_an_overview_of_the_same_game(real_index):
+    """A told question the overview of the rooms that raise a trait once matches best while the Gymnasium's own
+    question answers it: the answer comes first (ranking.answer_first), the overview after it. A query naming one entry
+    and not the other keeps the named one first ("frightened condition", judged)."""
+    told = (
+        "I got the +1 from the gym earlier, can I get it again if I end there again? and do the monsters get the bonus"
+    )
+    found = real_index.find(told, limit=3)
+    first, second = found.hits[0].record, found.hits[1].record
+    assert (first["id"], first["question"]["id"]) == ("betrayal:gymnasium", "how-often")
+    assert second["id"] == "betrayal:once-per-game-trait-rooms" and "question" not in second
+    assert (
+        real_index.find("frightened condition what does it do", limit=2).hits[0].record["id"] == "mausritter:frightened"
+    )
+
+
 def test_a_part_the_first_entrys_question_below_answers_is_not_taken_by_another_entry(real_index):
     """ "没解开会怎么样" read alone is near another entry's question (climbing out of water, a roll without a burst);
     the rest of the message says it is the mousetrap: the question of the trap's entry that answers the other part

@@ -516,6 +516,9 @@ def test_what_leads_and_whether_a_ruling_answers_alike(site, index):
         # ... whose parts two entries answer (ranking.across, the worker's across).
         "小鼠在水流里回合结束会怎样？在水里能分享装备吗",
         "how do I climb out of water? and what happens in a current at the end of my turn?",
+        # A told question whose answer is the second entry's while the first shows an overview (ranking.answer_first).
+        "I got the +1 from the gym earlier, can I get it again if I end there again? and do the monsters get the bonus",
+        "drew an event off the search deck, can I save it for later? and party items, whose bag do those go in?",
         # ... whose vague part a question of the first entry answers, shown below it: it stays (ranking.across, below).
         "捕鼠夹没解开会怎么样？我这回合还能接着走吗",
         # ... whose other part another game's entry answers: never shown under the first hit (a message asks one game).

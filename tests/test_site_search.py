@@ -162,7 +162,8 @@ def test_exported_scores_add_up_to_the_cli_scores(index):
     """Summing the exported per-term scores, times the rarity-weighted share of the query's terms a
     document has (the terms of a name the query says at their share), plus the boosts of the exported
     names, of the query's game and of a question, gives the CLI's ranking and scores. A term of one
-    game's synonyms counts in that game's documents only, and votes for no game."""
+    game's synonyms counts in that game's documents only, votes for no game, and is not read when the query names
+    another game or entries of another game only."""
     exported = shards.postings(index)
     names = {field: shards.name_lists(index, field) for field in ("names", "about")}
     common = set(shards.common_terms(index))
@@ -186,7 +187,21 @@ def test_exported_scores_add_up_to_the_cli_scores(index):
         spanned = _exported_name_terms(
             sequence, names["names"], set(index.meta["game_names"]), common, in_scope, scoped
         )
+        # A game's synonym is not read when the query is about another game: one it names, or the one game of every
+        # entry it names.
+        said = {
+            index.meta["game_named"][" ".join(sequence[start:end])]
+            for start in range(len(sequence))
+            for end in range(start + 1, min(len(sequence), start + searchtext.MAX_NAME_TERMS) + 1)
+            if " ".join(sequence[start:end]) in index.meta["game_named"]
+        }
+        said = {index.games[named_game]} if named_game is not None else said
+        named, about = (_exported_named(sequence, names[field], in_scope) for field in ("names", "about"))
+        of_named = {records[doc]["game"] for doc in named}
+        about_game = next(iter(said)) if len(said) == 1 else next(iter(of_named)) if len(of_named) == 1 else None
         for term in terms:
+            if term in scoped and about_game is not None and index.games.index(about_game) not in scoped[term]:
+                continue
             everywhere = exported.get(term, {})
             found = {doc: value for doc, value in everywhere.items() if in_scope(term, doc)}
             if not found:
@@ -208,18 +223,10 @@ def test_exported_scores_add_up_to_the_cli_scores(index):
         ranked = specific.most_common(2)
         game = ranked[0][0] if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) else None
         # A query naming one game (a run of its terms is one of the game's names) keeps that game's documents only.
-        said = {
-            index.meta["game_named"][" ".join(sequence[start:end])]
-            for start in range(len(sequence))
-            for end in range(start + 1, min(len(sequence), start + searchtext.MAX_NAME_TERMS) + 1)
-            if " ".join(sequence[start:end]) in index.meta["game_named"]
-        }
-        said = {index.games[named_game]} if named_game is not None else said
         if len(said) == 1:
             game = said.pop()
             if any(records[doc]["game"] == game for doc in totals):
                 totals = {doc: value for doc, value in totals.items() if records[doc]["game"] == game}
-        named, about = (_exported_named(sequence, names[field], in_scope) for field in ("names", "about"))
         for doc in totals:
             record = records[doc]
             totals[doc] += search.NAME_BOOST if doc in named else search.ABOUT_BOOST if doc in about else 0.0

@@ -633,6 +633,12 @@
         if (outside.length) answered = false;
       }
     }
+    // ranking.answer_first: an answer before an overview (the order shown; whether a ruling answers read the scores).
+    if (asking && hits.length > 1 && answerFirst(hits[0], hits[1], plan)) {
+      var overview = hits[0];
+      hits[0] = hits[1];
+      hits[1] = overview;
+    }
     var glossary = [];
     terms2.forEach(function (value, doc) { glossary.push({ doc: doc, score: value }); });
     glossary.sort(function (a, b) { return b.score - a.score || a.doc - b.doc; });
@@ -640,6 +646,15 @@
     return { hits: hits, glossary: glossary, terms: matched, allTerms: terms, asks: asks, corrected: corrected, plan: plan,
              answered: answered, outside: outside, lang: analysis.script(text), searched: searchedFor(text, corrected),
              valueOf: valueOf };
+  }
+
+  /* ranking.answer_first: whether the second hit of a told question comes first: the first shows its entry, the second
+   * a question of the same game that scores at least head.answerFirst of the first, and the query does not name the
+   * first hit's entry without naming the second's. */
+  function answerFirst(first, second, plan) {
+    if (first.question || !second.question || gameOfDoc(first.doc) !== gameOfDoc(second.doc)) return false;
+    if (plan.names.has(first.doc) && !plan.names.has(second.doc)) return false;
+    return second.score >= head.answerFirst * first.score;
   }
 
   /* The entry's best-scoring matched question but ``skip`` (ties: the earlier): [its number from 1, its score],

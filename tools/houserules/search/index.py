@@ -41,8 +41,9 @@ from .rank import QUESTION_BOOST as QUESTION_BOOST  # part of this module's inte
 from .rank import QUESTION_DOC_BOOST as QUESTION_DOC_BOOST  # part of this module's interface
 from .rank import QUESTION_KINDS as QUESTION_KINDS  # part of this module's interface
 from .rank import rank
-from .ranking import ACROSS, answered, fold
+from .ranking import ACROSS, answer_first, answered, fold
 from .ranking import ALSO_SHARE as ALSO_SHARE  # part of this module's interface
+from .ranking import ANSWER_FIRST as ANSWER_FIRST  # part of this module's interface
 from .ranking import ANSWERED as ANSWERED  # part of this module's interface
 from .ranking import LEAD_SHARE as LEAD_SHARE  # part of this module's interface
 from .ranking import Found as Found  # part of this module's interface
@@ -196,9 +197,15 @@ class SearchIndex(QueryReader):
         lang = chinese.reader_script(rest)
         scores = {docnum: -score for score, docnum in scored} if best else {}
         hits = [entry_hit(self.postings, record, score, scores, asks, lang, parts) for _, record, score in best[:limit]]
+        shown = best
+        if asks and len(hits) > 1 and plan is not None:
+            named = (best[0][0] in plan.names, best[1][0] in plan.names)
+            if answer_first(hits[0], hits[1], named):  # an answer before an overview (the order shown, not the scores)
+                hits[0], hits[1] = hits[1], hits[0]
+                shown = [best[1], best[0], *best[2:]]
         if len(parts) > 1 and hits and hits[0].record.get("lead") == "question":
             game = hits[0].record["game"]  # a message asks about one game: another game's answer is never its part's
-            refs = [record["id"] for _, record, _ in best[:ACROSS] if record["game"] == game]
+            refs = [record["id"] for _, record, _ in shown[:ACROSS] if record["game"] == game]
             across_hit(self.postings, hits[0], refs, parts, lang)
         if not asks or not best:
             return Found(hits, lang, False if asks else None)

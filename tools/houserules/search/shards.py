@@ -344,6 +344,7 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         "about": ABOUT,
         "leadShare": search.LEAD_SHARE,
         "alsoShare": search.ALSO_SHARE,
+        "answerFirst": search.ANSWER_FIRST,
         "answered": search.ANSWERED,
         "gameBoost": round(search.GAME_BOOST * SCALE),
         "names": NAMES,
