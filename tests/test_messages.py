@@ -85,8 +85,11 @@ def test_a_query_of_punctuation_has_nothing_to_search_for(cache, capsys, query):
 
 
 def test_a_query_no_entry_matches_still_says_so(cache, capsys):
+    """In both languages, the query's first: an English query reads English first, a Traditional one Traditional."""
     assert main(["search", "--data", str(GOOD), "zzyzx"]) == 0
-    assert capsys.readouterr().err == "no entries match 'zzyzx'\n"
+    assert capsys.readouterr().err == "no entries match 'zzyzx' · 没有匹配的条目：'zzyzx'\n"
+    assert main(["search", "--data", str(GOOD), "沒有這種東西嗎"]) == 0
+    assert capsys.readouterr().err == "沒有符合的條目：'沒有這種東西嗎' · no entries match '沒有這種東西嗎'\n"
 
 
 @pytest.mark.parametrize("command", ["show", "stamp"])

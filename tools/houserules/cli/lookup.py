@@ -116,7 +116,7 @@ def search_command(parser: argparse.ArgumentParser) -> Runner:
     def run(args: argparse.Namespace) -> int:
         from ..data.reading import vocab
         from ..render.linebreak import fit
-        from ..render.terminal import clean, format_hits, nothing_answers, shown_refs, terminal_columns
+        from ..render.terminal import clean, format_hits, no_match, nothing_answers, shown_refs, terminal_columns
         from ..search.index import open_index
 
         text = " ".join(args.query).strip()
@@ -163,7 +163,7 @@ def search_command(parser: argparse.ArgumentParser) -> Runner:
                 fit("\n".join([*lead, *([""] if lead else []), format_hits(hits, columns, names, found.lang)]), columns)
             )
         else:
-            print(f"no entries match {clean(text)!r}", file=sys.stderr)
+            print(no_match(found.lang, repr(clean(text))), file=sys.stderr)
         return 0
 
     return run

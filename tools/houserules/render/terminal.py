@@ -138,6 +138,17 @@ NOT_COVERED = {
     "en": "Not covered by the rules here: {names}",
     "zh-Hant": "這裡的規則沒有收錄：{names}",
 }
+#: What a search says when nothing matched at all, by language.
+NO_MATCH = {"zh": "没有匹配的条目：{query}", "en": "no entries match {query}", "zh-Hant": "沒有符合的條目：{query}"}
+
+
+def no_match(lang: str, query: str) -> str:
+    """The line of a search nothing matched, in both languages, the reader's first (as :func:`nothing_answers`).
+
+    >>> no_match("en", "'zzyzx'"), no_match("zh-Hant", "'法術'")
+    ("no entries match 'zzyzx' · 没有匹配的条目：'zzyzx'", "沒有符合的條目：'法術' · no entries match '法術'")
+    """
+    return " · ".join(NO_MATCH[lang_].format(query=query) for lang_ in ORDER.get(lang, ORDER["zh"]))
 
 
 #: The mark before a question, in the reader's language.
