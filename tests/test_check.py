@@ -106,6 +106,20 @@ CASES = [
         ],
     ),
     (
+        # The same word with the same meaning twice says nothing more; with another meaning it is a second reading.
+        "synonym-said-twice",
+        {
+            "data/demo/synonyms.yaml": "synonyms:\n"
+            "  - {say: [高塔, 尖塔], means: 塔楼}\n"
+            "  - {say: [高塔], means: 穿过}\n"
+            "  - {say: [瞭望塔, 尖塔], means: 塔楼}\n"
+        },
+        [
+            "data/demo/synonyms.yaml:4: demo: synonym '尖塔' → '塔楼' is said again (first on line 2) — keep one of "
+            "the two and remove the other",
+        ],
+    ),
+    (
         "synonym-without-meaning",
         {"data/demo/synonyms.yaml": "synonyms:\n  - {say: [高塔]}\n"},
         [

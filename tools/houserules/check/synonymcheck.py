@@ -22,6 +22,7 @@ def check_synonyms(kb: KnowledgeBase) -> Iterator[Problem]:
     for table in kb.synonym_tables():
         games = [table.game] if table.game else sorted(kb.games)
         names = names_of(kb, games)
+        yield from _said_twice(table)
         for index, item in enumerate(table.items):
             means = item.means
             if searchtext.fold(means).strip() in names:
@@ -32,6 +33,25 @@ def check_synonyms(kb: KnowledgeBase) -> Iterator[Problem]:
             missing = [t for t in terms if not any(g in vocabularies and t in vocabularies[g] for g in games)]
             if missing or not terms:
                 yield _problem(table, index, means, missing)
+
+
+def _said_twice(table: Synonyms) -> Iterator[Problem]:
+    """A word said again with the same meaning in one table: the second says nothing more. (A word may mean two
+    things: "toss" is dropping an item and discarding a card, each its own line.)"""
+    seen: dict[tuple[str, str], int] = {}
+    for index, item in enumerate(table.items):
+        for say in item.say:
+            key = (searchtext.fold(say).strip(), searchtext.fold(item.means).strip())
+            if key in seen:
+                yield Problem(
+                    display_path(table.path),
+                    table.line("synonyms", index, "say"),
+                    table.game or "-",
+                    f"synonym '{say}' → '{item.means}' is said again (first on line {table.line('synonyms', seen[key], 'say')})",
+                    "keep one of the two and remove the other",
+                )
+            else:
+                seen[key] = index
 
 
 def _problem(table: Synonyms, index: int, means: str, missing: list[str]) -> Problem:
