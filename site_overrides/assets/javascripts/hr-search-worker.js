@@ -438,7 +438,8 @@
     if (fix) corrected = fix(corrected);
     var said = analysis.saidScopes(text);
     var sequence = analysis.querySequence([corrected].concat(said.map(function (s) { return s[0]; })).join(" "));
-    var scoped = scopedTerms(corrected, said);
+    var own = analysis.querySequence(corrected);  // the words said, without what their synonyms mean
+    var scoped = scopedTerms(own, said);
     var terms = Array.from(new Set(sequence));
     var typed = analysis.asTyped(text);
     // index.SearchIndex.exact_key: the query as corrected ("eleva" names the Elevator as "elevator" does).
@@ -448,14 +449,14 @@
     return Promise.all(shards.map(function (n) { return load("t/" + n); })).then(function (parts) {
       var byShard = new Map();
       shards.forEach(function (n, i) { byShard.set(n, parts[i]); });
-      return score(text, terms, byShard, corrected, sequence, scoped, namedGame);
+      return score(text, terms, byShard, corrected, sequence, scoped, namedGame, own);
     });
   }
 
   /* index.SearchIndex.expanded: the terms the query gains only through games' synonyms (a Map
    * term -> Set of games), looked up in those games' documents only. */
-  function scopedTerms(corrected, said) {
-    var everywhere = new Set(analysis.querySequence(corrected)), scoped = new Map();
+  function scopedTerms(own, said) {
+    var everywhere = new Set(own), scoped = new Map();
     said.forEach(function (s) {
       analysis.querySequence(s[0]).forEach(function (term) {
         if (s[1] === null) { everywhere.add(term); return; }
@@ -473,7 +474,7 @@
   /* query.QueryReader.plan: what the query asks, read once (the QueryPlan's fields): its terms (and the exact keys),
    * the terms of games' synonyms with their games, the terms of the names it says, the documents it names and those
    * about what it names, the game it names, whether it is a question. */
-  function planOf(text, terms, byShard, sequence, scoped, said, corrected) {
+  function planOf(text, terms, byShard, sequence, scoped, said, own) {
     return {
       terms: terms,
       scoped: scoped,
@@ -482,7 +483,7 @@
       about: namedDocs(sequence, byShard, head.about, scoped),
       namedGame: said !== null && said !== undefined ? said : gameNamed(sequence),
       question: analysis.isQuestion(text),
-      outside: outsideNames(analysis.querySequence(corrected), byShard, scoped)  // the words said, not synonyms' meanings
+      outside: outsideNames(own, byShard, scoped)  // the words said, not what their synonyms mean
     };
   }
 
@@ -584,13 +585,13 @@
 
   /* index.SearchIndex.find: the plan ranked (rankPlan), folded into one hit per entry with the question that leads,
    * whether a ruling answers a told question, and the glossary's terms. */
-  function score(text, terms, byShard, corrected, sequence, scoped, said) {
+  function score(text, terms, byShard, corrected, sequence, scoped, said, own) {
     var terms2 = new Map();
     terms.forEach(function (term) {
       var within = byShard.get(shardOf(term)), key = head.glossary + term;
       if (head.glossaryDocs && Object.prototype.hasOwnProperty.call(within, key)) addUp(terms2, within[key]);
     });
-    var plan = planOf(text, terms, byShard, sequence, scoped, said, corrected);
+    var plan = planOf(text, terms, byShard, sequence, scoped, said, own);
     var done = rankPlan(plan, byShard), ranked = done.found, matched = done.matched, asks = plan.question;
     var asked = done.game;  // the game the query names, else the one its words belong to (rank.Ranked.game)
     ranked.sort(function (a, b) { return b.score - a.score || a.doc - b.doc; });

@@ -43,13 +43,9 @@ def _said_twice(table: Synonyms) -> Iterator[Problem]:
         for say in item.say:
             key = (searchtext.fold(say).strip(), searchtext.fold(item.means).strip())
             if key in seen:
-                yield Problem(
-                    display_path(table.path),
-                    table.line("synonyms", index, "say"),
-                    table.game or "-",
-                    f"synonym '{say}' → '{item.means}' is said again (first on line {table.line('synonyms', seen[key], 'say')})",
-                    "keep one of the two and remove the other",
-                )
+                first = table.line("synonyms", seen[key], "say")
+                said = f"synonym '{say}' → '{item.means}' is said again (first on line {first})"
+                yield _at(table, index, "say", said, "keep one of the two and remove the other")
             else:
                 seen[key] = index
 
@@ -57,13 +53,19 @@ def _said_twice(table: Synonyms) -> Iterator[Problem]:
 def _problem(table: Synonyms, index: int, means: str, missing: list[str]) -> Problem:
     scope = f"game '{table.game}'" if table.game else "any game"
     unused = f"; the entries never use {', '.join(repr(t) for t in missing)}" if missing else ""
-    return Problem(
-        display_path(table.path),
-        table.line("synonyms", index, "means"),
-        table.game or "-",
-        f"synonym '{means}' points at nothing: it is no title, alias or glossary term of {scope}{unused}",
+    said = f"synonym '{means}' points at nothing: it is no title, alias or glossary term of {scope}{unused}"
+    return _at(
+        table,
+        index,
+        "means",
+        said,
         "write a title, alias, glossary term or words the entries use, or remove the synonym",
     )
+
+
+def _at(table: Synonyms, index: int, field: str, message: str, fix: str) -> Problem:
+    """A problem of the table's item ``index``, at the line of its ``field``."""
+    return Problem(display_path(table.path), table.line("synonyms", index, field), table.game or "-", message, fix)
 
 
 def names_of(kb: KnowledgeBase, games: list[str]) -> set[str]:

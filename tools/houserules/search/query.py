@@ -316,10 +316,16 @@ class QueryReader:
         those games (indices into :attr:`games`): such a term is looked up in their documents only
         ("monster" means Mice and Mystics' "minion" there, not in Betrayal). The query's own
         terms and the general table's are looked up everywhere."""
+        return self._expanded(text)[:3]
+
+    def _expanded(self, text: str) -> tuple[list[str], list[str], dict[str, frozenset[int]], list[str]]:
+        """:meth:`expanded`, and the sequence of the query's own terms (what the player said, without what its
+        synonyms mean)."""
         said = searchtext.said_scopes(text, self.meta.get("synonyms", []))
         corrected = self.correct(text)
         sequence = searchtext.query_sequence(" ".join([corrected, *said]), self._analyzer)
-        everywhere = set(searchtext.query_sequence(corrected, self._analyzer))
+        own = searchtext.query_sequence(corrected, self._analyzer)
+        everywhere = set(own)
         scoped: dict[str, set[int]] = {}
         number = {game: n for n, game in enumerate(self.games)}
         for means, scope in said.items():
@@ -332,6 +338,7 @@ class QueryReader:
             list(dict.fromkeys(sequence)),
             sequence,
             {term: frozenset(found) for term, found in scoped.items() if term not in everywhere},
+            own,
         )
 
     def searchable(self, text: str) -> bool:
@@ -381,7 +388,7 @@ class QueryReader:
         """What ``text`` asks, read once (:class:`QueryPlan`): a game it names keeps that game's documents, and
         the rest of its words are searched (:meth:`without_game_name`)."""
         text, named = self.without_game_name(text)
-        terms, sequence, scoped = self.expanded(text)
+        terms, sequence, scoped, own = self._expanded(text)
         return QueryPlan(
             terms=tuple(terms),
             scoped=scoped,
@@ -392,7 +399,7 @@ class QueryReader:
             named_game=named if named is not None else self.named_game(sequence),
             question=searchtext.is_question(text),
             # What the player said names it, not what a synonym reads it as ("shooting my bow" is no named topic).
-            outside=tuple(self.outside(searchtext.query_sequence(self.correct(text), self._analyzer), scoped)),
+            outside=tuple(self.outside(own, scoped)),
         )
 
     def outside(self, sequence: list[str], scoped: dict[str, frozenset[int]]) -> list[str]:

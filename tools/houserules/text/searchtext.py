@@ -45,6 +45,10 @@ _ENGLISH = re.compile(r"[a-z]+")
 QUESTION = re.compile(
     "为什么|怎么办|怎么样|能不能|可不可以|怎么|怎样|什么|如何|是否|能否|可以|(?:吗|呢|吧)(?![\u3400-\u9fff])"
 )
+#: The auxiliaries a phone's keyboard types with "n't" and no apostrophe ("dont", "doesnt"): the query drops both
+#: that word and the stub "n't" leaves of it ("doesn" of "doesn't"), and reads it as with the apostrophe
+#: (:data:`CONTRACTED`).
+_NEGATED = ("do", "does", "did", "is", "are", "was", "were", "have", "has", "had", "could", "would", "should")
 #: English question words, pronouns, auxiliaries and fillers carry no topic either ("frightened
 #: condition what does it do" searches frighten/condit; "my friend already passed the roll, is there
 #: any point" keeps friend/pass/roll/point), nor do the words that ask for a comparison ("the
@@ -53,10 +57,6 @@ QUESTION = re.compile(
 #: got scared" is about being scared; "free actions like sharing" is about sharing, "the rest of my
 #: movement" about moving, not resting), nor does a letter left of a contraction (I'm, can't).
 #: Queries only: the index keeps every word.
-#: The auxiliaries a phone's keyboard types with "n't" and no apostrophe ("dont", "doesnt"): the query drops both
-#: that word and the stub "n't" leaves of it ("doesn" of "doesn't"), and reads it as with the apostrophe
-#: (:data:`CONTRACTED`).
-_NEGATED = ("do", "does", "did", "is", "are", "was", "were", "have", "has", "had", "could", "would", "should")
 QUESTION_WORDS = re.compile(
     r"\b(?:what|whats|how|why|where|which|who|whom|whose|do|does|did|done|doing|i|im|ive|id|ill|me|my|mine"
     r"|we|weve|our|ours|you|youre|youve|your|yours|he|hes|him|his|she|shes|her|they|theyre|theyve|them|their|its"
@@ -120,7 +120,7 @@ ASKS = re.compile(
 #: Not for ranking: preferring answers for these too ranked two judged queries lower (search-eval).
 ASKING = re.compile(
     ASKS.pattern + "|几|多久|多远|多长|哪|谁|啥|咋|干嘛|是不是|还是|要不要|有没有|([\u4e00-\u9fff])不\\1"
-    "|不(?![\u3400-\u9fff])|(?<![页号密编代数条])码(?=[\\s.。!！]*$)|嘛(?=[\\s.。!！]*$)|\\b(?:whats|where|which|who|am|will|would|could)\\b"
+    "|不(?![\u3400-\u9fff])|(?:(?<![页号密编代数条])码|嘛)(?=[\\s.。!！]*$)|\\b(?:whats|where|which|who|am|will|would|could)\\b"
 )
 
 
