@@ -459,8 +459,22 @@
     }
     /* Material may draw the same results twice (the address's ?q= and the box's own query): a box saying the
        same is kept, so a tap on its button is never split between two copies (mousedown on one, mouseup on the next). */
+    /* The count above the results in the reader's language first, the number in both: "3 results · 3 个符合条件的结果";
+       for a told question no ruling answers exactly, what the list is: the closest entries. */
+    function countLine(count, lang, closest) {
+      var one = count === "1", hant = lang === "zh-Hant";
+      var en = closest ? count + " closest " + (one ? "entry" : "entries") : count + (one ? " result" : " results");
+      var zh = closest ? "最接近的 " + count + (hant ? " 個條目" : " 个条目")
+        : count + (hant ? " 個符合條件的結果" : " 个符合条件的结果");
+      return lang === "en" ? en + " · " + zh : zh + " · " + en;
+    }
     function showSaid() {
       var mark = list && list.querySelector(".hr-say");
+      var meta = dialog.querySelector(".md-search-result__meta"), count = mark && meta && meta.textContent.match(/\d+/);
+      if (count) {
+        var counted = countLine(count[0], mark.getAttribute("data-lang") || "zh", mark.getAttribute("data-answered") === "false");
+        if (meta.textContent !== counted) meta.textContent = counted;  // said once: a live region speaks each change
+      }
       var box = dialog.querySelector(".hr-search-say");
       var key = mark ? ["lang", "searched", "typed", "answered", "outside", "report", "channel"].map(function (name) {
         return mark.getAttribute("data-" + name);
@@ -480,13 +494,6 @@
         parts.push(element("p", { class: "hr-search-corrected" }, said("showing", lang, searched).concat([" — ", again])));
       }
       if (mark.getAttribute("data-answered") === "false") {
-        // The count above says what the list is: the closest entries, not results that answer.
-        var meta = dialog.querySelector(".md-search-result__meta"), count = meta && meta.textContent.match(/\d+/);
-        if (count) {
-          var closestEn = count[0] + " closest " + (count[0] === "1" ? "entry" : "entries");
-          var closestZh = "最接近的 " + count[0] + (lang === "zh-Hant" ? " 個條目" : " 个条目");
-          meta.textContent = lang === "en" ? closestEn + " · " + closestZh : closestZh + " · " + closestEn;
-        }
         var outside = mark.getAttribute("data-outside");
         if (outside) parts.push(element("p", { class: "hr-search-outside" }, said("outside", lang, outside)));
         var line = element("p", { class: "hr-search-nothing" }, said("nothing", lang));
@@ -524,12 +531,16 @@
     }
 
     dialog.addEventListener("keydown", function (event) {
-      if (!toggle.checked) return;
-      if (event.key === "Escape") {
+      // Escape from the box closes the dialog even before it shows open: Material opens it a moment after the
+      // focus arrives (a debounced focus watch), and a quick typist's Escape can come first.
+      if (event.key === "Escape" && (toggle.checked || event.target === input)) {
         event.preventDefault();
         event.stopPropagation();
         close();
-      } else if (event.key === "Tab") {
+        return;
+      }
+      if (!toggle.checked) return;
+      if (event.key === "Tab") {
         // Material closes the dialog on Tab; keep the focus among the box and its results instead.
         event.stopPropagation();
         var stops = [input].concat(results());
