@@ -1,4 +1,4 @@
-"""axe-core on every page kind in both palettes on a desktop, with the search dialog open and closed: the matrix of
+"""axe-core on every page kind in both palettes on a desktop, the search dialog closed and open: the matrix of
 tests/test_a11y.py (a phone there), in a module of its own so that two workers run the two side by side."""
 
 from __future__ import annotations
