@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import shutil
 import unicodedata
 from pathlib import Path
@@ -994,8 +995,8 @@ def test_a_correct_chinese_query_is_never_changed(real_index):
     texts += ["魔梯坠毁后怎么办", "叛徒能坐魔梯吗", "兽栏里的怪物能出来吗", "豁免检定失败"]
     # everyday words the index lacks, homophones of words it holds (大家, 一对, 有)
     texts += ["打架的时候谁先动", "我们带回来一堆宝物", "又被砍了一刀怎么办", "一回合能先走再搜吗"]
-    # a demonstrative and the word after it ("this chapter", not 着障)
-    texts += ["这章输了怎么办", "那层楼没门了", "这张卡哪来的"]
+    # a demonstrative or a question word and the word after it ("this chapter", not 着障; "who handles", not 水管)
+    texts += ["这章输了怎么办", "那层楼没门了", "这张卡哪来的", "多出来那只谁管", "升几级要多少经验"]
     chinese = [t for t in texts if any("\u4e00" <= c <= "\u9fff" for c in t)]
     assert len(chinese) > 100
     for text in chinese:
@@ -1028,8 +1029,12 @@ def test_homophone_keys_use_each_characters_first_reading():
     # both characters may change; a character of an indexed bigram of the query never does
     assert homophones.correct("模题坠毁", known, lambda k: ["魔梯"]) == "魔梯坠毁"
     assert homophones.correct("魔梯题", known, lambda k: ["魔梯"]) == "魔梯题"
-    # a demonstrative's bigram stays as typed
+    # a demonstrative's or a question word's bigram stays as typed, in the worker too
     assert homophones.correct("这章", known, lambda k: ["着障"]) == "这章"
+    assert homophones.correct("谁管", known, lambda k: ["水管"]) == "谁管"
+    worker = (ROOT / "site_overrides/assets/javascripts/hr-search-analysis.js").read_text(encoding="utf-8")
+    shipped = re.search(r"var PRONOUNS = new Set\(\[([^\]]*)\]\)", worker)
+    assert shipped and set(re.findall(r'"(.)"', shipped.group(1))) == set(homophones.PRONOUNS)
     # a bigram of a longer name corrects only into that name
     assert homophones.correct("捕鼠架", lambda b: b == "捕鼠", lambda k: ["鼠夹/捕鼠夹"]) == "捕鼠夹"
     assert homophones.correct("结束会怎样", lambda b: b == "结束", lambda k: ["束回/结束回合"]) == "结束会怎样"
@@ -1468,6 +1473,15 @@ def test_a_part_the_first_entrys_question_below_answers_is_not_taken_by_another_
     hit = real_index.find("捕鼠夹没解开会怎么样？我这回合还能接着走吗", limit=3).hits[0].record
     assert (hit["id"], hit["question"]["id"]) == ("mice-and-mystics:mousetraps", "trap-sprung")
     assert hit["also"]["id"] == "must-stop-at-trap" and "entry" not in hit["also"]
+
+
+def test_a_lead_that_answers_only_a_part_another_entry_answers_better_gives_way(real_index):
+    """The first entry's best question for the first part (the traitor's crossing) is weak beside another entry's
+    (which rooms are barrier rooms), while the question below answers the second part: that answer leads and the other
+    entry's goes below it (ranking.across, WEAK_LEAD)."""
+    hit = real_index.find("Vault 和 Catacombs 算 barrier room 吗？过 Chasm 掷什么属性？", limit=3).hits[0].record
+    assert (hit["id"], hit["question"]["id"]) == ("betrayal:crossing-barrier-rooms", "crossing-rolls")
+    assert (hit["also"]["id"], hit["also"]["entry"]["id"]) == ("which-four", "betrayal:barrier-rooms")
 
 
 @functools.cache

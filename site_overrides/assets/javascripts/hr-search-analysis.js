@@ -339,8 +339,8 @@ var hrAnalysis = (function () {
     }
 
     /* homophones.correct: ``known(bigram)``, ``candidates(key)`` (best first), ``reading`` a Map char -> syllable. */
-    /* homophones.DEMONSTRATIVES: a bigram with one stays as typed. */
-    var DEMONSTRATIVES = new Set(["这", "那", "哪"]);
+    /* homophones.PRONOUNS: a bigram with one stays as typed. */
+    var PRONOUNS = new Set(["这", "那", "哪", "谁", "啥", "咋", "怎", "几"]);
     function correctHomophones(folded, known, candidates, reading) {
       var mask = masked(folded), chars = Array.from(folded), pairs = [], covered = [], i;
       for (i = 0; i + 1 < chars.length; i++) if (isCjk(mask[i]) && isCjk(mask[i + 1])) pairs.push(i);
@@ -349,7 +349,7 @@ var hrAnalysis = (function () {
         var bigram = chars[i] + chars[i + 1];
         var a = reading.get(chars[i]), b = reading.get(chars[i + 1]);
         if (!a || !b || (covered[i] && covered[i + 1]) || known(bigram)) return;
-        if (DEMONSTRATIVES.has(chars[i]) || DEMONSTRATIVES.has(chars[i + 1])) return;  // 这章 is not 着障
+        if (PRONOUNS.has(chars[i]) || PRONOUNS.has(chars[i + 1])) return;  // 这章 is not 着障, 谁管 not 水管
         var options = candidates(a + " " + b);
         if (options.indexOf("!" + bigram) >= 0) return;  // a real word, meant as typed (一刀, not 一道)
         if (options.some(function (o) { return o.split("/")[0] === bigram; })) return;  // a name's own bigram

@@ -315,11 +315,13 @@
    * that answers the part of the message its entry leaves: a part the first hit answers when its best question there
    * scores at least head.leadShare of the part's best question in those entries (ties: the earlier hit, then the
    * lower number). Nothing changes unless the first hit answers one part, nor when the question it shows below its
-   * answer is its best for a part it answers. */
+   * answer is its best for a part it answers, unless its leading question is there only as its best for a part it
+   * leaves, under head.weakLead of another entry's question for that part, which scores at least as the kept answer
+   * does for its own: then the answer below leads and the other entry's goes below it. */
   function across(hits, parts) {
     var first = hits[0];
     if (!first || !first.question) return;
-    var answersOne = false, left = null, kept = false;
+    var answersOne = false, left = null, kept = false, keptScore = 0, swap = null, answering = [];
     parts.forEach(function (part) {
       var top = null, own = 0, ownQuestion = 0;
       hits.slice(0, ACROSS).forEach(function (hit, k) {
@@ -332,10 +334,21 @@
       if (!top) return;
       if (own >= head.leadShare * top.value) {
         answersOne = true;
-        kept = kept || (!!first.also && ownQuestion === first.also);
-      } else if (!left) left = top;
+        answering.push(ownQuestion);
+        if (first.also && ownQuestion === first.also) { kept = true; keptScore = Math.max(keptScore, own); }
+      } else {
+        if (ownQuestion && ownQuestion === first.question && own < head.weakLead * top.value && !swap) swap = top;
+        if (!left) left = top;
+      }
     });
-    if (answersOne && left && !kept) { first.also = left.question; first.alsoEntry = left.entry; }
+    if (!answersOne || !left) return;
+    if (kept) {
+      if (!swap || swap.value < keptScore || answering.indexOf(first.question) >= 0) return;
+      first.question = first.also;  // the kept answer leads, the other entry's answer below it
+      left = swap;
+    }
+    first.also = left.question;
+    first.alsoEntry = left.entry;
   }
 
   /* query.QueryReader.without_game_name: the query without the name of the one game it names, and that game
@@ -932,9 +945,13 @@
         var a = hit.also ? (other || group)[hit.also] : null;
         var next = a && !other ? ' <span class="hr-also"><span class="hr-q">' + ASKED[lang] + "</span> "
           + one(a[1], a[2], words, lang) + " " + one(a[3], a[4], words, lang) + "</span>" : "";
+        // The entry's one-line answer closes the first document, unless another entry's answer follows as a
+        // document of its own: then the two answers stand together and the one-line answer is left out (Material
+        // would show it between them).
+        var summary = a && other ? "" : ' <span class="hr-sum">' + one(e[3], e[4], words, lang) + "</span>";
         var docs = [
           { location: anchor, title: '<span class="hr-q">' + ASKED[lang] + "</span> " + both(q[1], q[2], words, lang),
-            text: both(q[3], q[4], words, lang) + next + ' <span class="hr-sum">' + one(e[3], e[4], words, lang) + "</span>" + said,
+            text: both(q[3], q[4], words, lang) + next + summary + said,
             score: score, terms: terms, ref: e[6], also: a ? a[0] : null, alsoRef: other ? other[0][6] : null }
         ];
         // Another entry's question is a link of its own, to its own page and anchor, named by that entry's code and

@@ -36,11 +36,8 @@ def entry_hit(
     if shown is not None:
         chosen = by_parts([[(part[d], d) for d in questions if d in part] for part in parts], shown)
         shown = chosen[0] if chosen is not None else shown
-        question = postings.stored(shown)
-        hit = Hit({**question["record"], "lead": "question"}, score)
+        _lead(hit, fields, postings, shown, lang)
         second = chosen[1] if chosen is not None and chosen[1] is not None else also(matched, shown)
-        if lang == chinese.ZH_HANT:
-            hit.traditional = {**fields.get("hant", {}), **question.get("hant", {})}
         if second is not None:
             _below(hit, postings.stored(second), lang)
             hit.below = second
@@ -53,12 +50,26 @@ def across_hit(postings: Postings | MemoryPostings, first: Hit, refs: list[str],
     """The first hit of a message that asks several things shows, below its own answer, the question of another of
     the first entries (``refs``, the first hit's first) that answers the part its entry leaves
     (:func:`~houserules.search.ranking.across`), with that entry's code, id, title and page."""
-    questions = [sorted(postings.docs("entry", ref))[1:] for ref in refs]
-    shown = across([[[(part[d], d) for d in docs if d in part] for docs in questions] for part in parts], first.below)
-    if shown is not None:
+    docs = [sorted(postings.docs("entry", ref)) for ref in refs]
+    chosen = across(
+        [[[(part[d], d) for d in entry[1:] if d in part] for entry in docs] for part in parts], first.below, first.lead
+    )
+    if chosen is not None:
+        leads, shown = chosen
+        if leads is not None:  # the answer shown below leads instead, the other entry's below it
+            _lead(first, postings.stored(docs[0][0]), postings, leads, lang)
         question = postings.stored(shown)
         entry = {key: question["record"][key] for key in ("code", "id", "title")}
         _below(first, question, lang, {**entry, "url": question["record"]["url"].partition("#")[0]})
+
+
+def _lead(hit: Hit, entry: dict[str, Any], postings: Postings | MemoryPostings, shown: int, lang: str) -> None:
+    """The hit shows the question of document ``shown`` first, of its ``entry`` (the entry's stored document)."""
+    question = postings.stored(shown)
+    hit.record = {**question["record"], "lead": "question"}
+    hit.lead, hit.below = shown, None
+    if lang == chinese.ZH_HANT:
+        hit.traditional = {**entry.get("hant", {}), **question.get("hant", {})}
 
 
 def _below(hit: Hit, stored: dict[str, Any], lang: str, entry: dict[str, Any] | None = None) -> None:

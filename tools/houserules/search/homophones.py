@@ -10,7 +10,7 @@ indexed bigram of the query stays: a correct query stays as it is, and so does a
 魔梯坠毁), whose characters belong to the indexed words around them. A bigram with one such character may have its
 other one corrected, the one slip of a word the rest of which was typed right (遭遇咖 → 遭遇卡: 遇 stays).
 
-A demonstrative and the word after it (这章, 那层) stay as typed (:data:`DEMONSTRATIVES`). A real word is never
+A demonstrative or a question word and the word after it (这章, 那层, 谁管, 几级) stay as typed (:data:`PRONOUNS`). A real word is never
 corrected: a bigram of the query that stands in a word of jieba's dictionary (of two to four characters, seen at
 least :data:`MIN_WORD_FREQUENCY` times: 一刀, 到底, 步数, 吧台, and 刀两 of 一刀两断) stays as typed, though it
 sounds like an indexed name (一道, 捕鼠). The key table lists those bigrams of its keys, marked ``!``. And a
@@ -33,10 +33,10 @@ from pathlib import Path
 
 from ..text import searchtext
 
-#: Demonstratives: a word of their own before a noun or measure word (这章 "this chapter", 那层
-#: "that floor"), which jieba's dictionary does not list as words. A bigram with one stays as typed
-#: (这章 is not 着障).
-DEMONSTRATIVES = frozenset("这那哪")
+#: Demonstratives and question words: a word of their own before a noun, verb or measure word (这章 "this chapter",
+#: 那层 "that floor", 谁管 "who handles", 几级 "which level"), which jieba's dictionary does not list as words. A
+#: bigram with one stays as typed (这章 is not 着障, 谁管 is not 水管: 谁 reads shui first).
+PRONOUNS = frozenset("这那哪谁啥咋怎几")
 #: How often jieba's dictionary must have seen a two-character word for a query to mean it as typed.
 MIN_WORD_FREQUENCY = 5
 #: A real word in a key's list of the key table (never a candidate: the query keeps it).
@@ -194,7 +194,7 @@ def correct(
     for i in pairs:
         bigram = chars[i] + chars[i + 1]
         k = key(bigram, reading)
-        if k is None or (covered[i] and covered[i + 1]) or known(bigram) or DEMONSTRATIVES.intersection(bigram):
+        if k is None or (covered[i] and covered[i + 1]) or known(bigram) or PRONOUNS.intersection(bigram):
             continue
         options = candidates(k)
         if WORD_MARK + bigram in options:  # a real word, meant as typed (一刀, not 一道)

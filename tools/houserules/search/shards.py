@@ -46,6 +46,7 @@ from . import homophones
 from . import index as search
 from .documents import FIELD_BOOSTS
 from .query import MISSPELT_MIN
+from .ranking import WEAK_LEAD
 
 #: Scores are written as integers of this many units per point.
 SCALE = 100
@@ -343,6 +344,7 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         "aboutBoost": round(search.ABOUT_BOOST * SCALE),
         "about": ABOUT,
         "leadShare": search.LEAD_SHARE,
+        "weakLead": WEAK_LEAD,
         "alsoShare": search.ALSO_SHARE,
         "answerFirst": search.ANSWER_FIRST,
         "answered": search.ANSWERED,

@@ -182,7 +182,7 @@ def _either_case(word: str) -> str:
 #: that opens a question ("what's a round, and how long is a fight"). A comma alone does not part one ("I'm in the
 #: Chasm, can I attack him" asks one thing), nor an "and" inside a question ("a round and a turn").
 PARTS = re.compile(
-    r"[?？;；。!！]+|,?\s+(?:"
+    r"[?？;；。!！]+|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])|,?\s+(?:"
     + "|".join(map(_either_case, ("and", "also", "plus")))
     + r")\s+(?=(?:"
     + "|".join(map(_either_case, PART_OPENERS))
@@ -196,6 +196,8 @@ def asked_parts(text: str) -> list[str]:
 
     >>> asked_parts("煤导槽能停在上面吗？能从地下室爬回去吗"), asked_parts("我在陵墓里。能攻击对面的人吗？")
     (['煤导槽能停在上面吗', '能从地下室爬回去吗'], [])
+    >>> asked_parts("野外一更能走多远 过小溪要多久"), asked_parts("魔梯 坠毁怎么办")  # dictated: a space between sentences
+    (['野外一更能走多远', '过小溪要多久'], [])
     >>> asked_parts("what's a round and a turn, and how long is a fight"), asked_parts("I fell and can I climb back?")
     (["what's a round and a turn", 'how long is a fight'], [])
     """
