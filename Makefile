@@ -95,13 +95,14 @@ bench: setup
 
 # A long property-based run of the loader, checker, renderer and search (tests/test_fuzz.py), and of the
 # hardened classes: output paths, git history, text limits, new's titles, build neighbours, long queries,
-# the values an import writes into the data files, imports killed at random points.
+# the values an import writes into the data files, imports killed at random points, and the whole corpus analysed by
+# the site's worker as by the command line.
 FUZZ_PROPERTIES = tests/test_fuzz.py tests/test_output_paths.py tests/test_git_history.py tests/test_text_limits.py \
 	tests/test_new_inputs.py tests/test_build_paths.py tests/test_query_bounds.py tests/test_yamledit.py \
-	tests/test_write_faults.py
+	tests/test_write_faults.py tests/test_search_parity.py
 fuzz: setup
 	HYPOTHESIS_PROFILE=long $(BIN)/pytest $(FUZZ_PROPERTIES) \
-		-k "any_ or what_follows or match_their_definition or worst_cases or every_edit or random_points"
+		-k "any_ or what_follows or match_their_definition or worst_cases or every_edit or random_points or analysed_alike"
 
 clean:
 	rm -rf site .cache .pytest_cache

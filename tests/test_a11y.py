@@ -102,12 +102,12 @@ def settle(page, results: bool = False) -> None:
 SEARCH_OPEN_ON = ("home", "entry", "go", "404")
 
 
-def _matrix() -> list:
+def _matrix(search_open_on: tuple[str, ...] = SEARCH_OPEN_ON) -> list:
     """Every page kind with the search closed (and the kinds of SEARCH_OPEN_ON open too), in both palettes: the
     second palette of a page right after the first (each pair starts in the palette the previous one ended in, which
     a new page keeps)."""
     cases = []
-    states = ((k, s) for k in PAGES for s in ((False, True) if k in SEARCH_OPEN_ON else (False,)))
+    states = ((k, s) for k in PAGES for s in ((False, True) if k in search_open_on else (False,)))
     for number, (kind, search) in enumerate(states):
         for scheme in ("light", "dark") if number % 2 == 0 else ("dark", "light"):
             cases.append(

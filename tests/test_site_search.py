@@ -14,12 +14,9 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import itertools
 import json
-import math
 import random
 import re
-from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
@@ -115,129 +112,6 @@ def test_result_texts_name_their_references(built_site):
     sealed = load_kb(DATA).entries["betrayal:sealed-floor"]
     for lang in ("zh", "en"):
         assert json.dumps(f"{sealed.title[lang]} ({sealed.code})", ensure_ascii=False)[1:-1] in chunks
-
-
-def _exported_named(
-    sequence: list[str], lists: dict[str, dict[str, list[int]]], in_scope: Callable[[str, int], bool]
-) -> set[int]:
-    """The documents of the exported names that are runs of the query's terms, not inside a longer one
-    (``in_scope(name, doc)``: whether the games of the name's terms of games' synonyms hold ``doc``)."""
-    spans = {}
-    for start, first in enumerate(sequence):
-        for name, deltas in lists.get(first, {}).items():
-            length = len(name.split(" "))
-            if length <= searchtext.MAX_NAME_TERMS and " ".join(sequence[start : start + length]) == name:
-                docs = [doc for doc in itertools.accumulate(deltas) if in_scope(name, doc)]
-                if docs:
-                    spans[(start, start + length, name)] = docs
-    named: set[int] = set()
-    for span in searchtext.longest_spans(list(spans)):
-        named.update(spans[span])
-    return named
-
-
-def _exported_name_terms(
-    sequence: list[str],
-    lists: dict[str, dict[str, list[int]]],
-    games: set[str],
-    common: set[str],
-    in_scope: Callable[[str, int], bool],
-    scoped: dict[str, frozenset[int]],
-) -> set[str]:
-    """The query's terms in runs that are exported names (of a document in scope) or games' names, a
-    run with terms of games' synonyms only those; none when every term is in one or is one of the
-    exported common terms (the long texts' everyday words)."""
-    runs = [sequence[start:end] for start, end, _ in searchtext.named_spans(sequence, games.__contains__)]
-    for start, first in enumerate(sequence):
-        for name, deltas in lists.get(first, {}).items():
-            length = len(name.split(" "))
-            if length <= searchtext.MAX_NAME_TERMS and " ".join(sequence[start : start + length]) == name:
-                if any(in_scope(name, doc) for doc in itertools.accumulate(deltas)):
-                    runs.append(sequence[start : start + length])
-    found = {t for run in runs for t in run if t in scoped or not scoped.keys() & set(run)}
-    return found if set(sequence) - found - common else set()
-
-
-def test_exported_scores_add_up_to_the_cli_scores(index):
-    """Summing the exported per-term scores, times the rarity-weighted share of the query's terms a
-    document has (the terms of a name the query says at their share), plus the boosts of the exported
-    names, of the query's game and of a question, gives the CLI's ranking and scores. A term of one
-    game's synonyms counts in that game's documents only, votes for no game, and is not read when the query names
-    another game or entries of another game only."""
-    exported = shards.postings(index)
-    names = {field: shards.name_lists(index, field) for field in ("names", "about")}
-    common = set(shards.common_terms(index))
-    count = index.postings.doc_count()
-    records = {d: index.postings.stored(d)["record"] for d in range(count)}
-    from houserules.search.evaluate import read_judgements
-
-    for judgement in read_judgements(JUDGEMENTS):
-        # A game the query names keeps its documents, and the rest of the words are searched.
-        text, named_game = index.without_game_name(judgement.query)
-        terms, sequence, scoped = index.expanded(text)
-        key = index.exact_key(text)
-        totals: dict[int, float] = {}
-        weights: dict[int, float] = {}
-        total, specific = 0.0, collections.Counter()
-
-        def in_scope(name: str, doc: int, scoped=scoped) -> bool:
-            game = index.games.index(records[doc]["game"])
-            return all(game in scoped[t] for t in name.split(" ") if t in scoped)
-
-        spanned = _exported_name_terms(
-            sequence, names["names"], set(index.meta["game_names"]), common, in_scope, scoped
-        )
-        # A game's synonym is not read when the query is about another game: one it names, or the one game of every
-        # entry it names.
-        said = {
-            index.meta["game_named"][" ".join(sequence[start:end])]
-            for start in range(len(sequence))
-            for end in range(start + 1, min(len(sequence), start + searchtext.MAX_NAME_TERMS) + 1)
-            if " ".join(sequence[start:end]) in index.meta["game_named"]
-        }
-        said = {index.games[named_game]} if named_game is not None else said
-        named, about = (_exported_named(sequence, names[field], in_scope) for field in ("names", "about"))
-        of_named = {records[doc]["game"] for doc in named}
-        about_game = next(iter(said)) if len(said) == 1 else next(iter(of_named)) if len(of_named) == 1 else None
-        for term in terms:
-            if term in scoped and about_game is not None and index.games.index(about_game) not in scoped[term]:
-                continue
-            everywhere = exported.get(term, {})
-            found = {doc: value for doc, value in everywhere.items() if in_scope(term, doc)}
-            if not found:
-                continue
-            weight = math.log(1 + count / len(everywhere))
-            total += weight
-            games = {records[doc]["game"] for doc in found}
-            if len(games) == 1 and term not in scoped:
-                specific[games.pop()] += 1
-            share = search.NAME_TERMS_SHARE if term in spanned else 1.0
-            for doc, value in found.items():
-                totals[doc] = totals.get(doc, 0.0) + value * share
-                weights[doc] = weights.get(doc, 0.0) + weight
-        for term in [shards.EXACT + key, shards.EXACT_ALIAS + key] if key else []:
-            for doc, value in exported.get(term, {}).items():
-                totals[doc] = totals.get(doc, 0.0) + value
-        if total:
-            totals = {doc: value * weights.get(doc, 0.0) / total for doc, value in totals.items()}
-        ranked = specific.most_common(2)
-        game = ranked[0][0] if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) else None
-        # A query naming one game (a run of its terms is one of the game's names) keeps that game's documents only.
-        if len(said) == 1:
-            game = said.pop()
-            if any(records[doc]["game"] == game for doc in totals):
-                totals = {doc: value for doc, value in totals.items() if records[doc]["game"] == game}
-        for doc in totals:
-            record = records[doc]
-            totals[doc] += search.NAME_BOOST if doc in named else search.ABOUT_BOOST if doc in about else 0.0
-            totals[doc] += search.GAME_BOOST * (record["game"] == game)
-            if searchtext.is_question(text):
-                totals[doc] += search.QUESTION_BOOST * (record["kind"] in search.QUESTION_KINDS)
-                totals[doc] += search.QUESTION_DOC_BOOST * ("question" in record)
-        ours = sorted(totals.items(), key=lambda item: (-item[1], item[0]))[:10]
-        theirs = [(docnum, score) for score, docnum in index.ranked(judgement.query, 10)]
-        assert [d for d, _ in ours] == [d for d, _ in theirs], text
-        assert [v for _, v in ours] == pytest.approx([v for _, v in theirs]), text
 
 
 @pytest.mark.parametrize("text, shard", [("魔梯", 2342325636), ("elev", 2961780095), ("", 0x811C9DC5)])
