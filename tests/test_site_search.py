@@ -15,6 +15,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import json
+import os
 import random
 import re
 from pathlib import Path
@@ -38,21 +39,16 @@ JUDGEMENTS = ROOT / "tests" / "search_judgements.yaml"
 
 
 @pytest.fixture(scope="module")
-def cache(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("site-search-cache")
+def cache() -> Path:
+    """The run's cache (tests/conftest.py ``_session_cache``): the real data's index is made once for every module
+    and every command of the run that reads it, here read only."""
+    return Path(os.environ["HOUSERULES_CACHE"])
 
 
 @pytest.fixture(scope="module")
-def index(cache, monkeypatch_module):
-    monkeypatch_module.setenv("HOUSERULES_CACHE", str(cache))
+def index():
     with search.open_index(DATA) as opened:
         yield opened
-
-
-@pytest.fixture(scope="module")
-def monkeypatch_module():
-    with pytest.MonkeyPatch.context() as patch:
-        yield patch
 
 
 @pytest.fixture(scope="module")
