@@ -457,8 +457,6 @@
       var en = element("span", { lang: "en" }, [text("en")]);
       return lang === "en" ? [en, " · ", zh] : [zh, " · ", en];
     }
-    /* Material may draw the same results twice (the address's ?q= and the box's own query): a box saying the
-       same is kept, so a tap on its button is never split between two copies (mousedown on one, mouseup on the next). */
     /* The count above the results in the reader's language first, the number in both: "3 results · 3 个符合条件的结果";
        for a told question no ruling answers exactly, what the list is: the closest entries. */
     function countLine(count, lang, closest) {
@@ -468,6 +466,8 @@
         : count + (hant ? " 個符合條件的結果" : " 个符合条件的结果");
       return lang === "en" ? en + " · " + zh : zh + " · " + en;
     }
+    /* Material may draw the same results twice (the address's ?q= and the box's own query): a box saying the
+       same is kept, so a tap on its button is never split between two copies (mousedown on one, mouseup on the next). */
     function showSaid() {
       var mark = list && list.querySelector(".hr-say");
       var meta = dialog.querySelector(".md-search-result__meta"), count = mark && meta && meta.textContent.match(/\d+/);
