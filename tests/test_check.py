@@ -232,6 +232,14 @@ CASES += [
         {"data/traditional.yaml": "terms:\n  - {zh: 塔楼, hant: 塔樓}\n"},
         ["data/traditional.yaml:2: -: missing required field 'note' in terms.0 — add 'note:' (see CONTRIBUTING.md)"],
     ),
+    (
+        "measure-word-after-digits",  # 只 after digits converts to 只 ("only"), not the measure word 隻
+        {f"{E}/extra.yaml": entry(**{"summary: {zh: 一句话。}": "summary: {zh: 例如 4 只鼠带回 100p。, en: 2 mice.}"})},
+        [
+            f"{E}/extra.yaml:5: demo:extra: field 'summary.zh' writes '4 只': in Traditional characters 只 after digits "
+            "reads as 'only' (只), not as the measure word 隻 — write the number in characters (两只, 四只)"
+        ],
+    ),
 ]
 
 

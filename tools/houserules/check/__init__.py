@@ -92,6 +92,7 @@ CHECKS: list[Callable[[KnowledgeBase], Iterator[Problem]]] = [
     notcovered.check_not_covered,
     overrides.check_overrides,
     traditional.check_traditional,
+    traditional.check_measure_words,
 ]
 
 

@@ -5,15 +5,24 @@ must be a Traditional form of that text (it folds back to it character by charac
 folds a query: a reader who types what a result shows finds it again), must differ from what OpenCC
 writes anyway (else it says nothing), and its simplified text must stand in a text a result shows
 (else it is stale). Two rows never give one text two forms.
+
+And a measure word after a number in digits (``4 只鼠``): the conversion reads 只 there as "only" and writes it
+so, where a Traditional reader writes 隻; a number in characters (四只鼠) converts right, on the pages too, which
+convert each run of Chinese characters alone (the digit is not in it).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ..data.reading.model import KnowledgeBase, TraditionalTerms
 from ..errors import Problem, display_path
 from ..text import chinese, searchtext
+from .rules import entry_problem
+
+#: A number in digits, then 只 (a measure word there: 4 只鼠, 2 只）).
+DIGIT_MEASURE = re.compile(r"[0-9０-９][ \u00a0]?只")
 
 
 def check_traditional(kb: KnowledgeBase) -> Iterator[Problem]:
@@ -58,6 +67,23 @@ def check_traditional(kb: KnowledgeBase) -> Iterator[Problem]:
                 f"'{term.zh}' stands in no title, answer, question or alias a result shows",
                 "remove the row, or write the simplified text as the entries write it",
             )
+
+
+def check_measure_words(kb: KnowledgeBase) -> Iterator[Problem]:
+    """No Chinese text writes 只 after a number in digits (:data:`DIGIT_MEASURE`)."""
+    for entry in kb.entries.values():
+        if "只" not in entry.all_text:
+            continue
+        for path, text in entry.texts:
+            found = DIGIT_MEASURE.search(text)
+            if found is not None and "en" not in path:
+                yield entry_problem(
+                    entry,
+                    path,
+                    f"field '{'.'.join(map(str, path))}' writes '{found.group(0)}': in Traditional characters 只 after"
+                    " digits reads as 'only' (只), not as the measure word 隻",
+                    "write the number in characters (两只, 四只)",
+                )
 
 
 def _shown_texts(kb: KnowledgeBase) -> Iterator[str]:
