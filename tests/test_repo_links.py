@@ -57,8 +57,8 @@ def test_each_entry_links_its_file_and_each_answer_a_prefilled_issue(tmp_path):
     [(edit, edit_label)] = links(site / "demo/tower.html")
     assert edit == f"{REPO}/edit/main/tests/fixtures/good/demo/entries/tower.yaml"
     assert edit_label == "编辑此条目 Edit this entry"
-    issue, question = reports(site / "demo/tower.html")  # its one-line answer's, then its question's
-    assert "DM-R01%2Fwhich-roll" in question
+    issue, question, unanswered = reports(site / "demo/tower.html")  # its one-line answer's, then its questions'
+    assert "DM-R01%2Fwhich-roll" in question and "DM-R01%2Ftower-top" in unanswered
     parts = urlsplit(issue)
     assert f"{parts.scheme}://{parts.netloc}{parts.path}" == f"{REPO}/issues/new"
     form = parse_qs(parts.query, strict_parsing=True)
@@ -98,7 +98,7 @@ def test_titles_are_encoded_whole_and_data_outside_the_checkout_gets_the_issue_l
         site_url="https://rules.example.org/hr/",
     )
     assert links(site / "demo/tower.html") == []  # no edit link: the file is not in the repository
-    issue, _ = reports(site / "demo/tower.html")
+    issue, *_ = reports(site / "demo/tower.html")
     query = urlsplit(issue).query
     assert not set(query) - set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789%_.-~=&")
     form = parse_qs(query, strict_parsing=True)

@@ -218,6 +218,40 @@ def test_a_question_no_ruling_answers_says_so(cache):
     assert "不确定有条目" not in hr("search", answered, cache=cache, data=DATA).stdout
 
 
+def test_a_question_the_sources_here_do_not_answer_leads_and_says_none_answers(tmp_path, cache):
+    """A question marked ``confidence: unanswered`` (its answer says what the sources here lack) still leads for what
+    it asks, and the results say no ruling answers exactly; the same question confirmed answers."""
+    data = tmp_path / "data"
+    shutil.copytree(SEARCH_DATA, data)
+    query = "留在电梯里不出来会怎样？"
+    before = hits(query, cache=cache, data=data)
+    assert before[0]["question"]["id"] == "stay-inside" and before[0]["answered"] is True
+    entry = data / "demo/entries/elevator.yaml"
+    marked = '    source: {doc: seed.txt, ref: "【2】"}\n    confidence: unanswered\n  - id: who-is-hurt'
+    entry.write_text(
+        entry.read_text(encoding="utf-8").replace(
+            '    source: {doc: seed.txt, ref: "【2】"}\n  - id: who-is-hurt', marked
+        ),
+        encoding="utf-8",
+    )
+    after = hits(query, cache=cache, data=data)
+    assert after[0]["question"] == {**before[0]["question"], "unanswered": True}
+    assert all(hit["answered"] is False for hit in after)
+    assert hr("search", query, cache=cache, data=data).stdout.startswith("不确定有条目正好回答这个问题")
+    other = hits("电梯坠毁时谁会受伤？", cache=cache, data=data)[0]  # another question of the entry still answers
+    assert other["question"]["id"] == "who-is-hurt" and other["answered"] is True
+
+
+def test_every_question_the_real_data_marks_unanswered_says_none_answers_when_asked(real_index):
+    kb = load_kb(DATA)
+    marked = [q for e in kb.entries.values() for q in e.questions if q.confidence == "unanswered"]
+    assert marked  # the data holds such questions (what follows capture, the ambush rules)
+    for question in marked:
+        for text in (question.q.zh, question.q.en):
+            found = real_index.find(text, limit=3)
+            assert found.hits[0].question["id"] == question.id and found.answered is False, text
+
+
 def test_a_question_asked_as_written_leads_with_the_question(cache):
     first = hits("魔梯一回合能坐几次", cache=cache, data=DATA)[0]
     assert first["lead"] == "question"

@@ -531,6 +531,10 @@ def test_what_leads_and_whether_a_ruling_answers_alike(site, index):
         "在战斗里轮到我能走多远？小鼠一回合能做几个行动？",
         # ... parted at an "and" before a question word (searchtext.PARTS).
         "my mouse just got critical damage, what happens to her and how long until she dies if nobody helps",
+        # ... led by a question the sources here do not answer (confidence: unanswered): none answers, after by_parts.
+        "小鼠被抓走之后会怎样？",
+        "怪物伏击是怎么回事 伏击的时候怪放在哪里",
+        "what happens after my mouse is captured? can the others rescue her",
         *OUTSIDE,
     ]
     for query, found in zip(queries, worker(site, rank=queries)["rank"], strict=True):

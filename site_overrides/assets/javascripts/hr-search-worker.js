@@ -276,12 +276,22 @@
    * that game's documents, and the rest of its words are searched (withoutGameName). */
   function rank(text) {
     var parts = analysis.askedParts(text);
-    if (parts.length < 2) return rankOne(text);
+    if (parts.length < 2) return rankOne(text).then(unansweredLead);
     // A message that asks several things: each part ranked alone too, so a hit shows each part's answer (byParts).
     return Promise.all([rankOne(text)].concat(parts.map(rankOne))).then(function (all) {
       byParts(all[0], all.slice(1));
-      return all[0];
+      return unansweredLead(all[0]);
     });
+  }
+
+  /* index.SearchIndex.find: when what leads is a question the sources here do not answer (head.unanswered, its
+   * document), no ruling answers. */
+  function unansweredLead(found) {
+    var first = found.hits[0];
+    if (found.answered && first && first.question && head.unanswered.indexOf(firstDoc[first.entry] + first.question) >= 0) {
+      found.answered = false;
+    }
+    return found;
   }
 
   function rankOne(text) {

@@ -147,6 +147,8 @@ def documents(kb: KnowledgeBase) -> Iterable[dict[str, Any]]:
                         "question": question.q.as_dict(),
                         "answer": question.a.as_dict(),
                         "url": url,
+                        # the sources here do not answer it: a search that leads with it says no ruling answers
+                        **({"unanswered": True} if question.confidence == "unanswered" else {}),
                     },
                 },
                 "hant": {"question": hant(question.q.zh), "answer": hant(question.a.zh)},

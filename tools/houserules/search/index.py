@@ -174,8 +174,7 @@ class SearchIndex(QueryReader):
         (:func:`~houserules.search.ranking.leading`) with the question's page anchor, else the entry.
         """
         text = searchtext.bounded(text)  # a longer query is read up to the bound (the CLI says so)
-        filters = [Term("game", game)] if game else []
-        filters += [Term("kind", kind)] if kind else []
+        filters = ([Term("game", game)] if game else []) + ([Term("kind", kind)] if kind else [])
         flt = And(filters) if filters else None
         rest = self.without_game_name(text)[0]  # what the query asks, without the game it names
         asks = searchtext.is_asking(rest)
@@ -211,7 +210,7 @@ class SearchIndex(QueryReader):
             return Found(hits, lang, False if asks else None)
         second = best[1][2] if len(best) > 1 else 0.0
         outside = self.said_outside(plan, best[0][0], lang, self.game_read) if plan is not None else ()
-        if outside:
+        if outside or (hits[0].question or {}).get("unanswered"):  # or what leads says the sources here lack it
             return Found(hits, lang, False, outside)
         return Found(hits, lang, answered(best[0][2], second, self.known_share(rest)))
 

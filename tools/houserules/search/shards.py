@@ -270,7 +270,8 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
             buckets[fnv1a(first) % shards][prefix + first] = names
     groups = _records(index)
     stored = index.postings.stored
-    kinds = [stored(d)["record"]["kind"] for d in range(index.postings.doc_count())]
+    records = [stored(d)["record"] for d in range(index.postings.doc_count())]
+    kinds = [record["kind"] for record in records]
     sizes, answers, entry_games, doc = [], [], [], 0
     for group in groups:
         sizes.append(len(group))
@@ -348,6 +349,8 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         "alsoShare": search.ALSO_SHARE,
         "answerFirst": search.ANSWER_FIRST,
         "answered": search.ANSWERED,
+        # the questions the sources here do not answer (documents): a search that leads with one says none answers
+        "unanswered": [d for d, record in enumerate(records) if record.get("question", {}).get("unanswered")],
         "gameBoost": round(search.GAME_BOOST * SCALE),
         "names": NAMES,
         "maxNameTerms": searchtext.MAX_NAME_TERMS,

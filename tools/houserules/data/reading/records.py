@@ -186,7 +186,15 @@ class Question:
             )
         ),
     )
-    confidence: str = field(default="", metadata=prop(enum_of(vocab.CONFIDENCES)))
+    confidence: str = field(
+        default="",
+        metadata=prop(
+            {
+                **enum_of(vocab.QUESTION_CONFIDENCES),
+                "description": "unanswered: the sources here do not answer it; the answer says what is missing.",
+            }
+        ),
+    )
 
 
 @_record

@@ -35,6 +35,13 @@ CONFIDENCES: dict[str, dict[str, str]] = {
     "uncertain": {"zh": "存疑", "en": "Uncertain"},
 }
 
+#: How sure the project is of a question's answer: as of an entry, or ``unanswered``: the sources here do not answer
+#: it, and its answer says what is missing and where the rule is (a search that leads with it says no ruling answers).
+QUESTION_CONFIDENCES: dict[str, dict[str, str]] = {
+    **CONFIDENCES,
+    "unanswered": {"zh": "本站未收录", "en": "Not answered here"},
+}
+
 #: How complete an entry is.
 STATUSES: dict[str, dict[str, str]] = {
     "complete": {"zh": "完整", "en": "Complete"},
