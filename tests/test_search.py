@@ -252,6 +252,27 @@ def test_every_question_the_real_data_marks_unanswered_says_none_answers_when_as
             assert found.hits[0].question["id"] == question.id and found.answered is False, text
 
 
+def test_an_entrys_one_line_answer_leads_a_told_question_it_answers(cache):
+    """When a told question's first hit is an entry (none of its questions leads), its one-line answer is the first
+    thing read, as a question's answer is, and its code and titles follow; a keyword query still shows the code and
+    titles first."""
+    told = ["兽栏这张中文卡写的是受到1点肉体损伤，是不是印错了", "is the skull in the alchemy room its own space"]
+    checked = 0
+    for query in told:
+        first = hits(query, cache=cache, data=DATA)[0]
+        if first.get("lead") is not None or first["answered"] is not True:
+            continue
+        lines = hr("search", "--limit", "1", query, cache=cache, data=DATA, columns=80).stdout.splitlines()
+        summary = first["summary"]["en" if query.isascii() else "zh"]
+        code = next(n for n, line in enumerate(lines) if line.startswith(f"    {first['code']} "))
+        assert lines[0].startswith(" 1. ") and summary.startswith(lines[0][4:].strip()), lines
+        assert 0 < code < next(n for n, line in enumerate(lines) if line.startswith("    → ")), lines
+        checked += 1
+    assert checked >= 2  # the told questions above do lead with an entry
+    keyword = hr("search", "--limit", "1", "兽栏", cache=cache, data=DATA).stdout.splitlines()
+    assert keyword[0].startswith(" 1. BH-R01 ")
+
+
 def test_a_question_asked_as_written_leads_with_the_question(cache):
     first = hits("魔梯一回合能坐几次", cache=cache, data=DATA)[0]
     assert first["lead"] == "question"

@@ -172,15 +172,20 @@ def nothing_answers(lang: str, outside: tuple[str, ...] = ()) -> list[str]:
 
 
 def format_hits(
-    hits: Iterable[Any], columns: int, names: dict[str, dict[str, Any]] | None = None, lang: str = "zh"
+    hits: Iterable[Any],
+    columns: int,
+    names: dict[str, dict[str, Any]] | None = None,
+    lang: str = "zh",
+    answers: bool = False,
 ) -> str:
     """Readable search results: code, titles, the one-line answer and the page path, in the language and
     script of the query first (``lang``: ``zh``, ``zh-Hant``, ``en``; the other language below).
 
     A hit on one of an entry's questions (the question answers the query) shows the question and its
     answer first, then the entry's code and titles, its one-line answer in the reader's language, and the
-    page with the question's anchor. A reference in an answer is named by the target's title and code
-    (``names``: ``game:id`` -> title, code).
+    page with the question's anchor. For a told question a ruling answers (``answers``), an entry's hit
+    likewise shows its one-line answer first, then its code and titles. A reference in an answer is named by
+    the target's title and code (``names``: ``game:id`` -> title, code).
     """
     names = names or {}
     order = ORDER.get(lang, ORDER["zh"])
@@ -208,6 +213,10 @@ def format_hits(
                 lines += _texts(texts(other["answer"], "also_answer"), columns, names, order[:1])
             lines += hanging(f"    {pad(clean(rec['code']), 8)} {_names(title, order)}", columns)
             lines += _texts(texts(rec["summary"], "summary"), columns, names, order[:1])
+        elif answers:  # the one-line answer leads, where a question's answer would, then what it is from
+            answer = _texts(texts(rec["summary"], "summary"), columns, names, order)
+            lines += [f"{number:>2}. {answer[0][4:]}", *answer[1:]] if answer else []
+            lines += hanging(f"    {pad(clean(rec['code']), 8)} {_names(title, order)}", columns)
         else:
             lines += hanging(f"{number:>2}. {pad(clean(rec['code']), 8)} {_names(title, order)}", columns)
             lines += _texts(texts(rec["summary"], "summary"), columns, names, order)
