@@ -136,6 +136,9 @@ def test_a_question_hit_reads_question_answer_then_entry(cache):
         ("魔梯 必须离开吗", "betrayal:mystic-elevator-ruling"),  # not the rooms with a roll on leaving
         ("how do saves work in mausritter", "mausritter:saves"),  # not the questions about conditions
         ("my friend fell through the floor, can I still go in", "betrayal:collapsed-room-ruling"),  # fell: fall
+        # 干嘛, 啥 and 咋 ask, as 什么 and 怎么 do: their bigrams (是干, 干嘛, 嘛的) are no topic
+        ("Grit 是干嘛的", "mausritter:grit"),
+        ("Recover 行动具体是干嘛的", "mice-and-mystics:mouse-turn"),
     ],
 )
 def test_what_the_query_names_comes_first(cache, query, first):
