@@ -40,10 +40,10 @@ _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
 TOKEN = re.compile(rf"[{_CJK}]+|[a-z0-9]+")
 _ENGLISH = re.compile(r"[a-z]+")
 #: Question phrases carry no topic: a query splits at them so no bigram spans one
-#: ("电梯坠毁会怎样" searches 电梯/梯坠/坠毁/毁会, not 会怎/怎样; "Grit 是干嘛的" searches grit, not 是干/干嘛/嘛的).
+#: ("电梯坠毁会怎样" searches 电梯/梯坠/坠毁/毁会, not 会怎/怎样; "Grit 是干嘛的" searches grit alone).
 # The final particles only where a clause ends (吧 of 吧台 is a word).
 QUESTION = re.compile(
-    "为什么|怎么办|怎么样|能不能|可不可以|怎么|怎样|什么|如何|是否|能否|可以|干嘛|干啥|咋办|咋整|咋回事|咋|啥"
+    "为什么|怎么办|怎么样|能不能|可不可以|怎么|怎样|什么|如何|是否|能否|可以|是?干(?:嘛|啥)的?|咋办|咋整|咋回事|咋|啥"
     "|(?:吗|呢|吧)(?![\u3400-\u9fff])"
 )
 #: The auxiliaries a phone's keyboard types with "n't" and no apostrophe ("dont", "doesnt"): the query drops both
