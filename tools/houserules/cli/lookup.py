@@ -159,18 +159,8 @@ def search_command(parser: argparse.ArgumentParser) -> Runner:
         elif hits:
             columns = terminal_columns()
             lead = nothing_answers(found.lang, found.outside) if found.answered is False else []
-            print(
-                fit(
-                    "\n".join(
-                        [
-                            *lead,
-                            *([""] if lead else []),
-                            format_hits(hits, columns, names, found.lang, answers=found.answered is True),
-                        ]
-                    ),
-                    columns,
-                )
-            )
+            shown = format_hits(hits, columns, names, found.lang, answers=found.answered is True)
+            print(fit("\n".join([*lead, *([""] if lead else []), shown]), columns))
         else:
             print(no_match(found.lang, repr(clean(text))), file=sys.stderr)
         return 0
