@@ -1571,6 +1571,43 @@ def test_a_question_shown_from_another_entry_is_of_the_first_hits_game_and_among
     assert other["id"].split(":")[0] == shown["game"], query
 
 
+@pytest.mark.parametrize(
+    ("told", "shown"),
+    [
+        # all three parts answered by the elevator's entry: the third part's answer below the two
+        ("魔梯一回合能坐几次？出来再进去还能再开吗？掷出来还是本层的话呢", {"how-often", "re-enter", "same-floor"}),
+        # the third part answered by another entry (event cards), named by its code
+        (
+            "包里最多能放几件物品？计谋占不占包？抽到的事件卡可以先留着吗",
+            {"bag-limit", "trick-bag-space", "keep-event"},
+        ),
+        (
+            "How many ability cards does each mouse start with? What does the cost mean? How do we get new ones later?",
+            {"abilities-at-start", "ability-cost", "more-abilities"},
+        ),
+    ],
+)
+def test_a_message_that_asks_three_things_shows_each_parts_answer(real_index, told, shown):
+    """A message of three parts whose first hit's two answers leave one: that part's answer follows them
+    (ranking.further), in the terminal too, with the code of its entry when it is another's."""
+    found = real_index.find(told, limit=3)
+    record = found.hits[0].record
+    assert {record["question"]["id"], record["also"]["id"], record["more"]["id"]} == shown
+    printed = unwrapped(terminal.format_hits(found.hits[:1], 80, lang=found.lang, answers=True))
+    first = "en" if found.lang == "en" else "zh"
+    also, more = (record[key]["question"][first] for key in ("also", "more"))
+    assert printed.index(also) < printed.index(more) < printed.index(record["code"] + " ")
+    if "entry" in record["more"]:  # another entry's question: its code follows it
+        assert printed.index(f"({record['more']['entry']['code']})") > printed.index(more)
+
+
+def test_a_message_that_asks_two_things_shows_no_third_answer(real_index):
+    """Two parts: the two answers shown are all (ranking.FURTHER_PARTS), even when a part read alone is near a
+    question neither shows."""
+    for told in ("捕鼠夹没解开会怎么样？我这回合还能接着走吗", "山屋开局要怎么摆？每个人一开始拿几张卡？"):
+        assert "more" not in real_index.find(told, limit=3).hits[0].record, told
+
+
 def test_a_second_question_joined_by_and_is_a_part_of_its_own(real_index):
     """ "…, what happens to her and how long until…": the "and" before a question word parts the message, so the
     part the first entry leaves is answered below its answer (here by the entry of critical damage)."""

@@ -492,6 +492,27 @@ def test_another_entrys_question_is_a_link_of_its_own_to_its_page_and_anchor(sit
     assert documents[-1]["location"] == documents[0]["location"]  # the result's heading still opens its own answer
 
 
+def test_a_further_parts_answer_shows_below_the_two_answers_linked_to_its_own_page(site, index):
+    """A message that asks three things: the answer of the part the two shown leave (ranking.further) follows them,
+    in the first document when it is the entry's own, else as a document of its own with that entry's code, linked to
+    its page and anchor; the entry's one-line answer then is left out."""
+    own, other = (
+        "魔梯一回合能坐几次？出来再进去还能再开吗？掷出来还是本层的话呢",
+        "包里最多能放几件物品？计谋占不占包？抽到的事件卡可以先留着吗",
+    )
+    found = dict(zip((own, other), worker(site, rank=[own, other])["rank"], strict=True))
+    cli = index.find(own, limit=1).hits[0].record
+    text = re.sub(r"<[^>]+>", "", found[own]["items"][0][0]["text"])
+    assert found[own]["hits"][0]["more"] == cli["more"]["id"] == "same-floor" and "entry" not in cli["more"]
+    assert text.index(cli["also"]["answer"]["zh"]) < text.index(cli["more"]["answer"]["zh"].partition("（")[0])
+    cli = index.find(other, limit=1).hits[0].record
+    entry = cli["more"]["entry"]
+    documents = found[other]["items"][0]
+    shown = [d for d in documents if d["location"] == f"{entry['url']}#{cli['more']['id']}"]
+    assert len(shown) == 1 and entry["code"] in shown[0]["text"] and 'class="hr-sum"' not in documents[0]["text"]
+    assert documents.index(shown[0]) == len(documents) - 2  # after every other answer, before the result's heading
+
+
 @SLOW_CORPUS
 def test_what_leads_and_whether_a_ruling_answers_alike(site, index):
     """Every judged and every told question of tests/lead_judgements.yaml: the same question leads (its anchor), the
@@ -522,6 +543,9 @@ def test_what_leads_and_whether_a_ruling_answers_alike(site, index):
         # ... whose parts two entries answer (ranking.across, the worker's across).
         "小鼠在水流里回合结束会怎样？在水里能分享装备吗",
         "how do I climb out of water? and what happens in a current at the end of my turn?",
+        # ... that ask three things: the answer of the part the two shown leave (ranking.further, the worker's further).
+        "魔梯一回合能坐几次？出来再进去还能再开吗？掷出来还是本层的话呢",
+        "包里最多能放几件物品？计谋占不占包？抽到的事件卡可以先留着吗",
         # A told question whose answer is the second entry's while the first shows an overview (ranking.answer_first).
         "I got the +1 from the gym earlier, can I get it again if I end there again? and do the monsters get the bonus",
         "drew an event off the search deck, can I save it for later? and party items, whose bag do those go in?",
@@ -545,6 +569,9 @@ def test_what_leads_and_whether_a_ruling_answers_alike(site, index):
         # The first hits alike; near ties further down (scores within 0.05) may swap, as in _ranked_alike.
         assert [h["id"] for h in found["hits"][:1]] == [h.record["id"] for h in cli.hits[:1]], query
         scores = {docnum: -score for score, docnum in index.scored(query)}
+        if found["hits"]:  # the answer of a further part (ranking.further) alike
+            more = found["hits"][0]["more"], found["hits"][0]["moreRef"]
+            assert more == _also(cli.hits[0].record.get("more") or {}), query
         for hit in found["hits"]:
             if hit["id"] in shown:
                 url, lead, also = shown[hit["id"]]

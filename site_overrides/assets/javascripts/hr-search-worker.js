@@ -319,6 +319,37 @@
       hit.also = next || alsoQuestion(hit.entry, found.valueOf, shown);
     });
     across(found.hits, parts);
+    further(found.hits, parts);
+  }
+
+  /* ranking.further: a message that asks head.furtherParts things or more; below the first hit's two answers, the
+   * answer of the first part neither answers (one of them scores at least head.leadShare of the part's best question
+   * in the first ACROSS entries of its game): that best question, or the first hit's own best for the part when it
+   * scores at least head.furtherOwn of it (none when that is shown already). */
+  function further(hits, parts) {
+    var first = hits[0];
+    if (!first || !first.question || parts.length < head.furtherParts) return;
+    var shown = [firstDoc[first.entry] + first.question];
+    if (first.also) shown.push(firstDoc[first.alsoEntry !== undefined ? first.alsoEntry : first.entry] + first.also);
+    for (var p = 0; p < parts.length; p++) {
+      var part = parts[p], top = null, own = 0, mine = null;
+      shown.forEach(function (doc) { own = Math.max(own, part.valueOf.get(doc) || 0); });
+      hits.slice(0, ACROSS).forEach(function (hit, k) {
+        if (head.gameOf[hit.entry] !== head.gameOf[first.entry]) return;
+        var best = bestQuestion(hit.entry, part.valueOf, 0);
+        if (!best[0]) return;
+        if (k === 0) mine = best;
+        if (!top || best[1] > top.value) top = { value: best[1], entry: hit.entry, question: best[0] };
+      });
+      if (!top || own >= head.leadShare * top.value) continue;
+      if (mine && mine[1] >= head.furtherOwn * top.value) {
+        if (shown.indexOf(firstDoc[first.entry] + mine[0]) >= 0) continue;
+        top = { value: mine[1], entry: first.entry, question: mine[0] };
+      }
+      first.more = top.question;
+      if (top.entry !== first.entry) first.moreEntry = top.entry;
+      return;
+    }
   }
 
   /* ranking.across: the first hit shows, below its own answer, the question of another of the first ACROSS entries
@@ -924,7 +955,8 @@
   function render(found, text) {
     var lang = found.lang, records = lang === "zh-Hant" ? "rt/" : "r/";
     var entries = found.hits.map(function (h) { return h.entry; }).concat(found.hits.filter(function (h) {
-      return h.alsoEntry !== undefined; }).map(function (h) { return h.alsoEntry; }));
+      return h.alsoEntry !== undefined; }).map(function (h) { return h.alsoEntry; }), found.hits.filter(function (h) {
+      return h.moreEntry !== undefined; }).map(function (h) { return h.moreEntry; }));
     var chunks = Array.from(new Set(entries.map(function (entry) { return records + Math.floor(entry / head.chunk); })
       .concat(found.glossary.map(function (g) { return "g/" + Math.floor(g.doc / head.glossaryChunk); }))));
     return Promise.all(chunks.map(load)).then(function (parts) {
@@ -953,26 +985,37 @@
         var other = hit.alsoEntry !== undefined
           ? byChunk.get(records + Math.floor(hit.alsoEntry / head.chunk))[hit.alsoEntry % head.chunk] : null;
         var a = hit.also ? (other || group)[hit.also] : null;
-        var next = a && !other ? ' <span class="hr-also"><span class="hr-q">' + ASKED[lang] + "</span> "
-          + one(a[1], a[2], words, lang) + " " + one(a[3], a[4], words, lang) + "</span>" : "";
+        // A further part's answer (ranking.further), of this entry or another.
+        var moreGroup = hit.moreEntry !== undefined
+          ? byChunk.get(records + Math.floor(hit.moreEntry / head.chunk))[hit.moreEntry % head.chunk] : group;
+        var m = hit.more ? moreGroup[hit.more] : null;
+        // Another entry's answer is a document of its own, and so is every answer after it (the order they answer).
+        var own = [a && !other ? a : null, m && !other && moreGroup === group ? m : null];
+        var next = own.map(function (x) {
+          return x ? ' <span class="hr-also"><span class="hr-q">' + ASKED[lang] + "</span> "
+            + one(x[1], x[2], words, lang) + " " + one(x[3], x[4], words, lang) + "</span>" : "";
+        }).join("");
+        var apart = [a && !own[0] ? [a, other] : null, m && !own[1] ? [m, moreGroup] : null].filter(Boolean);
         // The entry's one-line answer closes the first document, unless another entry's answer follows as a
-        // document of its own: then the two answers stand together and the one-line answer is left out (Material
+        // document of its own: then the answers stand together and the one-line answer is left out (Material
         // would show it between them).
-        var summary = a && other ? "" : ' <span class="hr-sum">' + one(e[3], e[4], words, lang) + "</span>";
+        var summary = apart.length ? "" : ' <span class="hr-sum">' + one(e[3], e[4], words, lang) + "</span>";
         var docs = [
           { location: anchor, title: '<span class="hr-q">' + ASKED[lang] + "</span> " + both(q[1], q[2], words, lang),
             text: both(q[3], q[4], words, lang) + next + summary + said,
-            score: score, terms: terms, ref: e[6], also: a ? a[0] : null, alsoRef: other ? other[0][6] : null }
+            score: score, terms: terms, ref: e[6], also: a ? a[0] : null, alsoRef: other ? other[0][6] : null,
+            more: m ? m[0] : null, moreRef: m && moreGroup !== group ? moreGroup[0][6] : null }
         ];
         // Another entry's question is a link of its own, to its own page and anchor, named by that entry's code and
         // title, so a reader who taps it lands on the answer just read.
-        if (a && other) {
-          docs.push({ location: other[0][5] + "#" + a[0],
-            title: '<span class="hr-q">' + ASKED[lang] + "</span> " + one(a[1], a[2], words, lang),
-            text: one(a[3], a[4], words, lang) + ' <span class="hr-also-from"><span class="hr-code">' + escape(other[0][0])
-              + "</span> " + one(other[0][1], other[0][2], words, lang) + "</span>",
-            score: score, terms: terms, ref: other[0][6] });
-        }
+        apart.forEach(function (pair) {
+          var x = pair[0], from = pair[1][0];
+          docs.push({ location: from[5] + "#" + x[0],
+            title: '<span class="hr-q">' + ASKED[lang] + "</span> " + one(x[1], x[2], words, lang),
+            text: one(x[3], x[4], words, lang) + ' <span class="hr-also-from"><span class="hr-code">' + escape(from[0])
+              + "</span> " + one(from[1], from[2], words, lang) + "</span>",
+            score: score, terms: terms, ref: from[6] });
+        });
         docs.push({ location: anchor, title: title, text: "", score: score, terms: terms, ref: e[6] });
         return docs;
       });
@@ -1084,7 +1127,8 @@
           hits: found.hits.map(function (hit, i) {
             var item = result.items[i];
             return { id: item[0].ref, url: item[0].location, score: hit.score / head.scale, lead: hit.lead,
-                     also: item[0].also || null, alsoRef: item[0].alsoRef || null };
+                     also: item[0].also || null, alsoRef: item[0].alsoRef || null,
+                     more: item[0].more || null, moreRef: item[0].moreRef || null };
           }),
           answered: found.answered, outside: found.outside, lang: found.lang, searched: found.searched,
           items: result.items

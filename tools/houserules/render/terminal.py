@@ -116,8 +116,7 @@ def shown_refs(hits: Iterable[Any]) -> set[str]:
         # A question's hit shows its answer and the entry's one-line answer below it.
         question = rec.get("question")
         shown = [question["answer"], rec["summary"]] if question else [rec["summary"]]
-        if rec.get("also"):
-            shown.append(rec["also"]["answer"])
+        shown += [rec[key]["answer"] for key in ("also", "more") if rec.get(key)]
         for texts in shown:
             for text in texts.values():
                 refs.update(m.group(1).strip() for m in INLINE_REF.finditer(text))
@@ -204,13 +203,16 @@ def format_hits(
             asked = _names(texts(question["question"], "question"), order)
             lines += hanging(f"{number:>2}. {ASKED[order[0]]} {asked}", columns)
             lines += _texts(texts(question["answer"], "answer"), columns, names, order)
-            other = rec.get("also")
-            if other:  # the entry's next question, when it scores close: a player often tells two things at once
-                asked = _names(texts(other["question"], "also_question"), order)
-                # Another entry's question (the part this entry leaves): its code says where it comes from.
+            # The entry's next question, when it scores close (a player often tells two things at once), and the
+            # answer of a message's further part; another entry's question (a part this entry leaves) names its code.
+            for key in ("also", "more"):
+                other = rec.get(key)
+                if not other:
+                    continue
+                asked = _names(texts(other["question"], f"{key}_question"), order)
                 where = f" ({clean(other['entry']['code'])})" if other.get("entry") else ""
                 lines += hanging(f"    {ASKED[order[0]]} {asked}{where}", columns)
-                lines += _texts(texts(other["answer"], "also_answer"), columns, names, order[:1])
+                lines += _texts(texts(other["answer"], f"{key}_answer"), columns, names, order[:1])
             lines += hanging(f"    {pad(clean(rec['code']), 8)} {_names(title, order)}", columns)
             lines += _texts(texts(rec["summary"], "summary"), columns, names, order[:1])
         elif answers:  # the one-line answer leads, where a question's answer would, then what it is from

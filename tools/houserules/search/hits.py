@@ -9,7 +9,7 @@ from typing import Any
 
 from ..text import chinese
 from .postings import MemoryPostings, Postings
-from .ranking import Hit, across, also, by_parts, leading
+from .ranking import Hit, across, also, by_parts, further, leading
 
 #: Each part's scores by document, of a message that asks several things.
 Parts = list[dict[int, float]]
@@ -49,18 +49,28 @@ def entry_hit(
 def across_hit(postings: Postings | MemoryPostings, first: Hit, refs: list[str], parts: Parts, lang: str) -> None:
     """The first hit of a message that asks several things shows, below its own answer, the question of another of
     the first entries (``refs``, the first hit's first) that answers the part its entry leaves
-    (:func:`~houserules.search.ranking.across`), with that entry's code, id, title and page."""
+    (:func:`~houserules.search.ranking.across`), with that entry's code, id, title and page; and below its two
+    answers, the answer of a further part neither answers (:func:`~houserules.search.ranking.further`)."""
     docs = [sorted(postings.docs("entry", ref)) for ref in refs]
-    chosen = across(
-        [[[(part[d], d) for d in entry[1:] if d in part] for entry in docs] for part in parts], first.below, first.lead
-    )
+    by_part = [[[(part[d], d) for d in entry[1:] if d in part] for entry in docs] for part in parts]
+    chosen = across(by_part, first.below, first.lead)
     if chosen is not None:
         leads, shown = chosen
         if leads is not None:  # the answer shown below leads instead, the other entry's below it
             _lead(first, postings.stored(docs[0][0]), postings, leads, lang)
-        question = postings.stored(shown)
-        entry = {key: question["record"][key] for key in ("code", "id", "title")}
-        _below(first, question, lang, {**entry, "url": question["record"]["url"].partition("#")[0]})
+        _below(first, postings.stored(shown), lang, _other(first, postings.stored(shown)))
+        first.below = shown
+    more = further(by_part, {d for d in (first.lead, first.below) if d is not None})
+    if more is not None:
+        _below(first, postings.stored(more), lang, _other(first, postings.stored(more)), "more")
+
+
+def _other(hit: Hit, stored: dict[str, Any]) -> dict[str, Any] | None:
+    """The entry of ``stored``'s question when it is not the hit's own: its code, id, title and page."""
+    record = stored["record"]
+    if record["id"] == hit.record["id"]:
+        return None
+    return {**{key: record[key] for key in ("code", "id", "title")}, "url": record["url"].partition("#")[0]}
 
 
 def _lead(hit: Hit, entry: dict[str, Any], postings: Postings | MemoryPostings, shown: int, lang: str) -> None:
@@ -72,9 +82,10 @@ def _lead(hit: Hit, entry: dict[str, Any], postings: Postings | MemoryPostings, 
         hit.traditional = {**entry.get("hant", {}), **question.get("hant", {})}
 
 
-def _below(hit: Hit, stored: dict[str, Any], lang: str, entry: dict[str, Any] | None = None) -> None:
-    """``stored``'s question shown below the hit's leading one, with its entry when it is another's."""
-    hit.record["also"] = {**stored["record"]["question"], **({"entry": entry} if entry else {})}
+def _below(hit: Hit, stored: dict[str, Any], lang: str, entry: dict[str, Any] | None = None, key: str = "also") -> None:
+    """``stored``'s question shown below the hit's leading one (``key``: ``also``, or ``more`` below that), with its
+    entry when it is another's."""
+    hit.record[key] = {**stored["record"]["question"], **({"entry": entry} if entry else {})}
     if lang == chinese.ZH_HANT and hit.traditional is not None:
         hant = stored.get("hant", {})
-        hit.traditional.update({"also_question": hant.get("question", ""), "also_answer": hant.get("answer", "")})
+        hit.traditional.update({f"{key}_question": hant.get("question", ""), f"{key}_answer": hant.get("answer", "")})

@@ -45,6 +45,12 @@ WEAK_LEAD = 0.7
 #: A message that asks several things: the first hit shows the question of another of the first this many
 #: entries that answers the part it leaves (:func:`across`), one a reader sees at a glance.
 ACROSS = 3
+#: A message that asks at least this many things: the first hit also shows the answer of the first part neither of
+#: its two answers answers (:func:`further`), from its entry or another of the first :data:`ACROSS`.
+FURTHER_PARTS = 3
+#: ... answered by the first hit's own question for that part when it scores at least this share of the part's best
+#: question in any hit (:func:`further`).
+FURTHER_OWN = 0.5
 
 
 def coordination(term_docs: list[frozenset[int]], count: int) -> Callable[[int], float]:
@@ -258,6 +264,39 @@ def across(
         return None, left
     if swap is not None and swap[0] >= kept_score and lead not in answering and below is not None:
         return below, swap[1]
+    return None
+
+
+def further(parts: list[list[list[tuple[float, int]]]], shown: set[int]) -> int | None:
+    """For a message that asks :data:`FURTHER_PARTS` things or more, the question the first hit shows below its two
+    answers (``shown``): ``parts[p][k]`` as for :func:`across`. The first part none of them answers (its best
+    question in any hit, ties: the earlier hit, then the lower docnum, scores over theirs by more than
+    :data:`LEAD_SHARE` allows) is answered by that question; or by the first hit's own best for it when that scores
+    at least :data:`FURTHER_OWN` of it, since a part read alone is often vague and the message is about the first
+    hit's entry ("…掷到的还是这一层呢" read alone is about placing a room on a floor), and by none when that is
+    shown already. None when every part is answered. "魔梯一回合能做几次 进去出来再进去还能再动一次吗 要是掷出来还是同一层呢"
+    showed two answers and left the third part's: the same floor.
+
+    >>> further([[[(9.0, 3)]], [[(8.0, 4)], [(9.0, 7)]], [[(3.0, 5)], [(7.0, 8)]]], {3, 4})
+    8
+    >>> further([[[(9.0, 3)]], [[(8.0, 4)]], [[(5.0, 5), (2.0, 6)]]], {3, 4}), further([[[(9.0, 3)]]] * 2, {1})
+    (5, None)
+    >>> further([[[(9.0, 3)]], [[(8.0, 4)]], [[(4.0, 3)], [(7.0, 8)]]], {3, 4}) is None  # its own, and shown
+    True
+    """
+    if len(parts) < FURTHER_PARTS:
+        return None
+    for by_hit in parts:
+        ranked = [(best[0], -k, -best[1]) for k, best in enumerate(map(best_of, by_hit)) if best is not None]
+        own = max((score for matched in by_hit for score, docnum in matched if docnum in shown), default=0.0)
+        if not ranked or own >= LEAD_SHARE * max(ranked)[0]:
+            continue
+        mine = best_of(by_hit[0])
+        if mine is not None and mine[0] >= FURTHER_OWN * max(ranked)[0]:
+            if mine[1] in shown:
+                continue
+            return mine[1]
+        return -max(ranked)[2]
     return None
 
 

@@ -46,7 +46,7 @@ from . import homophones
 from . import index as search
 from .documents import FIELD_BOOSTS
 from .query import MISSPELT_MIN
-from .ranking import WEAK_LEAD
+from .ranking import FURTHER_OWN, FURTHER_PARTS, WEAK_LEAD
 
 #: Scores are written as integers of this many units per point.
 SCALE = 100
@@ -346,6 +346,8 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         "about": ABOUT,
         "leadShare": search.LEAD_SHARE,
         "weakLead": WEAK_LEAD,
+        "furtherParts": FURTHER_PARTS,
+        "furtherOwn": FURTHER_OWN,
         "alsoShare": search.ALSO_SHARE,
         "answerFirst": search.ANSWER_FIRST,
         "answered": search.ANSWERED,
