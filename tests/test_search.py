@@ -1638,6 +1638,15 @@ def test_a_topic_of_the_game_a_question_is_about_is_said_though_another_games_en
     assert mouse.hits[0].record["id"] == "mice-and-mystics:surface-features" and mouse.outside == ()
 
 
+@pytest.mark.parametrize("told", ["地下湖那个房间有特殊能力吗", "地下湖那塊房間的特殊效果是什麼"])
+def test_a_topic_of_a_game_is_said_when_another_games_entry_the_question_does_not_name_comes_first(real_index, told):
+    """The Underground Lake is a Betrayal room no ruling here covers; the question's other words (房间, 特殊, 效果)
+    reach a Mice and Mystics entry first, which it does not name: the room is said, and no ruling answers."""
+    found = real_index.find(told)
+    assert found.hits[0].record["game"] == "mice-and-mystics"
+    assert found.outside and found.outside[0].startswith("地下湖") and found.answered is False
+
+
 def test_what_a_synonym_reads_the_words_as_names_no_uncovered_topic(real_index):
     """The uncovered topics are named by what the player said, not by what a synonym reads it as: shooting a bow is a
     ranged attack to the synonym table, and Mice and Mystics lists its ranged-attack rules as not covered, but a

@@ -201,6 +201,7 @@ OUTSIDE = [
     "I'm in the Furnace Room and the Mystic Elevator comes, can I get in?",
     "my speed hit the skull before the haunt started, am I out?",  # Betrayal's topic, another game's entry first
     "I'm shooting my bow at a beetle behind a rock, what damage die?",  # a synonym's "ranged attack" names nothing
+    "地下湖那塊房間的特殊效果是什麼",  # Betrayal's topic, another game's entry first that the question does not name
 ]
 
 

@@ -675,13 +675,13 @@
       var first = hits.length ? hits[0].score / head.scale : 0, second = hits.length > 1 ? hits[1].score / head.scale : 0;
       answered = !hits.length || !known ? false : second <= 0 ? first > 0 : first * known * (first / second) >= head.answered;
       // index.SearchIndex.said_outside: what the question names that no entry answers (another game, a topic no
-      // source covers of the game the question's words belong to, or of the first hit's game unless the question
-      // names the first hit too), when that is what it asks.
+      // source covers of the game the question's words belong to, or of any game unless the question names the
+      // first hit too), when that is what it asks.
       if (hits.length && plan.outside.length) {
         var game = gameOfDoc(hits[0].doc), named = plan.names.has(hits[0].doc), script = analysis.script(text);
         plan.outside.forEach(function (key) {
           var n = head.outside[key];
-          if (n[1] !== -1 && !(n[1] === game ? !named : n[1] === asked)) return;
+          if (n[1] !== -1 && !(n[1] === asked && asked !== game) && named) return;
           var label = script === "zh-Hant" ? n[2] : n[0];
           if (outside.indexOf(label) < 0) outside.push(label);
         });

@@ -216,17 +216,15 @@ class SearchIndex(QueryReader):
 
     def said_outside(self, plan: QueryPlan, first: int, lang: str, asked: int | None = None) -> tuple[str, ...]:
         """What a told question names that no entry answers, as a reader sees it named, when that is what it asks:
-        another game, or a topic no source covers of the first hit's game (``first``: the first hit's best
-        document) or of the game the question's words belong to (``asked``: "my sanity hit the skull before the
-        haunt started" is about Betrayal whichever game's entry its words reach first); of the first hit's game
-        unless the first hit is an entry the question names too ("the furnace room, then the mystic elevator
-        comes"). A reader of Traditional characters (``lang``) sees them named so."""
+        another game, or a topic no source covers of the game the question's words belong to (``asked``: "my sanity
+        hit the skull before the haunt started" is about Betrayal whichever game's entry its words reach first) or
+        of any game, unless the first hit (``first``: its best document) is an entry the question names too ("the
+        furnace room, then the mystic elevator comes"): "地下湖那张房间有什么效果" reached another game's entry first.
+        A reader of Traditional characters (``lang``) sees them named so."""
         game = self.games[self.games_of()[first]]
         other = self.games[asked] if asked is not None and self.games[asked] != game else None
         said = [self.outside_names[key] for key in plan.outside]
-        kept = [
-            (label, hant) for label, of, hant in said if of in ("", other) or (of == game and first not in plan.names)
-        ]
+        kept = [(label, hant) for label, of, hant in said if of in ("", other) or first not in plan.names]
         return tuple(dict.fromkeys(hant if lang == chinese.ZH_HANT else label for label, hant in kept))
 
 
