@@ -324,22 +324,34 @@
 
   /* ranking.further: a message that asks head.furtherParts things or more; below the first hit's two answers, the
    * answer of the first part neither answers (one of them scores at least head.leadShare of the part's best question
-   * in the first ACROSS entries of its game): that best question, or the first hit's own best for the part when it
-   * scores at least head.furtherOwn of it (none when that is shown already). */
+   * in the first ACROSS entries of its game and each part's own best entry of the game): that best question, or the
+   * first hit's own best for the part when it scores at least head.furtherOwn of it (none when that is shown). */
   function further(hits, parts) {
     var first = hits[0];
     if (!first || !first.question || parts.length < head.furtherParts) return;
     var shown = [firstDoc[first.entry] + first.question];
     if (first.also) shown.push(firstDoc[first.alsoEntry !== undefined ? first.alsoEntry : first.entry] + first.also);
+    // The first ACROSS entries of its game, then each part's own best entry of the game (by number) not among them.
+    var entries = hits.slice(0, ACROSS).filter(function (hit) { return head.gameOf[hit.entry] === head.gameOf[first.entry]; })
+      .map(function (hit) { return hit.entry; });
+    var extra = [];
+    parts.forEach(function (part) {
+      var top = -1, topValue = 0;
+      part.valueOf.forEach(function (v, d) { if (top < 0 || v > topValue || (v === topValue && d < top)) { top = d; topValue = v; } });
+      var entry = top < 0 ? -1 : entryOf[top];
+      if (top >= 0 && head.gameOf[entry] === head.gameOf[first.entry] && entries.indexOf(entry) < 0 && extra.indexOf(entry) < 0) {
+        extra.push(entry);
+      }
+    });
+    entries = entries.concat(extra.sort(function (a, b) { return firstDoc[a] - firstDoc[b]; }));
     for (var p = 0; p < parts.length; p++) {
       var part = parts[p], top = null, own = 0, mine = null;
       shown.forEach(function (doc) { own = Math.max(own, part.valueOf.get(doc) || 0); });
-      hits.slice(0, ACROSS).forEach(function (hit, k) {
-        if (head.gameOf[hit.entry] !== head.gameOf[first.entry]) return;
-        var best = bestQuestion(hit.entry, part.valueOf, 0);
+      entries.forEach(function (entry, k) {
+        var best = bestQuestion(entry, part.valueOf, 0);
         if (!best[0]) return;
         if (k === 0) mine = best;
-        if (!top || best[1] > top.value) top = { value: best[1], entry: hit.entry, question: best[0] };
+        if (!top || best[1] > top.value) top = { value: best[1], entry: entry, question: best[0] };
       });
       if (!top || own >= head.leadShare * top.value) continue;
       if (mine && mine[1] >= head.furtherOwn * top.value) {

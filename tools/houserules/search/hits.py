@@ -60,6 +60,13 @@ def across_hit(postings: Postings | MemoryPostings, first: Hit, refs: list[str],
             _lead(first, postings.stored(docs[0][0]), postings, leads, lang)
         _below(first, postings.stored(shown), lang, _other(first, postings.stored(shown)))
         first.below = shown
+    # A further part may be answered by an entry that is not among the first: the part's own best entry, of the game.
+    tops = [max(part, key=lambda d: (part[d], -d)) for part in parts if part]
+    extra = {postings.stored(d)["record"]["id"] for d in tops} - set(refs)
+    docs += sorted(
+        sorted(postings.docs("entry", ref)) for ref in extra if ref.partition(":")[0] == first.record["game"]
+    )
+    by_part = [[[(part[d], d) for d in entry[1:] if d in part] for entry in docs] for part in parts]
     more = further(by_part, {d for d in (first.lead, first.below) if d is not None})
     if more is not None:
         _below(first, postings.stored(more), lang, _other(first, postings.stored(more)), "more")
