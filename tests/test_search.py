@@ -1605,6 +1605,18 @@ def test_a_message_that_asks_three_things_shows_each_parts_answer(real_index, to
         assert printed.index(f"({record['more']['entry']['code']})") > printed.index(more)
 
 
+@pytest.mark.parametrize(
+    "told", ["Mausritter 是怎么个玩法？扮演时非得用第一人称吗", "鼠鼠骑士是怎么个玩法？能不能用第三人称来演"]
+)
+def test_a_part_that_names_the_game_is_scored_without_the_name(real_index, told):
+    """ "鼠鼠骑士是怎么个玩法" says little more than the game's name, whose boost lifts every document of the game: scored
+    with it, the role-playing question seemed to answer it too, and how play goes was not shown. Each part is scored
+    without the name, so the part's answer (the basic loop) is shown below the other's."""
+    record = real_index.find(told, limit=3).hits[0].record
+    assert {record["question"]["id"], record["also"]["id"]} == {"which-person", "basic-loop"}
+    assert record["also"]["entry"]["id"] == "mausritter:how-to-play"
+
+
 def test_a_message_that_asks_two_things_shows_no_third_answer(real_index):
     """Two parts: the two answers shown are all (ranking.FURTHER_PARTS), even when a part read alone is near a
     question neither shows."""

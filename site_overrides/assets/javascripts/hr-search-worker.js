@@ -277,8 +277,11 @@
   function rank(text) {
     var parts = analysis.askedParts(text);
     if (parts.length < 2) return rankOne(text).then(unansweredLead);
-    // A message that asks several things: each part ranked alone too, so a hit shows each part's answer (byParts).
-    return Promise.all([rankOne(text)].concat(parts.map(rankOne))).then(function (all) {
+    // A message that asks several things: each part ranked alone too, so a hit shows each part's answer (byParts),
+    // without the name of a game it says (the boost a named game gives every one of its documents would make any of
+    // them seem to answer a part that says little more than the name: "鼠鼠骑士是怎么个玩法？").
+    var each = parts.map(function (part) { return rankOne(withoutGameName(part).text); });
+    return Promise.all([rankOne(text)].concat(each)).then(function (all) {
       byParts(all[0], all.slice(1));
       return unansweredLead(all[0]);
     });

@@ -178,9 +178,11 @@ class SearchIndex(QueryReader):
         flt = And(filters) if filters else None
         rest = self.without_game_name(text)[0]  # what the query asks, without the game it names
         asks = searchtext.is_asking(rest)
-        # A message that asks several things: each part scored alone, so a hit shows each part's answer. The parts
-        # come first: scoring sets the index's coordinate, which must be the whole message's afterwards.
-        parts = [{docnum: -score for score, docnum in self.scored(part, flt)} for part in searchtext.asked_parts(text)]
+        # A message that asks several things: each part scored alone, without a game's name (its boost of every
+        # document of the game would make any seem to answer a part that says little more), so a hit shows each
+        # part's answer. The parts first: scoring sets the index's coordinate, the whole message's afterwards.
+        asked = [self.without_game_name(part)[0] for part in searchtext.asked_parts(text)]
+        parts = [{docnum: -score for score, docnum in self.scored(part, flt)} for part in asked]
         scored = self.scored(text, flt)
         plan = self.plan_read
         fetch = limit * 4
