@@ -1277,6 +1277,13 @@ def test_a_word_split_as_heard_is_joined(real_index, typed, searched):
     assert real_index.correct(typed) == searched
 
 
+def test_stopping_in_a_room_is_ending_a_turn_there(real_index):
+    """Players say "stop in" a room for ending their turn there (Betrayal's synonyms): the Coal Chute's question
+    whether anyone may end a turn in it answers, not its slide or its climb."""
+    record = real_index.find("can my explorer stop in the coal chute on the way down?", limit=1).hits[0].record
+    assert (record["id"], record["question"]["id"]) == ("betrayal:coal-chute-ruling", "end-turn")
+
+
 def test_a_chinese_synonym_is_said_with_an_aspect_particle(real_index):
     """ "砍了一刀" says 砍一刀 (攻击), "开过鬼" says 开鬼 (作祟): the rules' words are added."""
     assert "攻击" in real_index.expanded("被砍了一刀")[0]
