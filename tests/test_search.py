@@ -1280,7 +1280,7 @@ def test_a_word_split_as_heard_is_joined(real_index, typed, searched):
 def test_stopping_in_a_room_is_ending_a_turn_there(real_index):
     """Players say "stop in" a room for ending their turn there (Betrayal's synonyms): the Coal Chute's question
     whether anyone may end a turn in it answers, not its slide or its climb."""
-    record = real_index.find("can my explorer stop in the coal chute on the way down?", limit=1).hits[0].record
+    record = real_index.find("can I stop on the coal chute or do I have to keep going?", limit=3).hits[0].record
     assert (record["id"], record["question"]["id"]) == ("betrayal:coal-chute-ruling", "end-turn")
 
 
