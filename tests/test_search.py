@@ -1284,10 +1284,11 @@ def test_stopping_in_a_room_is_ending_a_turn_there(real_index):
     assert (record["id"], record["question"]["id"]) == ("betrayal:coal-chute-ruling", "end-turn")
 
 
-def test_hitting_someone_on_the_other_side_is_attacking_across(real_index):
-    """打他 and 对面 are what players say for attacking and the other side (Betrayal's synonyms): the question is
-    whether the two sides of a barrier room can attack, not whether the traitor rolls to cross."""
-    record = real_index.find("叛徒在塔楼对面那一侧，我能直接打他吗", limit=3).hits[0].record
+@pytest.mark.parametrize("told", ["叛徒在塔楼对面那一侧，我能直接打他吗", "怪物从陵墓另一个门进来了，它能揍我吗"])
+def test_hitting_someone_on_the_other_side_is_attacking_across(real_index, told):
+    """打他, 揍我 and 对面 are what players say for attacking and the other side (Betrayal's synonyms): the question
+    is whether the two sides of a barrier room can attack, not whether the traitor rolls to cross."""
+    record = real_index.find(told, limit=3).hits[0].record
     assert record["id"] == "betrayal:barrier-room-sides"
     assert record["question"]["id"] in {"attack-across", "how-to-reach"}
 
