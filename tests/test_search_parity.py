@@ -549,6 +549,7 @@ def test_what_leads_and_whether_a_ruling_answers_alike(site, index):
         "包里最多能放几件物品？计谋占不占包？抽到的事件卡可以先留着吗",
         "逆着箭头跨黄线要花几格移动？顺着呢？红线可以跨吗",  # the third part's own entry, not among the first three
         "Mausritter 是怎么个玩法？扮演时非得用第一人称吗",  # each part scored without the game's name
+        "How long is a watch, how many watches are in a day, and how far can we travel in one?",  # parted at commas
         # A told question whose answer is the second entry's while the first shows an overview (ranking.answer_first).
         "I got the +1 from the gym earlier, can I get it again if I end there again? and do the monsters get the bonus",
         "drew an event off the search deck, can I save it for later? and party items, whose bag do those go in?",

@@ -141,6 +141,8 @@ var hrAnalysis = (function () {
     var ASKS = new RegExp(head.asks, "u");
     var ASKING = new RegExp(head.asking || head.asks, "u");
     var PARTS = new RegExp(head.parts || "[?？;；。!！]+", "u");
+    var COMMA_PARTS = head.commaParts ? new RegExp(head.commaParts, "u") : null;
+    var PART_ASKER = new RegExp(head.partAsker || "(?!)", "u");
     var ENGLISH = /[a-z]+/g;
     var ALNUM = /^[a-z0-9]$/;
     // English words of the synonym tables: known words, never corrected into others (index.SearchIndex._said).
@@ -232,7 +234,15 @@ var hrAnalysis = (function () {
 
     /* searchtext.asked_parts: the questions of a message that asks several things (its sentences that ask), or []. */
     function askedParts(text) {
-      var parts = text.split(PARTS).map(function (part) { return part.trim(); }).filter(function (part) {
+      // A comma before "how"/"what" asking again parts a sentence after a piece that asks (searchtext.COMMA_PARTS).
+      var pieces = [];
+      text.split(PARTS).forEach(function (sentence) {
+        (COMMA_PARTS ? sentence.split(COMMA_PARTS) : [sentence]).forEach(function (piece, at) {
+          if (at && !PART_ASKER.test(pieces[pieces.length - 1])) pieces[pieces.length - 1] += ", " + piece;
+          else pieces.push(piece);
+        });
+      });
+      var parts = pieces.map(function (part) { return part.trim(); }).filter(function (part) {
         return part && isAsking(part);
       });
       return parts.length > 1 ? parts : [];

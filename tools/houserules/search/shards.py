@@ -133,6 +133,8 @@ def analysis_tables() -> dict[str, Any]:
         "asks": _js_pattern(searchtext.ASKS),
         "asking": _js_pattern(searchtext.ASKING),
         "parts": _js_pattern(searchtext.PARTS),
+        "commaParts": _js_pattern(searchtext.COMMA_PARTS),
+        "partAsker": _js_pattern(searchtext.PART_ASKER),
         "quotes": [list(pair) for pair in searchtext.QUOTES],
         "minCorrected": search.MIN_CORRECTED,
         "minCompleted": search.MIN_COMPLETED,

@@ -191,6 +191,17 @@ PARTS = re.compile(
 )
 
 
+#: A comma before "how" or "what" asking again parts a sentence ("how long is a turn, how long is a watch"), after a
+#: piece that already asks with a question word (:data:`PART_ASKER`), not after a clause that sets the scene ("in
+#: Catan when someone rolls a 7, how many do I discard").
+COMMA_PARTS = re.compile(
+    r",\s+(?=(?:" + "|".join(map(_either_case, ("how", "what"))) + r")\s+(?:is|are|long|many|much|does|do|can)\b)"
+)
+PART_ASKER = re.compile(
+    r"\b(?:" + "|".join(map(_either_case, ("what", "how", "who", "which", "where", "why"))) + r")\b"
+)
+
+
 def asked_parts(text: str) -> list[str]:
     """The questions of a message that asks several things (its sentences that ask, :func:`is_asking`); none when
     it asks one thing or nothing.
@@ -201,8 +212,17 @@ def asked_parts(text: str) -> list[str]:
     (['野外一更能走多远', '过小溪要多久'], [])
     >>> asked_parts("what's a round and a turn, and how long is a fight"), asked_parts("I fell and can I climb back?")
     (["what's a round and a turn", 'how long is a fight'], [])
+    >>> asked_parts("what does the Study give, how many times can I use it"), asked_parts("in a current, what is it")
+    (['what does the Study give', 'how many times can I use it'], [])
     """
-    parts = [part.strip() for part in PARTS.split(text) if part.strip() and is_asking(part)]
+    pieces: list[str] = []
+    for sentence in PARTS.split(text):
+        for at, piece in enumerate(COMMA_PARTS.split(sentence)):
+            if at and not PART_ASKER.search(pieces[-1]):
+                pieces[-1] += ", " + piece
+            else:
+                pieces.append(piece)
+    parts = [part.strip() for part in pieces if part.strip() and is_asking(part)]
     return parts if len(parts) > 1 else []
 
 
