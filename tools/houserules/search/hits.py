@@ -9,7 +9,7 @@ from typing import Any
 
 from ..text import chinese
 from .postings import MemoryPostings, Postings
-from .ranking import Hit, across, also, by_parts, further, leading
+from .ranking import FURTHER_PARTS, Hit, across, also, by_parts, further, leading
 
 #: Each part's scores by document, of a message that asks several things.
 Parts = list[dict[int, float]]
@@ -58,18 +58,22 @@ def across_hit(postings: Postings | MemoryPostings, first: Hit, refs: list[str],
         leads, shown = chosen
         if leads is not None:  # the answer shown below leads instead, the other entry's below it
             _lead(first, postings.stored(docs[0][0]), postings, leads, lang)
-        _below(first, postings.stored(shown), lang, _other(first, postings.stored(shown)))
+        question = postings.stored(shown)
+        _below(first, question, lang, _other(first, question))
         first.below = shown
+    if len(parts) < FURTHER_PARTS:
+        return
     # A further part may be answered by an entry that is not among the first: the part's own best entry, of the game.
     tops = [max(part, key=lambda d: (part[d], -d)) for part in parts if part]
     extra = {postings.stored(d)["record"]["id"] for d in tops} - set(refs)
-    docs += sorted(
-        sorted(postings.docs("entry", ref)) for ref in extra if ref.partition(":")[0] == first.record["game"]
-    )
-    by_part = [[[(part[d], d) for d in entry[1:] if d in part] for entry in docs] for part in parts]
+    game = first.record["game"]
+    extra_docs = sorted(sorted(postings.docs("entry", ref)) for ref in extra if ref.partition(":")[0] == game)
+    for row, part in zip(by_part, parts, strict=True):
+        row += [[(part[d], d) for d in entry[1:] if d in part] for entry in extra_docs]
     more = further(by_part, {d for d in (first.lead, first.below) if d is not None})
     if more is not None:
-        _below(first, postings.stored(more), lang, _other(first, postings.stored(more)), "more")
+        question = postings.stored(more)
+        _below(first, question, lang, _other(first, question), "more")
 
 
 def _other(hit: Hit, stored: dict[str, Any]) -> dict[str, Any] | None:
