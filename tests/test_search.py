@@ -1549,13 +1549,17 @@ def test_a_part_the_first_entrys_question_below_answers_is_not_taken_by_another_
     assert hit["also"]["id"] == "must-stop-at-trap" and "entry" not in hit["also"]
 
 
-def test_a_lead_that_answers_only_a_part_another_entry_answers_better_gives_way(real_index):
-    """The first entry's best question for the first part (the traitor's crossing) is weak beside another entry's
-    (which rooms are barrier rooms), while the question below answers the second part: that answer leads and the other
-    entry's goes below it (ranking.across, WEAK_LEAD)."""
-    hit = real_index.find("Vault 和 Catacombs 算 barrier room 吗？过 Chasm 掷什么属性？", limit=3).hits[0].record
-    assert (hit["id"], hit["question"]["id"]) == ("betrayal:crossing-barrier-rooms", "crossing-rolls")
-    assert (hit["also"]["id"], hit["also"]["entry"]["id"]) == ("which-four", "betrayal:barrier-rooms")
+def test_a_chinese_message_naming_rooms_in_english_reads_as_named_in_chinese(real_index):
+    """The rooms a Chinese message names in English are read by their Chinese names (synonyms.cross_named): the
+    entry on the barrier rooms answers the first part, and the crossing rolls' question of another entry the second
+    (ranking.across), as for the message written all in Chinese."""
+    for told in (
+        "Vault 和 Catacombs 算 barrier room 吗？过 Chasm 掷什么属性？",
+        "保险库和陵墓算有障碍的房间吗？过缝隙掷什么属性？",
+    ):
+        hit = real_index.find(told, limit=3).hits[0].record
+        assert (hit["id"], hit["question"]["id"]) == ("betrayal:barrier-rooms", "which-four"), told
+        assert (hit["also"]["id"], hit["also"]["entry"]["id"]) == ("crossing-rolls", "betrayal:crossing-barrier-rooms")
 
 
 @functools.cache
@@ -1728,3 +1732,34 @@ def test_a_question_about_what_no_source_covers_or_another_game_says_so(tmp_path
         encoding="utf-8",
     )
     assert "outside" not in hits("In Gloomhaven can the elevator crash?", cache=cache, data=data)[0]
+
+
+def test_a_chinese_question_saying_an_english_name_asks_as_if_it_said_the_chinese_one(real_index):
+    """Every English name of the glossaries a Chinese question may say (synonyms.crossed_names) names what its
+    Chinese name names and reads its terms (and what its English synonyms say: "ambush" is Mausritter's too); a
+    name the Chinese texts write in English (HP, XP) is read as written."""
+    crossed = real_index.meta["crossed"]
+    assert {"menagerie", "coal chute", "traitor"} <= {en for en, _ in crossed}
+    assert not {"hp", "xp", "gm"} & {en for en, _ in crossed}
+    for en, zh in crossed:
+        mixed, chinese = real_index.plan(f"{en.title()} 有什么用"), real_index.plan(f"{zh}有什么用")
+        assert chinese.names <= mixed.names and set(chinese.terms) <= set(mixed.terms), (en, zh)
+    # An English question keeps its English names.
+    assert "menageri" in real_index.plan("what does the Menagerie do").terms
+    told = real_index.find("Menagerie 要怎么触发？路过一下算不算", limit=3).hits[0].record
+    assert told["id"] == "betrayal:menagerie-study-translation"
+
+
+def test_the_entry_that_answers_every_part_of_a_message_comes_first(real_index):
+    """Read alone, "他要是停在里面算哪边" is nearest the rooms where ending a turn raises a trait; the entry on
+    crossing the barrier rooms answers it and the first part too, scoring nearly as well: it comes first
+    (ranking.covering)."""
+    hit = real_index.find("traitor 走 Chasm 要不要掷骰过去？他要是停在里面算哪边", limit=3).hits[0].record
+    assert (hit["id"], hit["question"]["id"]) == ("betrayal:crossing-barrier-rooms", "which-side-at-end")
+    assert hit["also"]["id"] == "traitor-no-roll" and "entry" not in hit["also"]
+
+
+def test_this_or_that_with_one_before_a_measure_word_reads_as_without_it(real_index):
+    """哪一边 and 哪边, 这一回合 and 这回合 are the same words to the search (searchtext.MEASURE_ONE), 一定 stays."""
+    assert real_index.plan("停在里面算哪一边").terms == real_index.plan("停在里面算哪边").terms
+    assert "一定" in real_index.plan("那一定要考验吗").terms

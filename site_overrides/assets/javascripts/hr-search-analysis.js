@@ -186,10 +186,24 @@ var hrAnalysis = (function () {
       return LATIN.test(text) ? "en" : "zh";
     }
 
+    /* searchtext.MEASURE_ONE: 哪一边 folded as 哪边. */
+    var MEASURE_ONE = new RegExp(head.measureOne || "(?!)", "gu");
     function fold(text) {
       var out = "";
       for (var ch of text.normalize("NFKC").toLowerCase()) out += t2s.has(ch) ? t2s.get(ch) : ch;
-      return out;
+      return out.replace(MEASURE_ONE, "$1");
+    }
+
+    /* synonyms.cross_named: a folded Chinese query with the glossaries' English names it says (head.crossed, found
+     * with head.crossPattern) written in Chinese, without the spaces around them. */
+    var CROSSED = new Map((head.crossed || []).map(function (pair) { return [pair[0], pair[1]]; }));
+    var CROSS = head.crossPattern ? new RegExp(head.crossPattern, "g") : null;
+    var CHINESE = /[\u3400-\u9fff\uf900-\ufaff]/;
+    function crossNamed(folded) {
+      if (CROSS === null || !CHINESE.test(folded)) return folded;
+      return folded.replace(CROSS, function (all, before, name) {
+        return before + "\u0000" + CROSSED.get(name.split(/\s+/).join(" ")) + "\u0000";
+      }).replace(/\s*\u0000\s*/g, "");
     }
 
     function pieces(run) {
@@ -495,6 +509,7 @@ var hrAnalysis = (function () {
     return {
       bounded: bounded,
       saidScopes: saidScopes,
+      crossNamed: crossNamed,
       termOf: termOf,
       fold: fold, queryTerms: queryTerms, querySequence: querySequence, exactKey: exactKey, isQuestion: isQuestion,
       isAsking: isAsking, askedParts: askedParts, asTyped: asTyped, script: script,

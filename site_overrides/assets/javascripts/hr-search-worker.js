@@ -276,13 +276,14 @@
    * that game's documents, and the rest of its words are searched (withoutGameName). */
   function rank(text) {
     var parts = analysis.askedParts(text);
-    if (parts.length < 2) return rankOne(text).then(unansweredLead);
+    if (parts.length < 2) return rankOne(text).then(function (found) { return unansweredLead(answerFirstSwap(found)); });
     // A message that asks several things: each part ranked alone too, so a hit shows each part's answer (byParts),
     // without the name of a game it says (the boost a named game gives every one of its documents would make any of
     // them seem to answer a part that says little more than the name: "鼠鼠骑士是怎么个玩法？").
     var each = parts.map(function (part) { return rankOne(withoutGameName(part).text); });
     return Promise.all([rankOne(text)].concat(each)).then(function (all) {
-      byParts(all[0], all.slice(1));
+      coverFirst(all[0].hits, all.slice(1));
+      byParts(answerFirstSwap(all[0]), all.slice(1));
       return unansweredLead(all[0]);
     });
   }
@@ -323,6 +324,33 @@
     });
     across(found.hits, parts);
     further(found.hits, parts);
+  }
+
+  /* hits.cover_first, ranking.covering: the entry among the first ACROSS of the first hit's game whose questions answer
+   * the most parts (a part's best question there scores at least head.leadShare of its best anywhere) comes first,
+   * when it scores at least head.coverShare of the first. */
+  function coverFirst(hits, parts) {
+    var game = [];
+    hits.slice(0, ACROSS).forEach(function (hit, k) { if (head.gameOf[hit.entry] === head.gameOf[hits[0].entry]) game.push(k); });
+    if (parts.length < 2 || game.length < 2) return;
+    var tops = parts.map(function (part) {
+      var top = 0;
+      part.valueOf.forEach(function (value) { if (value > top) top = value; });
+      return top;
+    });
+    var counts = game.map(function (k) {
+      var entry = hits[k].entry, start = firstDoc[entry], size = head.groups[entry];
+      return parts.filter(function (part, p) {
+        var best = 0;
+        for (var d = start + 1; d < start + size; d++) if (part.valueOf.has(d) && part.valueOf.get(d) > best) best = part.valueOf.get(d);
+        return tops[p] > 0 && best >= head.leadShare * tops[p];
+      }).length;
+    });
+    var chosen = 0;
+    for (var c = 1; c < game.length; c++) {
+      if (counts[c] > counts[chosen] && hits[game[c]].score >= head.coverShare * hits[0].score) chosen = c;
+    }
+    if (chosen) hits.unshift(hits.splice(game[chosen], 1)[0]);
   }
 
   /* ranking.further: a message that asks head.furtherParts things or more; below the first hit's two answers, the
@@ -505,9 +533,12 @@
   /* The ranked hits of a query, its English words corrected, its homophones not yet (``fix``). */
   function scoreCorrected(text, corrected, fix, namedGame) {
     if (fix) corrected = fix(corrected);
-    var said = analysis.saidScopes(text);
-    var sequence = analysis.querySequence([corrected].concat(said.map(function (s) { return s[0]; })).join(" "));
-    var own = analysis.querySequence(corrected);  // the words said, without what their synonyms mean
+    // A Chinese question saying a thing's English name ("Menagerie 要怎么触发") asks as if it said the Chinese one,
+    // and says the synonyms of either.
+    var crossed = analysis.crossNamed(corrected);
+    var said = analysis.saidScopes(text + "\n" + crossed);
+    var sequence = analysis.querySequence([crossed].concat(said.map(function (s) { return s[0]; })).join(" "));
+    var own = analysis.querySequence(crossed);  // the words said, without what their synonyms mean
     var scoped = scopedTerms(own, said);
     var terms = Array.from(new Set(sequence));
     var typed = analysis.asTyped(text);
@@ -703,19 +734,25 @@
         if (outside.length) answered = false;
       }
     }
-    // ranking.answer_first: an answer before an overview (the order shown; whether a ruling answers read the scores).
-    if (asking && hits.length > 1 && answerFirst(hits[0], hits[1], plan)) {
-      var overview = hits[0];
-      hits[0] = hits[1];
-      hits[1] = overview;
-    }
     var glossary = [];
     terms2.forEach(function (value, doc) { glossary.push({ doc: doc, score: value }); });
     glossary.sort(function (a, b) { return b.score - a.score || a.doc - b.doc; });
     glossary = glossary.slice(0, head.glossaryShown || 0);
-    return { hits: hits, glossary: glossary, terms: matched, allTerms: terms, asks: asks, corrected: corrected, plan: plan,
+    return { text: text, hits: hits, glossary: glossary, terms: matched, allTerms: terms, asks: asks, corrected: corrected, plan: plan,
              answered: answered, outside: outside, lang: analysis.script(text), searched: searchedFor(text, corrected),
              valueOf: valueOf };
+  }
+
+  /* ranking.answer_first: an answer before an overview (the order shown, after coverFirst; whether a ruling answers
+   * read the scores). */
+  function answerFirstSwap(found) {
+    var hits = found.hits;
+    if (analysis.isAsking(found.text) && hits.length > 1 && answerFirst(hits[0], hits[1], found.plan)) {
+      var overview = hits[0];
+      hits[0] = hits[1];
+      hits[1] = overview;
+    }
+    return found;
   }
 
   /* ranking.answer_first: whether the second hit of a told question comes first: the first shows its entry, the second

@@ -10,7 +10,15 @@ from collections.abc import Iterator
 
 from whoosh.analysis import Composable, Filter, StopFilter, Token, Tokenizer
 
-from ..data.words.synonyms import said_scopes, said_word, synonym_pairs, synonyms_said
+from ..data.words.synonyms import (
+    cross_named,
+    cross_pattern,
+    crossed_names,
+    said_scopes,
+    said_word,
+    synonym_pairs,
+    synonyms_said,
+)
 from ..text import searchtext
 from ..text.english import common_words, is_common
 from ..text.querynames import longest_spans, name_terms, outside_spans
@@ -26,6 +34,7 @@ from ..text.searchtext import (
     JOIN_RUN,
     MAX_NAME_TERMS,
     MAX_QUERY,
+    MEASURE_ONE,
     PART_ASKER,
     PARTS,
     QUESTION,
@@ -78,6 +87,7 @@ __all__ = [
     "DOUBLED",
     "MAX_NAME_TERMS",
     "MAX_QUERY",
+    "MEASURE_ONE",
     "EnglishStemFilter",
     "MixedTokenizer",
     "analyzer",
@@ -106,6 +116,9 @@ __all__ = [
     "name_terms",
     "synonyms_said",
     "said_scopes",
+    "crossed_names",
+    "cross_named",
+    "cross_pattern",
     "common_words",
     "is_common",
 ]

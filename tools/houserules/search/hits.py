@@ -9,7 +9,7 @@ from typing import Any
 
 from ..text import chinese
 from .postings import MemoryPostings, Postings
-from .ranking import FURTHER_PARTS, Hit, across, also, by_parts, further, leading
+from .ranking import ACROSS, FURTHER_PARTS, Hit, across, also, by_parts, covering, further, leading
 
 #: Each part's scores by document, of a message that asks several things.
 Parts = list[dict[int, float]]
@@ -46,11 +46,30 @@ def entry_hit(
     return hit
 
 
-def across_hit(postings: Postings | MemoryPostings, first: Hit, refs: list[str], parts: Parts, lang: str) -> None:
+def cover_first(
+    postings: Postings | MemoryPostings, hits: list[Hit], shown: list[Any], parts: Parts
+) -> tuple[list[Hit], list[Any]]:
+    """The hits of a message that asks several things, and ``shown`` (what each hit was folded from) in their order,
+    with the entry among the first :data:`ACROSS` of the first hit's game that answers the most parts first
+    (:func:`~houserules.search.ranking.covering`)."""
+    game = [k for k, hit in enumerate(hits[:ACROSS]) if hit.record["game"] == hits[0].record["game"]]
+    entries = [sorted(postings.docs("entry", hits[k].record["id"]))[1:] for k in game]
+    chosen = game[covering(entries, [hits[k].score for k in game], parts)]
+    if not chosen:
+        return hits, shown
+    order = [chosen, *(k for k in range(len(hits)) if k != chosen)]
+    return [hits[k] for k in order], [shown[k] for k in order if k < len(shown)] + shown[len(hits) :]
+
+
+def across_hit(
+    postings: Postings | MemoryPostings, first: Hit, records: list[dict[str, Any]], parts: Parts, lang: str
+) -> None:
     """The first hit of a message that asks several things shows, below its own answer, the question of another of
-    the first entries (``refs``, the first hit's first) that answers the part its entry leaves
+    the first :data:`ACROSS` entries of its game (``records``: the entries in the order shown, the first hit's first:
+    a message asks about one game) that answers the part its entry leaves
     (:func:`~houserules.search.ranking.across`), with that entry's code, id, title and page; and below its two
     answers, the answer of a further part neither answers (:func:`~houserules.search.ranking.further`)."""
+    refs = [record["id"] for record in records[:ACROSS] if record["game"] == first.record["game"]]
     docs = [sorted(postings.docs("entry", ref)) for ref in refs]
     by_part = [[[(part[d], d) for d in entry[1:] if d in part] for entry in docs] for part in parts]
     chosen = across(by_part, first.below, first.lead)

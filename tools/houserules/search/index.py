@@ -23,7 +23,7 @@ from whoosh.query import And, Query, Term
 
 from ..text import chinese
 from . import analysis as searchtext
-from .hits import across_hit, entry_hit
+from .hits import across_hit, cover_first, entry_hit
 from .indexcache import Built, ensure_index
 from .postings import Scores
 from .query import COMMON_SKIPPED as COMMON_SKIPPED  # part of this module's interface
@@ -199,15 +199,15 @@ class SearchIndex(QueryReader):
         scores = {docnum: -score for score, docnum in scored} if best else {}
         hits = [entry_hit(self.postings, record, score, scores, asks, lang, parts) for _, record, score in best[:limit]]
         shown = best
+        if len(parts) > 1 and hits:  # the entry that answers the most parts first (hits.cover_first)
+            hits, shown = cover_first(self.postings, hits, shown, parts)
         if asks and len(hits) > 1 and plan is not None:
-            named = (best[0][0] in plan.names, best[1][0] in plan.names)
+            named = (shown[0][0] in plan.names, shown[1][0] in plan.names)
             if answer_first(hits[0], hits[1], named):  # an answer before an overview (the order shown, not the scores)
                 hits[0], hits[1] = hits[1], hits[0]
-                shown = [best[1], best[0], *best[2:]]
-        if len(parts) > 1 and hits and hits[0].record.get("lead") == "question":
-            game = hits[0].record["game"]  # a message asks about one game: another game's answer is never its part's
-            refs = [record["id"] for _, record, _ in shown[:ACROSS] if record["game"] == game]
-            across_hit(self.postings, hits[0], refs, parts, lang)
+                shown = [shown[1], shown[0], *shown[2:]]
+        if len(parts) > 1 and hits and hits[0].record.get("lead") == "question":  # each part's answer (hits.py)
+            across_hit(self.postings, hits[0], [record for _, record, _ in shown], parts, lang)
         if not asks or not best:
             return Found(hits, lang, False if asks else None)
         second = best[1][2] if len(best) > 1 else 0.0

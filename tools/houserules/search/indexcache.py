@@ -247,6 +247,8 @@ def index_meta(kb: KnowledgeBase, problems: list[str]) -> dict[str, Any]:
         "games": sorted(kb.games),
         "problems": problems,
         "synonyms": searchtext.synonym_pairs(kb),
+        # ... and the glossaries' English names a Chinese question may say, with their Chinese names (cross_named).
+        "crossed": searchtext.crossed_names(kb),
         "game_names": sorted({key for name in names if (key := searchtext.name_key(name))}),
         # ... and which game each names (a query naming one game is about that game: index.NAMED_GAME_BOOST).
         "game_named": game_named(games),

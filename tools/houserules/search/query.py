@@ -321,8 +321,10 @@ class QueryReader:
     def _expanded(self, text: str) -> tuple[list[str], list[str], dict[str, frozenset[int]], list[str]]:
         """:meth:`expanded`, and the sequence of the query's own terms (what the player said, without what its
         synonyms mean)."""
-        said = searchtext.said_scopes(text, self.meta.get("synonyms", []))
-        corrected = self.correct(text)
+        # A Chinese question saying a thing's English name ("Menagerie 要怎么触发") asks as if it said the Chinese one,
+        # and says the synonyms of either.
+        corrected = searchtext.cross_named(self.correct(text), self.meta.get("crossed", []))
+        said = searchtext.said_scopes(f"{text}\n{corrected}", self.meta.get("synonyms", []))
         sequence = searchtext.query_sequence(" ".join([corrected, *said]), self._analyzer)
         own = searchtext.query_sequence(corrected, self._analyzer)
         everywhere = set(own)

@@ -206,6 +206,40 @@ def by_parts(parts: list[list[tuple[float, int]]], lead: int) -> tuple[int, int 
     return shown, next((docnum for docnum in bests if docnum != shown), None)
 
 
+#: In a message that asks several things, an entry among the first :data:`ACROSS` of the first hit's game whose
+#: questions answer more of its parts than the first hit's comes first, when it scores at least this share of it.
+COVER_SHARE = 0.75
+
+
+def covering(entries: list[list[int]], scores: list[float], parts: list[dict[int, float]]) -> int:
+    """Which of the first entries (``entries``: each one's question documents, the first hit's first; ``scores``: the
+    whole message's score of each) a message of several ``parts`` (each part's scores by document) shows first: the
+    one whose questions answer the most parts (a part's best question there scoring at least :data:`LEAD_SHARE` of
+    its best anywhere), when it scores at least :data:`COVER_SHARE` of the first; else the first (0). "traitor 走
+    Chasm 要不要掷骰？他要是停在里面算哪边": the entry on crossing answers both parts, the one on ending a turn in a
+    room only the second.
+
+    >>> covering([[1], [2, 3]], [10.0, 9.5], [{2: 5.0}, {1: 8.0, 3: 7.0}]), covering([[1], [2, 3]], [10.0, 7.0], [{2: 5.0}, {1: 8.0, 3: 7.0}])
+    (1, 0)
+    """
+    if len(parts) < 2 or len(entries) < 2:
+        return 0
+    tops = [max(part.values(), default=0.0) for part in parts]
+
+    def answers(docs: list[int]) -> int:
+        return sum(
+            top > 0 and max((part.get(d, 0.0) for d in docs), default=0.0) >= LEAD_SHARE * top
+            for part, top in zip(parts, tops)
+        )
+
+    counts = [answers(docs) for docs in entries]
+    chosen = 0
+    for k in range(1, len(entries)):
+        if counts[k] > counts[chosen] and scores[k] >= COVER_SHARE * scores[0]:
+            chosen = k
+    return chosen
+
+
 def across(
     parts: list[list[list[tuple[float, int]]]], below: int | None = None, lead: int | None = None
 ) -> tuple[int | None, int] | None:

@@ -46,7 +46,7 @@ from . import homophones
 from . import index as search
 from .documents import FIELD_BOOSTS
 from .query import MISSPELT_MIN
-from .ranking import FURTHER_OWN, FURTHER_PARTS, WEAK_LEAD
+from .ranking import COVER_SHARE, FURTHER_OWN, FURTHER_PARTS, WEAK_LEAD
 
 #: Scores are written as integers of this many units per point.
 SCALE = 100
@@ -146,6 +146,7 @@ def analysis_tables() -> dict[str, Any]:
         "joinFirst": searchtext.JOIN_FIRST,
         "joinMin": searchtext.JOIN_MIN,
         "maxQuery": searchtext.MAX_QUERY,
+        "measureOne": searchtext.MEASURE_ONE.pattern,
     }
 
 
@@ -350,6 +351,7 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         "weakLead": WEAK_LEAD,
         "furtherParts": FURTHER_PARTS,
         "furtherOwn": FURTHER_OWN,
+        "coverShare": COVER_SHARE,
         "alsoShare": search.ALSO_SHARE,
         "answerFirst": search.ANSWER_FIRST,
         "answered": search.ANSWERED,
@@ -362,6 +364,9 @@ def export(index: search.SearchIndex, out: Path, glossary: search.SearchIndex | 
         # What a result shows beside its code, by game: the name in Chinese, English and Traditional characters.
         "gameTitles": [[title["zh"], title["en"], title["zh-Hant"]] for title in map(game_title, index.games)],
         **synonym_tables(index),
+        # The glossaries' English names a Chinese question may say, and the pattern they are found with (cross_named).
+        "crossed": index.meta.get("crossed", []),
+        "crossPattern": searchtext.cross_pattern(index.meta.get("crossed", [])),
         "exact": EXACT,
         "exactAlias": EXACT_ALIAS,
         "glossary": GLOSSARY,

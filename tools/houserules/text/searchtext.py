@@ -35,6 +35,9 @@ STOP_WORDS = frozenset(
 
 #: Traditional → simplified, one character at a time (OpenCC's table, :mod:`.chinese`).
 T2S = chinese.T2S
+#: 这/那/哪/每 with 一 before a measure word say the same as without it (哪一边 is 哪边, 这一回合 这回合): both are
+#: folded to the shorter form, so "停在里面算哪边" finds "算在哪一边" (一 of 一定, 一起 stays: no measure word follows).
+MEASURE_ONE = re.compile("([这那哪每])一(?=[边侧个次层回轮张格间种步只位块面方页章局])")
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
 TOKEN = re.compile(rf"[{_CJK}]+|[a-z0-9]+")
@@ -238,12 +241,12 @@ def is_asking(text: str) -> bool:
 
 
 def fold(text: str) -> str:
-    """The form both index and query are compared in: NFKC, lowercase, simplified.
+    """The form both index and query are compared in: NFKC, lowercase, simplified, 哪一边 as 哪边 (:data:`MEASURE_ONE`).
 
-    >>> fold("Ｍystic 電梯")
-    'mystic 电梯'
+    >>> fold("Ｍystic 電梯"), fold("停在哪一邊？一定要嗎")
+    ('mystic 电梯', '停在哪边?一定要吗')
     """
-    return unicodedata.normalize("NFKC", text).lower().translate(T2S)
+    return MEASURE_ONE.sub(r"\1", unicodedata.normalize("NFKC", text).lower().translate(T2S))
 
 
 def exact_key(text: str) -> str:

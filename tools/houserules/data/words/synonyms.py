@@ -52,6 +52,71 @@ def synonym_pairs(kb: KnowledgeBase) -> list[list[str]]:
     return [list(p) for p in sorted(kept, key=lambda p: (p[2], p[1], p[0]))]
 
 
+def crossed_names(kb: KnowledgeBase) -> list[list[str]]:
+    """The glossaries' English names a Chinese question may say, each with its Chinese name, as ``[en, zh]``
+    (folded, longest first): "Menagerie 要怎么触发" asks what "兽栏要怎么触发" asks (:func:`cross_named`). Left
+    out: a name the game's Chinese texts write in English at least as often as in Chinese (HP, XP: a Chinese
+    question saying it matches them as it is), and one whose games' glossaries give it different Chinese names (round: 回合 in
+    one game, 轮次 in another)."""
+    chinese: dict[str, str] = {}
+    for entry in kb.entries.values():
+        chinese[entry.game] = chinese.get(entry.game, "") + "\n".join(
+            text for path, text in entry.texts if path and path[-1] in ("zh", "zh-Hant")
+        )
+    names: dict[str, set[str]] = {}
+    written: set[str] = set()
+    for game in kb.games.values():
+        texts = fold(chinese.get(game.id, ""))
+        for term in game.glossary.terms if game.glossary else []:
+            en, zh = fold(term.en).strip(), fold(term.zh).strip()
+            if not (en.isascii() and _WORD.search(en) and zh) or en == zh:
+                continue
+            names.setdefault(en, set()).add(zh)
+            if len(re.findall(rf"(?<![a-z0-9]){re.escape(en)}(?![a-z0-9])", texts)) >= texts.count(zh):
+                written.add(en)
+    kept = [[en, next(iter(zh))] for en, zh in names.items() if len(zh) == 1 and en not in written]
+    return sorted(kept, key=lambda pair: (-len(pair[0]), pair[0]))
+
+
+#: Chinese characters: a query holding one is read as Chinese by :func:`cross_named`.
+_CHINESE = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def cross_pattern(pairs: list[list[str]]) -> str:
+    """The pattern :func:`cross_named` finds the English names of ``pairs`` with (the site's worker compiles the
+    same): a name as whole words, spaces between its words, a plural ending allowed, longest first."""
+    names = "|".join(r"\s+".join(map(re.escape, en.split())) for en, _ in pairs)
+    return f"(^|[^a-z0-9])({names})(?:e?s)?(?=[^a-z0-9]|$)" if names else ""
+
+
+@lru_cache(maxsize=8)
+def _cross_compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def cross_named(folded: str, pairs: list[list[str]]) -> str:
+    """A folded Chinese query with the English names of ``pairs`` (:func:`crossed_names`) written in Chinese, as a
+    player who knows the Chinese name would have asked; a query without Chinese characters as it is.
+
+    >>> cross_named("traitor 走 chasms 要掷骰吗", [["traitor", "奸徒"], ["chasm", "缝隙"]])
+    '奸徒走缝隙要掷骰吗'
+    >>> cross_named("the menagerie", [["menagerie", "兽栏"]])
+    'the menagerie'
+    """
+    if not pairs or not _CHINESE.search(folded):
+        return folded
+    means = {en: zh for en, zh in pairs}
+    marked = _cross_compiled(cross_pattern(pairs)).sub(
+        lambda m: f"{m.group(1)}\0{means[' '.join(m.group(2).split())]}\0", folded
+    )
+    # Written in Chinese, without the spaces around it: its neighbours' characters read on into it, as typed in Chinese.
+    return _SPACED_MARK.sub("", marked)
+
+
+#: A name :func:`cross_named` wrote in Chinese, with the spaces around it.
+_SPACED_MARK = re.compile(r"\s*\0\s*")
+
+
 def synonyms_said(text: str, pairs: list[list[str]]) -> list[str]:
     """What the synonyms a query uses mean, in the pairs' order without repeats (:func:`said_scopes`).
 
