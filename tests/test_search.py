@@ -1055,6 +1055,8 @@ def test_a_correct_chinese_query_is_never_changed(real_index):
     texts += ["打架的时候谁先动", "我们带回来一堆宝物", "又被砍了一刀怎么办", "一回合能先走再搜吗"]
     # a demonstrative or a question word and the word after it ("this chapter", not 着障; "who handles", not 水管)
     texts += ["这章输了怎么办", "那层楼没门了", "这张卡哪来的", "多出来那只谁管", "升几级要多少经验"]
+    # a verb of play after a word typed right (rolls with an attribute: not 属性值)
+    texts += ["手枪远程攻击用什么属性掷", "这回合先抽再走"]
     chinese = [t for t in texts if any("\u4e00" <= c <= "\u9fff" for c in t)]
     assert len(chinese) > 100
     for text in chinese:
@@ -1090,9 +1092,19 @@ def test_homophone_keys_use_each_characters_first_reading():
     # a demonstrative's or a question word's bigram stays as typed, in the worker too
     assert homophones.correct("这章", known, lambda k: ["着障"]) == "这章"
     assert homophones.correct("谁管", known, lambda k: ["水管"]) == "谁管"
+    # both characters change only beside an indexed bigram: alone, 建意 (建议 mistyped) is no name's slip
+    assert homophones.correct("模题", known, lambda k: ["魔梯"]) == "模题"
+    assert homophones.correct("有什么建意", known, lambda k: ["坚毅"]) == "有什么建意"
+    # ... and a verb of play after a word typed right (属性掷 rolls with an attribute, it is not 属性值)
+    assert homophones.correct("属性掷", lambda b: b == "属性", lambda k: ["性值/属性值"]) == "属性掷"
+    assert homophones.correct("捕鼠架", lambda b: b == "捕鼠", lambda k: ["鼠夹/捕鼠夹"]) == "捕鼠夹"
+    # the worker reads both sets from the site's head
+    from houserules.search.shards import analysis_tables
+
     worker = (ROOT / "site_overrides/assets/javascripts/hr-search-analysis.js").read_text(encoding="utf-8")
-    shipped = re.search(r"var PRONOUNS = new Set\(\[([^\]]*)\]\)", worker)
-    assert shipped and set(re.findall(r'"(.)"', shipped.group(1))) == set(homophones.PRONOUNS)
+    assert "new Set(Array.from(head.pronouns" in worker and "new Set(Array.from(head.playVerbs" in worker
+    tables = analysis_tables()
+    assert (set(tables["pronouns"]), set(tables["playVerbs"])) == (homophones.PRONOUNS, homophones.PLAY_VERBS)
     # a bigram of a longer name corrects only into that name
     assert homophones.correct("捕鼠架", lambda b: b == "捕鼠", lambda k: ["鼠夹/捕鼠夹"]) == "捕鼠夹"
     assert homophones.correct("结束会怎样", lambda b: b == "结束", lambda k: ["束回/结束回合"]) == "结束会怎样"

@@ -671,6 +671,8 @@ def test_everyday_words_are_analysed_and_ranked_alike(site, index):
         "nobody patches her up, how long till she dies",
         "这章输了咋整",
         "can I move again with the rest of my movement",
+        "手枪远程攻击用什么属性掷",  # a verb of play after a word typed right stays (homophones.PLAY_VERBS)
+        "Menagerie 要怎么触发",  # an English name read as its Chinese one: no correction (cross_named)
     ]
     found = worker(site, rank=queries)["rank"]
     assert found[0]["corrected"] == "shaft" and found[4]["corrected"] == "elevator crash"

@@ -363,8 +363,9 @@ var hrAnalysis = (function () {
     }
 
     /* homophones.correct: ``known(bigram)``, ``candidates(key)`` (best first), ``reading`` a Map char -> syllable. */
-    /* homophones.PRONOUNS: a bigram with one stays as typed. */
-    var PRONOUNS = new Set(["这", "那", "哪", "谁", "啥", "咋", "怎", "几"]);
+    /* homophones.PRONOUNS: a bigram with one stays as typed; homophones.PLAY_VERBS: one after a word typed right stays. */
+    var PRONOUNS = new Set(Array.from(head.pronouns || "这那哪谁啥咋怎几"));
+    var PLAY_VERBS = new Set(Array.from(head.playVerbs || ""));
     function correctHomophones(folded, known, candidates, reading) {
       var mask = masked(folded), chars = Array.from(folded), pairs = [], covered = [], i;
       for (i = 0; i + 1 < chars.length; i++) if (isCjk(mask[i]) && isCjk(mask[i + 1])) pairs.push(i);
@@ -379,7 +380,10 @@ var hrAnalysis = (function () {
         if (options.some(function (o) { return o.split("/")[0] === bigram; })) return;  // a name's own bigram
         // A character of an indexed bigram stays: only the other one was mistyped (行动股 -> 行动骰).
         var kept = covered[i] ? 0 : covered[i + 1] ? 1 : -1;
-        var best = "", fewest = 3;
+        if (kept >= 0 && PLAY_VERBS.has(chars[i + 1 - kept])) return;  // 属性掷 is not 属性值
+        // Both characters change only beside an indexed bigram ("模题坠毁"; 建意 alone is not 坚毅).
+        var beside = (i > 0 && covered[i - 1]) || (i + 2 < chars.length && covered[i + 2]);
+        var best = "", fewest = beside ? 3 : 2;
         options.forEach(function (candidate) {
           var c = Array.from(candidate);
           if (c[0] === "!" || (kept >= 0 && c[kept] !== chars[i + kept])) return;

@@ -10,7 +10,8 @@ indexed bigram of the query stays: a correct query stays as it is, and so does a
 魔梯坠毁), whose characters belong to the indexed words around them. A bigram with one such character may have its
 other one corrected, the one slip of a word the rest of which was typed right (遭遇咖 → 遭遇卡: 遇 stays).
 
-A demonstrative or a question word and the word after it (这章, 那层, 谁管, 几级) stay as typed (:data:`PRONOUNS`). A real word is never
+A demonstrative or a question word and the word after it (这章, 那层, 谁管, 几级) stay as typed (:data:`PRONOUNS`), and so does
+a verb of play after a word typed right (属性掷 is not 属性值: :data:`PLAY_VERBS`). A real word is never
 corrected: a bigram of the query that stands in a word of jieba's dictionary (of two to four characters, seen at
 least :data:`MIN_WORD_FREQUENCY` times: 一刀, 到底, 步数, 吧台, and 刀两 of 一刀两断) stays as typed, though it
 sounds like an indexed name (一道, 捕鼠). The key table lists those bigrams of its keys, marked ``!``. And a
@@ -37,6 +38,10 @@ from ..text import searchtext
 #: 那层 "that floor", 谁管 "who handles", 几级 "which level"), which jieba's dictionary does not list as words. A
 #: bigram with one stays as typed (这章 is not 着障, 谁管 is not 水管: 谁 reads shui first).
 PRONOUNS = frozenset("这那哪谁啥咋怎几")
+#: One-character verbs of play: after a word typed right, one is that word's verb, never its misheard last character
+#: ("用什么属性掷" rolls with an attribute; 属性值 is a name it sounds like). The one slip of a word the rest of which was
+#: typed right is corrected only when the other character is not one of these (捕鼠架 → 捕鼠夹).
+PLAY_VERBS = frozenset("掷投抽摸扣打走跑跳拿用放翻加坐进")
 #: How often jieba's dictionary must have seen a two-character word for a query to mean it as typed.
 MIN_WORD_FREQUENCY = 5
 #: A real word in a key's list of the key table (never a candidate: the query keeps it).
@@ -201,9 +206,14 @@ def correct(
             continue
         if any(option.split(NAME_MARK)[0] == bigram for option in options):  # a name's own bigram
             continue
-        # A character of an indexed bigram stays: only the other one was mistyped (行动股 → 行动骰).
+        # A character of an indexed bigram stays: only the other one was mistyped (行动股 → 行动骰), unless it is a verb.
         kept = 0 if covered[i] else 1 if covered[i + 1] else None
-        best, fewest = "", 3
+        if kept is not None and chars[i + 1 - kept] in PLAY_VERBS:
+            continue
+        # Both characters change only beside an indexed bigram ("模题坠毁"): alone, a bigram that shares no character with a
+        # name is a slip of an everyday word the index lacks (建意, of 建议, is not 坚毅).
+        beside = (i > 0 and covered[i - 1]) or (i + 2 < len(chars) and covered[i + 2])
+        best, fewest = "", 3 if beside else 2
         for candidate in options:
             if candidate.startswith(WORD_MARK) or (kept is not None and candidate[kept] != chars[i + kept]):
                 continue
