@@ -1169,7 +1169,6 @@ def test_no_vocabulary_word_at_all_is_corrected(real_index):
 def _dictionary_words() -> list[str]:
     """The words of jieba's dictionary the search knows as words (two to four characters, seen five times)."""
     import importlib.util
-    import re
 
     from houserules.search import homophones
 
@@ -1775,3 +1774,10 @@ def test_this_or_that_with_one_before_a_measure_word_reads_as_without_it(real_in
     """哪一边 and 哪边, 这一回合 and 这回合 are the same words to the search (searchtext.MEASURE_ONE), 一定 stays."""
     assert real_index.plan("停在里面算哪一边").terms == real_index.plan("停在里面算哪边").terms
     assert "一定" in real_index.plan("那一定要考验吗").terms
+
+
+def test_an_english_gloss_inside_a_chinese_word_leaves_the_word_whole(real_index):
+    """ "恢复（recover）行动" says the recover action, a topic no source here covers (searchtext.aside_glosses): the
+    results say no ruling answers it, as for "恢复行动具体能干嘛"."""
+    for told in ("恢复（recover）行动具体能干嘛", "恢复行动具体能干嘛"):
+        assert real_index.plan(told).outside and real_index.find(told, limit=3).answered is False, told

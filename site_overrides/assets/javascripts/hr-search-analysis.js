@@ -194,6 +194,14 @@ var hrAnalysis = (function () {
       return out.replace(MEASURE_ONE, "$1");
     }
 
+    /* searchtext.aside_glosses: each English gloss inside a Chinese word (head.gloss) moved to the end. */
+    var GLOSS = new RegExp(head.gloss || "(?!)", "gu");
+    function asideGlosses(folded) {
+      var glosses = [];
+      var text = folded.replace(GLOSS, function (all, before, gloss) { glosses.push(gloss); return before; });
+      return text + glosses.map(function (gloss) { return " (" + gloss + ")"; }).join("");
+    }
+
     /* synonyms.cross_named: a folded Chinese query with the glossaries' English names it says (head.crossed, found
      * with head.crossPattern) written in Chinese, without the spaces around them. */
     var CROSSED = new Map((head.crossed || []).map(function (pair) { return [pair[0], pair[1]]; }));
@@ -514,6 +522,7 @@ var hrAnalysis = (function () {
       bounded: bounded,
       saidScopes: saidScopes,
       crossNamed: crossNamed,
+      asideGlosses: asideGlosses,
       termOf: termOf,
       fold: fold, queryTerms: queryTerms, querySequence: querySequence, exactKey: exactKey, isQuestion: isQuestion,
       isAsking: isAsking, askedParts: askedParts, asTyped: asTyped, script: script,

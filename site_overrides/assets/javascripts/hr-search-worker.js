@@ -534,8 +534,8 @@
   function scoreCorrected(text, corrected, fix, namedGame) {
     if (fix) corrected = fix(corrected);
     // A Chinese question saying a thing's English name ("Menagerie 要怎么触发") asks as if it said the Chinese one,
-    // and says the synonyms of either.
-    var crossed = analysis.crossNamed(corrected);
+    // and says the synonyms of either; an English gloss inside a Chinese word goes to the end ("恢复(recover)行动").
+    var crossed = analysis.crossNamed(analysis.asideGlosses(corrected));
     var said = analysis.saidScopes(text + "\n" + crossed);
     var sequence = analysis.querySequence([crossed].concat(said.map(function (s) { return s[0]; })).join(" "));
     var own = analysis.querySequence(crossed);  // the words said, without what their synonyms mean

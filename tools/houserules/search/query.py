@@ -322,8 +322,8 @@ class QueryReader:
         """:meth:`expanded`, and the sequence of the query's own terms (what the player said, without what its
         synonyms mean)."""
         # A Chinese question saying a thing's English name ("Menagerie 要怎么触发") asks as if it said the Chinese one,
-        # and says the synonyms of either.
-        corrected = searchtext.cross_named(self.correct(text), self.meta.get("crossed", []))
+        # and says the synonyms of either; an English gloss inside a Chinese word goes to the end ("恢复(recover)行动").
+        corrected = searchtext.cross_named(searchtext.aside_glosses(self.correct(text)), self.meta.get("crossed", []))
         said = searchtext.said_scopes(f"{text}\n{corrected}", self.meta.get("synonyms", []))
         sequence = searchtext.query_sequence(" ".join([corrected, *said]), self._analyzer)
         own = searchtext.query_sequence(corrected, self._analyzer)

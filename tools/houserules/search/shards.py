@@ -147,6 +147,7 @@ def analysis_tables() -> dict[str, Any]:
         "joinMin": searchtext.JOIN_MIN,
         "maxQuery": searchtext.MAX_QUERY,
         "measureOne": searchtext.MEASURE_ONE.pattern,
+        "gloss": searchtext.GLOSS.pattern,
         "pronouns": "".join(sorted(homophones.PRONOUNS)),
         "playVerbs": "".join(sorted(homophones.PLAY_VERBS)),
     }

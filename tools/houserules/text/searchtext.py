@@ -132,6 +132,24 @@ ASKING = re.compile(
 #: (the command line says so). Without a bound a 10,000-character query of junk took seconds,
 #: in the terminal and in the browser's worker, which reads the same bound from the index head.
 MAX_QUERY = 200
+#: An English gloss a player puts in brackets inside a Chinese word ("恢复（recover）行动", folded: "恢复(recover)行动").
+GLOSS = re.compile("([\u3400-\u9fff])\\(\\s*([a-z][a-z0-9 '-]*?)\\s*\\)(?=[\u3400-\u9fff])")
+
+
+def aside_glosses(folded: str) -> str:
+    """A folded query with each English gloss inside a Chinese word (:data:`GLOSS`) moved to its end, so the word reads
+    whole ("恢复行动", a topic no source covers) and the gloss still counts.
+
+    >>> aside_glosses("恢复(recover)行动具体能干嘛"), aside_glosses("scheme(计谋)要占包吗")
+    ('恢复行动具体能干嘛 (recover)', 'scheme(计谋)要占包吗')
+    """
+    glosses: list[str] = []
+
+    def aside(match: re.Match[str]) -> str:
+        glosses.append(match.group(2))
+        return match.group(1)
+
+    return GLOSS.sub(aside, folded) + "".join(f" ({gloss})" for gloss in glosses)
 
 
 def bounded(text: str) -> str:
