@@ -52,8 +52,13 @@ def synonym_pairs(kb: KnowledgeBase) -> list[list[str]]:
     return [list(p) for p in sorted(kept, key=lambda p: (p[2], p[1], p[0]))]
 
 
+#: The kinds of entry that name a thing (a physical piece, a word) rather than answer a question: their titles are names.
+THING_KINDS = ("component", "term")
+
+
 def crossed_names(kb: KnowledgeBase) -> list[list[str]]:
-    """The glossaries' English names a Chinese question may say, each with its Chinese name, as ``[en, zh]``
+    """The glossaries' English names and the English titles of things (:data:`THING_KINDS`) a Chinese question may
+    say, each with its Chinese name, as ``[en, zh]``
     (folded, longest first): "Menagerie 要怎么触发" asks what "兽栏要怎么触发" asks (:func:`cross_named`). Left
     out: a name the game's Chinese texts write in English at least as often as in Chinese (HP, XP: a Chinese
     question saying it matches them as it is), and one whose games' glossaries give it different Chinese names (round: 回合 in
@@ -67,8 +72,15 @@ def crossed_names(kb: KnowledgeBase) -> list[list[str]]:
     written: set[str] = set()
     for game in kb.games.values():
         texts = fold(chinese.get(game.id, ""))
-        for term in game.glossary.terms if game.glossary else []:
-            en, zh = fold(term.en).strip(), fold(term.zh).strip()
+        # The glossary's terms, and the titles of the game's things (components, terms: "Revolver" is 手枪).
+        named = [(term.en, term.zh) for term in (game.glossary.terms if game.glossary else [])]
+        named += [
+            (e.title.get("en", ""), e.title.get("zh", ""))
+            for e in kb.entries.values()
+            if e.game == game.id and e.kind in THING_KINDS
+        ]
+        for en_name, zh_name in named:
+            en, zh = fold(en_name).strip(), fold(zh_name).strip()
             if not (en.isascii() and _WORD.search(en) and zh) or en == zh:
                 continue
             names.setdefault(en, set()).add(zh)
