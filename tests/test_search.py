@@ -1770,6 +1770,20 @@ def test_the_entry_that_answers_every_part_of_a_message_comes_first(real_index):
     assert hit["also"]["id"] == "traitor-no-roll" and "entry" not in hit["also"]
 
 
+@pytest.mark.parametrize(
+    "told",
+    [
+        "traitor 走 Chasm 要不要掷骰过去？他要是停在里面算哪边",  # ranking.covering
+        "I got the +1 from the gym earlier, can I get it again if I end there again? and do the monsters get the bonus",
+        "小鼠在水流里回合结束会怎样？在水里能分享装备吗",  # ranking.across
+    ],
+)
+def test_what_comes_first_does_not_depend_on_how_many_results_are_shown(real_index, told):
+    """--limit 1 shows the first of --limit 10, with the same answers, and the same confidence."""
+    one, ten = real_index.find(told, limit=1), real_index.find(told, limit=10)
+    assert len(one.hits) == 1 and one.hits[0].to_json() == ten.hits[0].to_json() and one.answered == ten.answered
+
+
 def test_this_or_that_with_one_before_a_measure_word_reads_as_without_it(real_index):
     """哪一边 and 哪边, 这一回合 and 这回合 are the same words to the search (searchtext.MEASURE_ONE), 一定 stays."""
     assert real_index.plan("停在里面算哪一边").terms == real_index.plan("停在里面算哪边").terms

@@ -188,16 +188,16 @@ class SearchIndex(QueryReader):
         fetch = limit * 4
         while True:
             found = heapq.nsmallest(fetch, scored)
-            # Two at least: how far the first leads the second says whether it answers a told question; for a
-            # message of several parts, ACROSS: another entry may answer a part the first leaves (hits.across_hit).
-            wanted = max(limit, 2, ACROSS if len(parts) > 1 else 0)
+            # ACROSS at least, whatever the limit: what comes first (cover_first, answer_first), whether it answers (its
+            # lead over the second) and the parts other entries answer (hits.across_hit) never depend on the limit.
+            wanted = max(limit, ACROSS)
             best = fold(((docnum, self.postings.stored(docnum)["record"], -score) for score, docnum in found), wanted)
             if len(best) >= wanted or len(found) < fetch:
                 break
             fetch *= 4
         lang = chinese.reader_script(rest)
         scores = {docnum: -score for score, docnum in scored} if best else {}
-        hits = [entry_hit(self.postings, record, score, scores, asks, lang, parts) for _, record, score in best[:limit]]
+        hits = [entry_hit(self.postings, r, score, scores, asks, lang, parts) for _, r, score in best[:wanted]]
         shown = best
         if len(parts) > 1 and hits:  # the entry that answers the most parts first (hits.cover_first)
             hits, shown = cover_first(self.postings, hits, shown, parts)
@@ -208,6 +208,7 @@ class SearchIndex(QueryReader):
                 shown = [shown[1], shown[0], *shown[2:]]
         if len(parts) > 1 and hits and hits[0].record.get("lead") == "question":  # each part's answer (hits.py)
             across_hit(self.postings, hits[0], [record for _, record, _ in shown], parts, lang)
+        hits = hits[:limit]
         if not asks or not best:
             return Found(hits, lang, False if asks else None)
         second = best[1][2] if len(best) > 1 else 0.0
