@@ -1750,7 +1750,7 @@ def test_a_chinese_question_saying_an_english_name_asks_as_if_it_said_the_chines
     Chinese name names and reads its terms (and what its English synonyms say: "ambush" is Mausritter's too); a
     name the Chinese texts write in English (HP, XP) is read as written."""
     crossed = real_index.meta["crossed"]
-    assert {"menagerie", "coal chute", "traitor", "revolver", "rope"} <= {en for en, _ in crossed}
+    assert {"menagerie", "coal chute", "traitor", "revolver", "rope", "crypt"} <= {en for en, _ in crossed}
     assert not {"hp", "xp", "gm"} & {en for en, _ in crossed}
     for en, zh in crossed:
         mixed, chinese = real_index.plan(f"{en.title()} 有什么用"), real_index.plan(f"{zh}有什么用")
@@ -1759,6 +1759,8 @@ def test_a_chinese_question_saying_an_english_name_asks_as_if_it_said_the_chines
     assert "menageri" in real_index.plan("what does the Menagerie do").terms
     told = real_index.find("Menagerie 要怎么触发？路过一下算不算", limit=3).hits[0].record
     assert told["id"] == "betrayal:menagerie-study-translation"
+    # ... and a topic no source covers, named in English ("crypt" alone is an English word, not a name)
+    assert real_index.find("Crypt停在里面回合结束要扣精神吗", limit=3).outside == ("地穴 · Crypt",)
 
 
 def test_the_entry_that_answers_every_part_of_a_message_comes_first(real_index):

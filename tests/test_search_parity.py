@@ -197,6 +197,7 @@ OUTSIDE = [
     "In Gloomhaven when I long rest do I get to pick which card I lose?",
     "幽港迷城長休可以自己選棄哪張牌嗎",
     "熔炉房回合结束待在里面要受几点伤",
+    "Crypt停在里面回合结束要扣精神吗",  # an English name in a Chinese question (synonyms.cross_named)
     "when do we roll for the haunt, after every omen?",
     "I'm in the Furnace Room and the Mystic Elevator comes, can I get in?",
     "my speed hit the skull before the haunt started, am I out?",  # Betrayal's topic, another game's entry first

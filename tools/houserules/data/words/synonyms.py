@@ -57,8 +57,8 @@ THING_KINDS = ("component", "term")
 
 
 def crossed_names(kb: KnowledgeBase) -> list[list[str]]:
-    """The glossaries' English names and the English titles of things (:data:`THING_KINDS`) a Chinese question may
-    say, each with its Chinese name, as ``[en, zh]``
+    """The glossaries' English names, the English titles of things (:data:`THING_KINDS`) and the English names of
+    what no source covers, which a Chinese question may say, each with its Chinese name, as ``[en, zh]``
     (folded, longest first): "Menagerie 要怎么触发" asks what "兽栏要怎么触发" asks (:func:`cross_named`). Left
     out: a name the game's Chinese texts write in English at least as often as in Chinese (HP, XP: a Chinese
     question saying it matches them as it is), and one whose games' glossaries give it different Chinese names (round: 回合 in
@@ -79,12 +79,15 @@ def crossed_names(kb: KnowledgeBase) -> list[list[str]]:
             for e in kb.entries.values()
             if e.game == game.id and e.kind in THING_KINDS
         ]
+        # ... and what no source covers ("Crypt 停在里面" names the Crypt, 地穴, though "crypt" alone is an English word).
+        named += [(topic.name.en, topic.name.zh) for topic in game.not_covered]
         for en_name, zh_name in named:
             en, zh = fold(en_name).strip(), fold(zh_name).strip()
             if not (en.isascii() and _WORD.search(en) and zh) or en == zh:
                 continue
             names.setdefault(en, set()).add(zh)
-            if len(re.findall(rf"(?<![a-z0-9]){re.escape(en)}(?![a-z0-9])", texts)) >= texts.count(zh):
+            english = len(re.findall(rf"(?<![a-z0-9]){re.escape(en)}(?![a-z0-9])", texts))
+            if english and english >= texts.count(zh):
                 written.add(en)
     kept = [[en, next(iter(zh))] for en, zh in names.items() if len(zh) == 1 and en not in written]
     return sorted(kept, key=lambda pair: (-len(pair[0]), pair[0]))
