@@ -1,6 +1,6 @@
 # houserules: one entry point for people, the pre-commit hook and CI.
 #   make serve   set everything up, build the site and serve it on http://127.0.0.1:8000/
-#   make test-fast  the tests a developer runs on every save: no Chromium, no full build, no PDF (2–3 min on 2 cores)
+#   make test-fast  the tests a developer runs on every save: no Chromium, no full build, no PDF (1–3 min on 2 cores, by load)
 #   make test    set everything up, lint, and run the whole test suite (Chromium, builds, PDFs too)
 #   make fuzz    a long property-based run (HYPOTHESIS_PROFILE=long)
 PYTHON ?= python3
