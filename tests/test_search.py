@@ -1797,3 +1797,16 @@ def test_an_english_gloss_inside_a_chinese_word_leaves_the_word_whole(real_index
     results say no ruling answers it, as for "恢复行动具体能干嘛"."""
     for told in ("恢复（recover）行动具体能干嘛", "恢复行动具体能干嘛"):
         assert real_index.plan(told).outside and real_index.find(told, limit=3).answered is False, told
+
+
+def test_each_parts_answer_leads_where_the_whole_message_matches_the_overview_best(real_index):
+    """Every word of "d4 … d12" is in the one-line answer of attacks, so no question reaches it for the whole message;
+    each part's question answers its part as well as the overview does: both answers show (ranking.parts_lead)."""
+    hit = (
+        real_index.find("When do I roll a d4 for damage instead of my weapon die, and when do I get a d12?", limit=3)
+        .hits[0]
+        .record
+    )
+    assert (hit["id"], hit["question"]["id"], hit["also"]["id"]) == ("mausritter:attacks", "impaired", "enhanced")
+    # a keyword query shows the entry
+    assert "question" not in real_index.find("d4 d12", limit=3).hits[0].record

@@ -283,6 +283,7 @@
     var each = parts.map(function (part) { return rankOne(withoutGameName(part).text); });
     return Promise.all([rankOne(text)].concat(each)).then(function (all) {
       coverFirst(all[0].hits, all.slice(1));
+      partsLead(all[0], all.slice(1));
       byParts(answerFirstSwap(all[0]), all.slice(1));
       return unansweredLead(all[0]);
     });
@@ -324,6 +325,23 @@
     });
     across(found.hits, parts);
     further(found.hits, parts);
+  }
+
+  /* ranking.parts_lead: a hit of a told message of several parts whose whole reading shows the entry leads with the
+   * first part's best question when two parts' best questions (two in all) each score at least head.leadShare of
+   * that part's score of the entry's own document. */
+  function partsLead(found, parts) {
+    if (!analysis.isAsking(found.text)) return;
+    found.hits.forEach(function (hit) {
+      if (hit.question) return;
+      var shown = [];
+      parts.forEach(function (part) {
+        var best = bestQuestion(hit.entry, part.valueOf, 0);
+        var own = part.valueOf.get(firstDoc[hit.entry]) || 0;
+        if (best[0] && best[1] >= head.leadShare * own && shown.indexOf(best[0]) < 0) shown.push(best[0]);
+      });
+      if (shown.length > 1) { hit.question = shown[0]; hit.lead = "question"; }
+    });
   }
 
   /* hits.cover_first, ranking.covering: the entry among the first ACROSS of the first hit's game whose questions answer

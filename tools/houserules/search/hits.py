@@ -9,7 +9,7 @@ from typing import Any
 
 from ..text import chinese
 from .postings import MemoryPostings, Postings
-from .ranking import ACROSS, FURTHER_PARTS, Hit, across, also, by_parts, covering, further, leading
+from .ranking import ACROSS, FURTHER_PARTS, Hit, across, also, by_parts, covering, further, leading, parts_lead
 
 #: Each part's scores by document, of a message that asks several things.
 Parts = list[dict[int, float]]
@@ -30,11 +30,14 @@ def entry_hit(
     docs = sorted(postings.docs("entry", record["id"]))
     entry_doc, questions = docs[0], docs[1:]
     matched = [(scores[d], d) for d in questions if d in scores]
+    by_part = [[(part[d], d) for d in questions if d in part] for part in parts]
     shown = leading(scores.get(entry_doc, 0.0), matched, asks)
+    if shown is None and asks and len(parts) > 1:  # each part's answer, where the whole message shows the overview
+        shown = parts_lead(by_part, [part.get(entry_doc, 0.0) for part in parts])
     fields = postings.stored(entry_doc)
     hit = Hit(fields["record"], score)
     if shown is not None:
-        chosen = by_parts([[(part[d], d) for d in questions if d in part] for part in parts], shown)
+        chosen = by_parts(by_part, shown)
         shown = chosen[0] if chosen is not None else shown
         _lead(hit, fields, postings, shown, lang)
         second = chosen[1] if chosen is not None and chosen[1] is not None else also(matched, shown)

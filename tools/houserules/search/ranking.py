@@ -188,6 +188,25 @@ def also(questions: Iterable[tuple[float, int]], lead: int | None) -> int | None
     return rest[0][1]
 
 
+def parts_lead(parts: list[list[tuple[float, int]]], entry_scores: list[float]) -> int | None:
+    """For a message that asks several things whose whole reading shows the entry (its overview matches every part's
+    words, so no question reaches :data:`LEAD_SHARE` of it, :func:`leading`): the question that leads when, for two
+    parts at least, the part's best question of the entry (``parts``: each part's matched questions ``(score,
+    docnum)``) scores at least :data:`LEAD_SHARE` of that part's score of the entry's own document (``entry_scores``,
+    0 when it did not match), two questions in all: the first such part's. None otherwise. "When do I roll a d4 for
+    damage, and when do I get a d12?" shows the two answers, not the one-line summary of attacks.
+
+    >>> parts_lead([[(112.0, 3), (70.0, 4)], [(108.0, 5)]], [110.0, 54.0]), parts_lead([[(80.0, 3)], [(108.0, 5)]], [110.0, 54.0])
+    (3, None)
+    """
+    shown: list[int] = []
+    for matched, own in zip(parts, entry_scores, strict=True):
+        best = best_of(matched)
+        if best is not None and best[0] >= LEAD_SHARE * own and best[1] not in shown:
+            shown.append(best[1])
+    return shown[0] if len(shown) > 1 else None
+
+
 def by_parts(parts: list[list[tuple[float, int]]], lead: int) -> tuple[int, int | None] | None:
     """For a message that asks several things (:func:`~houserules.text.searchtext.asked_parts`), what an entry's
     hit shows: ``parts`` holds, for each part, the entry's questions it matched (``(score, docnum)``, scored for that
