@@ -351,17 +351,10 @@
     var game = [];
     hits.slice(0, ACROSS).forEach(function (hit, k) { if (head.gameOf[hit.entry] === head.gameOf[hits[0].entry]) game.push(k); });
     if (parts.length < 2 || game.length < 2) return;
-    var tops = parts.map(function (part) {
-      var top = 0;
-      part.valueOf.forEach(function (value) { if (value > top) top = value; });
-      return top;
-    });
+    var tops = parts.map(function (part) { return Math.max(0, partTop(part.valueOf)[1]); });
     var counts = game.map(function (k) {
-      var entry = hits[k].entry, start = firstDoc[entry], size = head.groups[entry];
       return parts.filter(function (part, p) {
-        var best = 0;
-        for (var d = start + 1; d < start + size; d++) if (part.valueOf.has(d) && part.valueOf.get(d) > best) best = part.valueOf.get(d);
-        return tops[p] > 0 && best >= head.leadShare * tops[p];
+        return tops[p] > 0 && bestQuestion(hits[k].entry, part.valueOf, 0)[1] >= head.leadShare * tops[p];
       }).length;
     });
     var chosen = 0;
@@ -369,6 +362,13 @@
       if (counts[c] > counts[chosen] && hits[game[c]].score >= head.coverShare * hits[0].score) chosen = c;
     }
     if (chosen) hits.unshift(hits.splice(game[chosen], 1)[0]);
+  }
+
+  /* A part's best document and its score (ties: the lower document), [-1, 0] when it matched none. */
+  function partTop(valueOf) {
+    var top = -1, topValue = 0;
+    valueOf.forEach(function (v, d) { if (top < 0 || v > topValue || (v === topValue && d < top)) { top = d; topValue = v; } });
+    return [top, topValue];
   }
 
   /* ranking.further: a message that asks head.furtherParts things or more; below the first hit's two answers, the
@@ -385,8 +385,7 @@
       .map(function (hit) { return hit.entry; });
     var extra = [];
     parts.forEach(function (part) {
-      var top = -1, topValue = 0;
-      part.valueOf.forEach(function (v, d) { if (top < 0 || v > topValue || (v === topValue && d < top)) { top = d; topValue = v; } });
+      var top = partTop(part.valueOf)[0];
       var entry = top < 0 ? -1 : entryOf[top];
       if (top >= 0 && head.gameOf[entry] === head.gameOf[first.entry] && entries.indexOf(entry) < 0 && extra.indexOf(entry) < 0) {
         extra.push(entry);

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from whoosh.analysis import Composable, Filter, StopFilter, Token, Tokenizer
 
 from ..data.words.synonyms import (
+    Crossing,
     cross_named,
     cross_pattern,
     crossed_names,
@@ -121,6 +122,7 @@ __all__ = [
     "synonyms_said",
     "said_scopes",
     "crossed_names",
+    "Crossing",
     "cross_named",
     "cross_pattern",
     "common_words",

@@ -27,7 +27,7 @@ def entry_hit(
     """The hit of an entry: its question that answers the query (:func:`~houserules.search.ranking.leading`), else
     the entry; for a message that asks several things (``parts``: each part's scores), each part's question
     (:func:`~houserules.search.ranking.by_parts`)."""
-    docs = sorted(postings.docs("entry", record["id"]))
+    docs = entry_docs(postings, record["id"])
     entry_doc, questions = docs[0], docs[1:]
     matched = [(scores[d], d) for d in questions if d in scores]
     by_part = [[(part[d], d) for d in questions if d in part] for part in parts]
@@ -56,7 +56,7 @@ def cover_first(
     with the entry among the first :data:`ACROSS` of the first hit's game that answers the most parts first
     (:func:`~houserules.search.ranking.covering`)."""
     game = [k for k, hit in enumerate(hits[:ACROSS]) if hit.record["game"] == hits[0].record["game"]]
-    entries = [sorted(postings.docs("entry", hits[k].record["id"]))[1:] for k in game]
+    entries = [entry_docs(postings, hits[k].record["id"])[1:] for k in game]
     chosen = game[covering(entries, [hits[k].score for k in game], parts)]
     if not chosen:
         return hits, shown
@@ -73,7 +73,7 @@ def across_hit(
     (:func:`~houserules.search.ranking.across`), with that entry's code, id, title and page; and below its two
     answers, the answer of a further part neither answers (:func:`~houserules.search.ranking.further`)."""
     refs = [record["id"] for record in records[:ACROSS] if record["game"] == first.record["game"]]
-    docs = [sorted(postings.docs("entry", ref)) for ref in refs]
+    docs = [entry_docs(postings, ref) for ref in refs]
     by_part = [[[(part[d], d) for d in entry[1:] if d in part] for entry in docs] for part in parts]
     chosen = across(by_part, first.below, first.lead)
     if chosen is not None:
@@ -89,13 +89,18 @@ def across_hit(
     tops = [max(part, key=lambda d: (part[d], -d)) for part in parts if part]
     extra = {postings.stored(d)["record"]["id"] for d in tops} - set(refs)
     game = first.record["game"]
-    extra_docs = sorted(sorted(postings.docs("entry", ref)) for ref in extra if ref.partition(":")[0] == game)
+    extra_docs = sorted(entry_docs(postings, ref) for ref in extra if ref.partition(":")[0] == game)
     for row, part in zip(by_part, parts, strict=True):
         row += [[(part[d], d) for d in entry[1:] if d in part] for entry in extra_docs]
     more = further(by_part, {d for d in (first.lead, first.below) if d is not None})
     if more is not None:
         question = postings.stored(more)
         _below(first, question, lang, _other(first, question), "more")
+
+
+def entry_docs(postings: Postings | MemoryPostings, ref: str) -> list[int]:
+    """The documents of the entry ``ref`` in order: its own first, then its questions'."""
+    return sorted(postings.docs("entry", ref))
 
 
 def _other(hit: Hit, stored: dict[str, Any]) -> dict[str, Any] | None:

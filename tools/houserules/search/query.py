@@ -117,6 +117,8 @@ class QueryReader:
             )
             for name, game in self.meta.get("game_name_texts", [])
         ]
+        #: The English names a Chinese question may say, read as their Chinese ones (``synonyms.cross_named``).
+        self._crossing = searchtext.Crossing(self.meta.get("crossed", []))
         self._game_texts_latin = [(name, game) for name, game in self.meta.get("game_name_texts", []) if name.isascii()]
         self._without: tuple[str | None, tuple[str, int | None]] = (None, ("", None))
         synonyms = self.meta.get("synonyms", [])
@@ -323,7 +325,7 @@ class QueryReader:
         synonyms mean)."""
         # A Chinese question saying a thing's English name ("Menagerie 要怎么触发") asks as if it said the Chinese one,
         # and says the synonyms of either; an English gloss inside a Chinese word goes to the end ("恢复(recover)行动").
-        corrected = searchtext.cross_named(searchtext.aside_glosses(self.correct(text)), self.meta.get("crossed", []))
+        corrected = self._crossing(searchtext.aside_glosses(self.correct(text)))
         said = searchtext.said_scopes(f"{text}\n{corrected}", self.meta.get("synonyms", []))
         sequence = searchtext.query_sequence(" ".join([corrected, *said]), self._analyzer)
         own = searchtext.query_sequence(corrected, self._analyzer)

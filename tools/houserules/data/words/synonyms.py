@@ -63,22 +63,22 @@ def crossed_names(kb: KnowledgeBase) -> list[list[str]]:
     out: a name the game's Chinese texts write in English at least as often as in Chinese (HP, XP: a Chinese
     question saying it matches them as it is), and one whose games' glossaries give it different Chinese names (round: 回合 in
     one game, 轮次 in another)."""
-    chinese: dict[str, str] = {}
+    # Each game's Chinese texts and the titles of its things, read in one pass over the entries.
+    chinese: dict[str, list[str]] = {}
+    things: dict[str, list[tuple[str, str]]] = {}
     for entry in kb.entries.values():
-        chinese[entry.game] = chinese.get(entry.game, "") + "\n".join(
+        chinese.setdefault(entry.game, []).extend(
             text for path, text in entry.texts if path and path[-1] in ("zh", "zh-Hant")
         )
+        if entry.kind in THING_KINDS:
+            things.setdefault(entry.game, []).append((entry.title.get("en", ""), entry.title.get("zh", "")))
     names: dict[str, set[str]] = {}
     written: set[str] = set()
     for game in kb.games.values():
-        texts = fold(chinese.get(game.id, ""))
+        texts = fold("\n".join(chinese.get(game.id, [])))
         # The glossary's terms, and the titles of the game's things (components, terms: "Revolver" is 手枪).
         named = [(term.en, term.zh) for term in (game.glossary.terms if game.glossary else [])]
-        named += [
-            (e.title.get("en", ""), e.title.get("zh", ""))
-            for e in kb.entries.values()
-            if e.game == game.id and e.kind in THING_KINDS
-        ]
+        named += things.get(game.id, [])
         # ... and what no source covers ("Crypt 停在里面" names the Crypt, 地穴, though "crypt" alone is an English word).
         named += [(topic.name.en, topic.name.zh) for topic in game.not_covered]
         for en_name, zh_name in named:
@@ -104,28 +104,37 @@ def cross_pattern(pairs: list[list[str]]) -> str:
     return f"(^|[^a-z0-9])({names})(?:e?s)?(?=[^a-z0-9]|$)" if names else ""
 
 
-@lru_cache(maxsize=8)
-def _cross_compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
+class Crossing:
+    """The names of :func:`crossed_names` as one index reads every query with them (:func:`cross_named`): the pattern
+    is compiled once, for the first query holding Chinese characters."""
+
+    def __init__(self, pairs: list[list[str]]):
+        self.pairs = pairs
+        self.means = {en: zh for en, zh in pairs}
+        self._pattern: re.Pattern[str] | None = None
+
+    def __call__(self, folded: str) -> str:
+        if not self.pairs or not _CHINESE.search(folded):
+            return folded
+        if self._pattern is None:
+            self._pattern = re.compile(cross_pattern(self.pairs))
+        marked = self._pattern.sub(lambda m: f"{m.group(1)}\0{self.means[' '.join(m.group(2).split())]}\0", folded)
+        # Written in Chinese, without the spaces around it: its neighbours' characters read on into it, as typed in
+        # Chinese.
+        return _SPACED_MARK.sub("", marked)
 
 
 def cross_named(folded: str, pairs: list[list[str]]) -> str:
     """A folded Chinese query with the English names of ``pairs`` (:func:`crossed_names`) written in Chinese, as a
-    player who knows the Chinese name would have asked; a query without Chinese characters as it is.
+    player who knows the Chinese name would have asked; a query without Chinese characters as it is (an index
+    reads every query with one :class:`Crossing`).
 
     >>> cross_named("traitor 走 chasms 要掷骰吗", [["traitor", "奸徒"], ["chasm", "缝隙"]])
     '奸徒走缝隙要掷骰吗'
     >>> cross_named("the menagerie", [["menagerie", "兽栏"]])
     'the menagerie'
     """
-    if not pairs or not _CHINESE.search(folded):
-        return folded
-    means = {en: zh for en, zh in pairs}
-    marked = _cross_compiled(cross_pattern(pairs)).sub(
-        lambda m: f"{m.group(1)}\0{means[' '.join(m.group(2).split())]}\0", folded
-    )
-    # Written in Chinese, without the spaces around it: its neighbours' characters read on into it, as typed in Chinese.
-    return _SPACED_MARK.sub("", marked)
+    return Crossing(pairs)(folded)
 
 
 #: A name :func:`cross_named` wrote in Chinese, with the spaces around it.
