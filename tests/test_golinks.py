@@ -8,6 +8,7 @@ import re
 import pytest
 
 from conftest import real_check
+from houserules.search.analysis import MAX_QUERY
 from sitecheck import NO_OFFLINE_APP, parse, serve
 
 pytestmark = pytest.mark.slow  # every test reads the real data's built site
@@ -225,6 +226,7 @@ def test_a_megabyte_hash_is_read_up_to_the_bound_with_a_notice(tab, base_url):
     tab.wait_for_selector(".hr-go-notice", timeout=5000)
     notice = tab.locator(".hr-go-notice").inner_text()
     assert notice == (
-        "只读了前 200 个字符，其余 999803 个已忽略。 Only the first 200 characters were read; the other 999803 were ignored."
+        f"只读了前 {MAX_QUERY} 个字符，其余 {1_000_003 - MAX_QUERY} 个已忽略。 "
+        f"Only the first {MAX_QUERY} characters were read; the other {1_000_003 - MAX_QUERY} were ignored."
     )
-    assert tab.locator("input[name=code]").input_value() == "BH-" + "A" * 197
+    assert tab.locator("input[name=code]").input_value() == "BH-" + "A" * (MAX_QUERY - 3)

@@ -1694,6 +1694,18 @@ def test_a_topic_of_a_game_is_said_when_another_games_entry_the_question_does_no
     assert found.outside and found.outside[0].startswith("地下湖") and found.answered is False
 
 
+def test_a_name_inside_an_uncovered_topics_name_does_not_name_the_entry_that_comes_first(real_index):
+    """Mice and Mystics lists its search action as not covered; "search" alone names its search cards, which come
+    first for "how does the search action work". The question names the search action, not the cards: it is said,
+    and no ruling answers. Named beside the topic, an entry is what the question asks ("the furnace room, then the
+    mystic elevator comes")."""
+    found = real_index.find("Mice and Mystics: how does the search action actually work? What do I roll?")
+    assert found.hits[0].record["game"] == "mice-and-mystics"
+    assert any("search action" in said for said in found.outside) and found.answered is False
+    plan = real_index.plan("how does the search action actually work")
+    assert plan.outside == ("search action",) and not plan.beside and plan.names
+
+
 def test_what_a_synonym_reads_the_words_as_names_no_uncovered_topic(real_index):
     """The uncovered topics are named by what the player said, not by what a synonym reads it as: shooting a bow is a
     ranged attack to the synonym table, and Mice and Mystics lists its ranged-attack rules as not covered, but a

@@ -203,6 +203,7 @@ OUTSIDE = [
     "my speed hit the skull before the haunt started, am I out?",  # Betrayal's topic, another game's entry first
     "I'm shooting my bow at a beetle behind a rock, what damage die?",  # a synonym's "ranged attack" names nothing
     "地下湖那塊房間的特殊效果是什麼",  # Betrayal's topic, another game's entry first that the question does not name
+    "Mice and Mystics: how does the search action actually work?",  # "search" inside it names the search cards
 ]
 
 
@@ -217,6 +218,7 @@ def _plan_of(index, typed: str) -> dict:
         "namedGame": plan.named_game,
         "question": plan.question,
         "outside": list(plan.outside),
+        "beside": sorted(plan.beside),
         "scoped": [[term, sorted(games)] for term, games in sorted(plan.scoped.items())],
     }
 

@@ -802,10 +802,10 @@ def test_the_forked_copy_holds_no_socket_of_the_building_process(monkeypatch):
 
 def test_a_query_past_the_bound_shows_a_notice(question_page):
     page, _ = question_page
-    _type(page, "电梯 " + "x" * 300)
+    _type(page, "电梯 " + "x" * 400)
     page.wait_for_selector(".hr-search-notice", timeout=15000)
     assert page.locator(".hr-search-notice").inner_text() == (
-        "只搜索前 200 个字符，其余 103 个已忽略。 Only the first 200 characters are searched; the other 103 are ignored."
+        "只搜索前 300 个字符，其余 103 个已忽略。 Only the first 300 characters are searched; the other 103 are ignored."
     )
     _type(page, "电梯")
     page.wait_for_selector(".hr-search-notice", state="detached", timeout=5000)

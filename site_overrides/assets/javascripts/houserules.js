@@ -155,7 +155,7 @@
   })();
 
   /* -- the search box: a notice past the length the search reads ------------------------------ */
-  var MAX_QUERY = 200;  // search/analysis.py MAX_QUERY; the worker reads it from the index head
+  var MAX_QUERY = 300;  // search/analysis.py MAX_QUERY; the worker reads it from the index head
   document.addEventListener("input", function (event) {
     var box = event.target;
     if (!box.matches || !box.matches("input.md-search__input")) return;
@@ -184,7 +184,7 @@
   // The longest code or question read from go.html#…: the rest is ignored, with a notice (a
   // megabyte of hash once froze the page for the closest-code search). The same number as the
   // search's MAX_QUERY (tools/houserules/search/analysis.py; tests/test_query_bounds.py compares).
-  var MAX_GO = 200;
+  var MAX_GO = 300;
   window.houserulesGoShard = function (prefix, codes) {
     shards[prefix] = codes;
     (waiting[prefix] || []).forEach(function (done) { done(codes); });

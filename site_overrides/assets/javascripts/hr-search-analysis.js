@@ -156,12 +156,13 @@ var hrAnalysis = (function () {
       if (/^[\x00-\x7f]*$/.test(pair[0])) (fold(pair[0]).match(ENGLISH) || []).forEach(function (w) { saidWords.add(w); });
     });
 
-    /* searchtext.bounded: the first head.maxQuery characters (code points) of a query. */
+    /* searchtext.bounded: the first head.maxQuery characters (code points) of a query, less the part of a
+       Latin word the bound cuts in two. */
     function bounded(text) {
       if (text.length <= head.maxQuery) return text;
-      var out = "", n = 0;
-      for (var ch of text) { if (n++ === head.maxQuery) break; out += ch; }
-      return out;
+      var out = "", n = 0, next = "";
+      for (var ch of text) { if (n++ === head.maxQuery) { next = ch; break; } out += ch; }
+      return /^[A-Za-z0-9]/.test(next) ? out.replace(/[A-Za-z0-9]+$/, "") : out;
     }
 
     /* chinese.reader_script: "zh-Hant" when the text holds more characters only Traditional Chinese writes

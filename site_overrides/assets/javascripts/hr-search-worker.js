@@ -592,6 +592,7 @@
    * the terms of games' synonyms with their games, the terms of the names it says, the documents it names and those
    * about what it names, the game it names, whether it is a question. */
   function planOf(text, terms, byShard, sequence, scoped, said, own) {
+    var outside = outsideNames(own, byShard, scoped);  // the words said, not what their synonyms mean
     return {
       terms: terms,
       scoped: scoped,
@@ -600,28 +601,36 @@
       about: namedDocs(sequence, byShard, head.about, scoped),
       namedGame: said !== null && said !== undefined ? said : gameNamed(sequence),
       question: analysis.isQuestion(text),
-      outside: outsideNames(own, byShard, scoped)  // the words said, not what their synonyms mean
+      outside: Array.from(new Set(outside.map(function (span) { return span[2]; }))),
+      // querynames.masked: the entries it names outside those names ("the search action" names no search cards).
+      beside: outside.length ? namedDocs(masked(own, outside), byShard, head.names, scoped) : new Set()
     };
   }
 
-  /* QueryReader.outside: the names of what no entry answers that the query says (head.outside: a topic no source
-   * covers, another game), each not held by a name of an entry or a game at least as long (querynames.outside_spans). */
+  /* QueryReader.outside: the runs [start, end, key] of the names of what no entry answers that the query says
+   * (head.outside: a topic no source covers, another game), each not held by a name of an entry or a game at least
+   * as long (querynames.outside_spans). */
   function outsideNames(sequence, byShard, scoped) {
-    var outside = head.outside || {}, said = [], covered = [], found = [];
+    var outside = head.outside || {}, said = [], covered = [];
     sequence.forEach(function (first, start) {
       for (var end = start + 1; end <= Math.min(sequence.length, start + head.maxNameTerms); end++) {
         var key = sequence.slice(start, end).join(" ");
         if (Object.prototype.hasOwnProperty.call(outside, key)) said.push([start, end, key]);
       }
     });
-    if (!said.length) return found;
+    if (!said.length) return said;
     eachName(sequence, byShard, scoped, function (start, end) { covered.push([start, end]); });
     said.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
-    said.forEach(function (span) {
-      var held = covered.some(function (c) { return c[0] <= span[0] && span[1] <= c[1] && c[1] - c[0] >= span[1] - span[0]; });
-      if (!held && found.indexOf(span[2]) < 0) found.push(span[2]);
+    return said.filter(function (span) {
+      return !covered.some(function (c) { return c[0] <= span[0] && span[1] <= c[1] && c[1] - c[0] >= span[1] - span[0]; });
     });
-    return found;
+  }
+
+  /* querynames.masked: the sequence with the terms of the spans blanked, so no name is read inside them. */
+  function masked(sequence, spans) {
+    var out = sequence.slice();
+    spans.forEach(function (span) { for (var i = span[0]; i < span[1]; i++) out[i] = ""; });
+    return out;
   }
 
   /* rank.rank, step for step: every document the plan matches, as {doc, entry, score, share}, unordered. A
@@ -741,7 +750,7 @@
       // source covers of the game the question's words belong to, or of any game unless the question names the
       // first hit too), when that is what it asks.
       if (hits.length && plan.outside.length) {
-        var game = gameOfDoc(hits[0].doc), named = plan.names.has(hits[0].doc), script = analysis.script(text);
+        var game = gameOfDoc(hits[0].doc), named = plan.beside.has(hits[0].doc), script = analysis.script(text);
         plan.outside.forEach(function (key) {
           var n = head.outside[key];
           if (n[1] !== -1 && !(n[1] === asked && asked !== game) && named) return;
@@ -1183,7 +1192,7 @@
     var plan = found.plan ? {
       terms: sorted(found.plan.terms), nameTerms: sorted(found.plan.nameTerms), names: sorted(found.plan.names),
       about: sorted(found.plan.about), namedGame: found.plan.namedGame, question: found.plan.question,
-      outside: found.plan.outside,
+      outside: found.plan.outside, beside: sorted(found.plan.beside),
       scoped: sorted(found.plan.scoped.keys()).map(function (t) { return [t, sorted(found.plan.scoped.get(t))]; })
     } : null;
     return { corrected: found.corrected, terms: found.allTerms, asks: found.asks, answered: found.answered,

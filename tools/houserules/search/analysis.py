@@ -22,7 +22,7 @@ from ..data.words.synonyms import (
 )
 from ..text import searchtext
 from ..text.english import common_words, is_common
-from ..text.querynames import longest_spans, name_terms, outside_spans
+from ..text.querynames import longest_spans, masked, name_terms, outside_spans
 from ..text.searchtext import (
     ASKING,
     ASKS,
@@ -118,6 +118,7 @@ __all__ = [
     "word_form",
     "longest_spans",
     "outside_spans",
+    "masked",
     "name_terms",
     "synonyms_said",
     "said_scopes",

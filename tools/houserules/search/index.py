@@ -227,7 +227,7 @@ class SearchIndex(QueryReader):
         game = self.games[self.games_of()[first]]
         other = self.games[asked] if asked is not None and self.games[asked] != game else None
         said = [self.outside_names[key] for key in plan.outside]
-        kept = [(label, hant) for label, of, hant in said if of in ("", other) or first not in plan.names]
+        kept = [(label, hant) for label, of, hant in said if of in ("", other) or first not in plan.beside]
         return tuple(dict.fromkeys(hant if lang == chinese.ZH_HANT else label for label, hant in kept))
 
 

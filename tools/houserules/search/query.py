@@ -62,7 +62,9 @@ class QueryPlan:
     the documents of the entries the query names, and of those about what it names; ``named_game``: the game
     it names (an index into the index's games), or None; ``question``: whether it asks (answers come first);
     ``outside``: the names it says of what no entry answers (a topic no source covers, another game), as keys
-    of the index's ``outside`` table (:meth:`QueryReader.outside`).
+    of the index's ``outside`` table (:meth:`QueryReader.outside`); ``beside``: when it says one, the documents
+    of the entries it names outside those names (:func:`~houserules.text.querynames.masked`: "the search
+    action" names no search cards).
     """
 
     terms: tuple[str, ...]
@@ -74,6 +76,7 @@ class QueryPlan:
     named_game: int | None
     question: bool
     outside: tuple[str, ...] = ()
+    beside: frozenset[int] = frozenset()
 
 
 class QueryReader:
@@ -393,6 +396,8 @@ class QueryReader:
         the rest of its words are searched (:meth:`without_game_name`)."""
         text, named = self.without_game_name(text)
         terms, sequence, scoped, own = self._expanded(text)
+        # What the player said names it, not what a synonym reads it as ("shooting my bow" is no named topic).
+        outside = self.outside(own, scoped)
         return QueryPlan(
             terms=tuple(terms),
             scoped=scoped,
@@ -402,12 +407,12 @@ class QueryReader:
             about=frozenset(self.named(sequence, "about", scoped)),
             named_game=named if named is not None else self.named_game(sequence),
             question=searchtext.is_question(text),
-            # What the player said names it, not what a synonym reads it as ("shooting my bow" is no named topic).
-            outside=tuple(self.outside(own, scoped)),
+            outside=tuple(dict.fromkeys(key for _, _, key in outside)),
+            beside=frozenset(self.named(searchtext.masked(own, outside), scoped=scoped)) if outside else frozenset(),
         )
 
-    def outside(self, sequence: list[str], scoped: dict[str, frozenset[int]]) -> list[str]:
-        """The names of what no entry answers that the query says (:attr:`outside_names`; ``sequence``: its own
+    def outside(self, sequence: list[str], scoped: dict[str, frozenset[int]]) -> list[tuple[int, int, str]]:
+        """The runs of the names of what no entry answers that the query says (:attr:`outside_names`; ``sequence``: its own
         terms, without what its synonyms mean), each not held by a
         name of an entry or a game at least as long (:func:`~houserules.text.querynames.outside_spans`). The
         site's worker does the same (``outsideNames``)."""

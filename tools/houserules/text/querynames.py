@@ -31,21 +31,33 @@ def longest_spans(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str
     return [span for span in spans if (span[0], span[1]) not in inside]
 
 
-def outside_spans(said: list[tuple[int, int, str]], covered: list[tuple[int, int, str]]) -> list[str]:
-    """The keys of the runs ``said`` (names of what no entry answers: a topic no source covers, another game)
-    that no run of ``covered`` (an entry's or a game's name) holds while at least as long: "furnace room" is
-    said when the query's longest name there is it, not when it only holds a shorter name ("room"), and an
-    entry named by as many terms is what the query asks about. Each key once, in the query's order.
+def outside_spans(said: list[tuple[int, int, str]], covered: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The runs ``said`` (names of what no entry answers: a topic no source covers, another game) that no run of
+    ``covered`` (an entry's or a game's name) holds while at least as long: "furnace room" is said when the
+    query's longest name there is it, not when it only holds a shorter name ("room"), and an entry named by as
+    many terms is what the query asks about. In the query's order.
 
     >>> outside_spans([(0, 2, "furnac room")], [(1, 2, "room")]), outside_spans([(3, 5, "x y")], [(3, 5, "x y")])
-    (['furnac room'], [])
+    ([(0, 2, 'furnac room')], [])
     """
-    found: list[str] = []
-    for start, end, key in sorted(said):
-        held = any(s <= start and end <= e and e - s >= end - start for s, e, _ in covered)
-        if not held and key not in found:
-            found.append(key)
-    return found
+    return [
+        (start, end, key)
+        for start, end, key in sorted(said)
+        if not any(s <= start and end <= e and e - s >= end - start for s, e, _ in covered)
+    ]
+
+
+def masked(sequence: list[str], spans: list[tuple[int, int, str]]) -> list[str]:
+    """``sequence`` with the terms of ``spans`` blanked, so no name is read inside them: "search action", a topic
+    no source covers, does not name the search cards by its "search".
+
+    >>> masked(["the", "search", "action", "card"], [(1, 3, "search action")])
+    ['the', '', '', 'card']
+    """
+    out = list(sequence)
+    for start, end, _ in spans:
+        out[start:end] = [""] * (end - start)
+    return out
 
 
 def name_terms(

@@ -131,7 +131,10 @@ ASKING = re.compile(
 #: The longest query analysed, in characters (code points): the rest of a longer one is ignored
 #: (the command line says so). Without a bound a 10,000-character query of junk took seconds,
 #: in the terminal and in the browser's worker, which reads the same bound from the index head.
-MAX_QUERY = 200
+MAX_QUERY = 300
+#: A Latin word or number the bound cuts in two ("…from the roo|m"): its part is left out, never completed or
+#: corrected into a word the player did not finish typing.
+_CUT_WORD = re.compile("[A-Za-z0-9]+$")
 #: An English gloss a player puts in brackets inside a Chinese word ("恢复（recover）行动", folded: "恢复(recover)行动").
 GLOSS = re.compile("([\u3400-\u9fff])\\(\\s*([a-z][a-z0-9 '-]*?)\\s*\\)(?=[\u3400-\u9fff])")
 
@@ -153,12 +156,16 @@ def aside_glosses(folded: str) -> str:
 
 
 def bounded(text: str) -> str:
-    """The part of a query that is analysed: its first :data:`MAX_QUERY` characters.
+    """The part of a query that is analysed: its first :data:`MAX_QUERY` characters, less the part of a
+    Latin word the bound cuts in two (:data:`_CUT_WORD`).
 
-    >>> len(bounded("塔" * 10_000)), bounded("魔梯")
-    (200, '魔梯')
+    >>> len(bounded("塔" * 10_000)), bounded("魔梯"), bounded("x" * (MAX_QUERY - 4) + " room under")[-5:]
+    (300, '魔梯', ' ')
     """
-    return text[:MAX_QUERY]
+    head = text[:MAX_QUERY]
+    if len(text) > MAX_QUERY and _CUT_WORD.match(text[MAX_QUERY]):
+        head = _CUT_WORD.sub("", head)
+    return head
 
 
 def is_question(text: str) -> bool:
