@@ -1057,6 +1057,8 @@ def test_a_correct_chinese_query_is_never_changed(real_index):
     texts += ["这章输了怎么办", "那层楼没门了", "这张卡哪来的", "多出来那只谁管", "升几级要多少经验"]
     # a verb of play after a word typed right (rolls with an attribute: not 属性值)
     texts += ["手枪远程攻击用什么属性掷", "这回合先抽再走"]
+    # two common one-character words side by side (homophones.STANDALONE: 又是 is not 优势)
+    texts += ["奸徒进魔梯又是怎么决定去哪", "怪物也要掷骰吗"]
     chinese = [t for t in texts if any("\u4e00" <= c <= "\u9fff" for c in t)]
     assert len(chinese) > 100
     for text in chinese:
@@ -1064,7 +1066,19 @@ def test_a_correct_chinese_query_is_never_changed(real_index):
         assert real_index.homophones(folded) == folded, text
 
 
-def test_homophone_keys_use_each_characters_first_reading():
+def test_the_common_one_character_words_are_jiebas_own():
+    """homophones.STANDALONE is what jieba's dictionary says: its one-character words seen that often."""
+    import importlib.util
+
+    from houserules.search import homophones
+
+    spec = importlib.util.find_spec("jieba")
+    text = (Path(spec.origin).parent / "dict.txt").read_text(encoding="utf-8")
+    seen = {
+        m[1] for m in re.finditer(r"^(\S) (\d+)", text, re.MULTILINE) if int(m[2]) >= homophones.STANDALONE_FREQUENCY
+    }
+    assert homophones.STANDALONE == seen and "又" in seen and "是" in seen
+
     from houserules.search import homophones
 
     # 豁 reads huō, huò or huá: its first reading, wherever it stands; ü is written v.
@@ -1802,6 +1816,30 @@ def test_this_or_that_with_one_before_a_measure_word_reads_as_without_it(real_in
     """哪一边 and 哪边, 这一回合 and 这回合 are the same words to the search (searchtext.MEASURE_ONE), 一定 stays."""
     assert real_index.plan("停在里面算哪一边").terms == real_index.plan("停在里面算哪边").terms
     assert "一定" in real_index.plan("那一定要考验吗").terms
+
+
+@pytest.mark.parametrize(
+    ("cantonese", "written"),
+    [
+        ("舞廳仲未翻出嚟，我喺Gallery可唔可以跳落去？", "舞廳還未翻出來，我在Gallery可不可以跳下去？"),
+        ("喺聚落休養一個禮拜要幾多錢？", "在聚落休養一個禮拜要多少錢？"),
+        ("水流將我隻老鼠沖咗出板塊外，點算？", "水流將我隻老鼠沖了出板塊外，怎麼辦？"),
+    ],
+)
+def test_cantonese_is_searched_as_the_written_chinese_it_says(real_index, cantonese, written):
+    """A Hong Kong player types 喺, 唔, 咗, 嚟, 幾多, 點算 (searchtext.CANTONESE): the search reads what the same
+    question says in written Chinese, with the same first answer and the same confidence, not "not sure" over
+    words no text holds."""
+    said, plain = real_index.find(cantonese, limit=3), real_index.find(written, limit=3)
+    assert real_index.plan(cantonese).terms == real_index.plan(written).terms
+    assert said.hits[0].to_json() == plain.hits[0].to_json() and said.answered is plain.answered is True
+
+
+def test_written_chinese_that_shares_a_character_with_cantonese_stays(real_index):
+    """係 alone (關係) and 點 alone (點數) are written Chinese too: only the Cantonese phrases with them are read."""
+    from houserules.text.searchtext import fold
+
+    assert fold("關係點數") == "关系点数" and fold("係咪要擲點數") == "是不是要掷点数"
 
 
 def test_an_english_gloss_inside_a_chinese_word_leaves_the_word_whole(real_index):

@@ -187,12 +187,16 @@ var hrAnalysis = (function () {
       return LATIN.test(text) ? "en" : "zh";
     }
 
-    /* searchtext.MEASURE_ONE: 哪一边 folded as 哪边. */
+    /* searchtext.MEASURE_ONE: 哪一边 folded as 哪边; searchtext.CANTONESE: Cantonese read as written Chinese. */
     var MEASURE_ONE = new RegExp(head.measureOne || "(?!)", "gu");
+    var CANTONESE = head.cantonese || {};
+    var CANTONESE_WORDS = new RegExp(Object.keys(CANTONESE).sort(function (a, b) {
+      return Array.from(b).length - Array.from(a).length;
+    }).join("|") || "(?!)", "gu");
     function fold(text) {
       var out = "";
       for (var ch of text.normalize("NFKC").toLowerCase()) out += t2s.has(ch) ? t2s.get(ch) : ch;
-      return out.replace(MEASURE_ONE, "$1");
+      return out.replace(CANTONESE_WORDS, function (word) { return CANTONESE[word]; }).replace(MEASURE_ONE, "$1");
     }
 
     /* searchtext.aside_glosses: each English gloss inside a Chinese word (head.gloss) moved to the end. */
@@ -375,6 +379,8 @@ var hrAnalysis = (function () {
     /* homophones.PRONOUNS: a bigram with one stays as typed; homophones.PLAY_VERBS: one after a word typed right stays. */
     var PRONOUNS = new Set(Array.from(head.pronouns || "这那哪谁啥咋怎几"));
     var PLAY_VERBS = new Set(Array.from(head.playVerbs || ""));
+    /* homophones.STANDALONE: a bigram of two common one-character words is two words as typed (又是). */
+    var STANDALONE = new Set(Array.from(head.standalone || ""));
     function correctHomophones(folded, known, candidates, reading) {
       var mask = masked(folded), chars = Array.from(folded), pairs = [], covered = [], i;
       for (i = 0; i + 1 < chars.length; i++) if (isCjk(mask[i]) && isCjk(mask[i + 1])) pairs.push(i);
@@ -384,6 +390,7 @@ var hrAnalysis = (function () {
         var a = reading.get(chars[i]), b = reading.get(chars[i + 1]);
         if (!a || !b || (covered[i] && covered[i + 1]) || known(bigram)) return;
         if (PRONOUNS.has(chars[i]) || PRONOUNS.has(chars[i + 1])) return;  // 这章 is not 着障, 谁管 not 水管
+        if (STANDALONE.has(chars[i]) && STANDALONE.has(chars[i + 1])) return;  // 又是 is two words, not 优势
         var options = candidates(a + " " + b);
         if (options.indexOf("!" + bigram) >= 0) return;  // a real word, meant as typed (一刀, not 一道)
         if (options.some(function (o) { return o.split("/")[0] === bigram; })) return;  // a name's own bigram

@@ -750,9 +750,11 @@
       // source covers of the game the question's words belong to, or of any game unless the question names the
       // first hit too), when that is what it asks.
       if (hits.length && plan.outside.length) {
-        var game = gameOfDoc(hits[0].doc), named = plan.beside.has(hits[0].doc), script = analysis.script(text);
+        var game = gameOfDoc(hits[0].doc), script = analysis.script(text);
         plan.outside.forEach(function (key) {
           var n = head.outside[key];
+          // Named by a word inside a topic of its own game ("search" of "the search action"), it is not what is asked.
+          var named = (n[1] === game ? plan.beside : plan.names).has(hits[0].doc);
           if (n[1] !== -1 && !(n[1] === asked && asked !== game) && named) return;
           var label = script === "zh-Hant" ? n[2] : n[0];
           if (outside.indexOf(label) < 0) outside.push(label);

@@ -26,6 +26,7 @@ from ..text.querynames import longest_spans, masked, name_terms, outside_spans
 from ..text.searchtext import (
     ASKING,
     ASKS,
+    CANTONESE,
     COMMA_PARTS,
     CONTRACTED,
     DOUBLED,
@@ -91,6 +92,7 @@ __all__ = [
     "MAX_NAME_TERMS",
     "MAX_QUERY",
     "MEASURE_ONE",
+    "CANTONESE",
     "GLOSS",
     "aside_glosses",
     "EnglishStemFilter",

@@ -222,12 +222,12 @@ class SearchIndex(QueryReader):
         another game, or a topic no source covers of the game the question's words belong to (``asked``: "my sanity
         hit the skull before the haunt started" is about Betrayal whichever game's entry its words reach first) or
         of any game, unless the first hit (``first``: its best document) is an entry the question names too ("the
-        furnace room, then the mystic elevator comes"): "地下湖那张房间有什么效果" reached another game's entry first.
-        A reader of Traditional characters (``lang``) sees them named so."""
+        furnace room, then the mystic elevator comes"; a word inside a topic of its own game, "search" of "the search
+        action", does not name it): "地下湖那张房间有什么效果" reached another game's entry first. A reader of Traditional characters (``lang``) sees them named so."""
         game = self.games[self.games_of()[first]]
         other = self.games[asked] if asked is not None and self.games[asked] != game else None
         said = [self.outside_names[key] for key in plan.outside]
-        kept = [(label, hant) for label, of, hant in said if of in ("", other) or first not in plan.beside]
+        kept = [(label, hant) for label, of, hant in said if of in ("", other) or first not in plan.naming(of == game)]
         return tuple(dict.fromkeys(hant if lang == chinese.ZH_HANT else label for label, hant in kept))
 
 

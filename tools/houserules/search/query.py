@@ -78,6 +78,11 @@ class QueryPlan:
     outside: tuple[str, ...] = ()
     beside: frozenset[int] = frozenset()
 
+    def naming(self, own_game: bool) -> frozenset[int]:
+        """The documents that count as named beside a topic no entry answers: for a topic of the first hit's own
+        game (``own_game``), those named outside its name (:attr:`beside`), else all it names."""
+        return self.beside if own_game else self.names
+
 
 class QueryReader:
     """An open index as a query's reader: correction, analysis and names (:class:`~houserules.search.index.SearchIndex`

@@ -147,9 +147,11 @@ def analysis_tables() -> dict[str, Any]:
         "joinMin": searchtext.JOIN_MIN,
         "maxQuery": searchtext.MAX_QUERY,
         "measureOne": searchtext.MEASURE_ONE.pattern,
+        "cantonese": searchtext.CANTONESE,
         "gloss": searchtext.GLOSS.pattern,
         "pronouns": "".join(sorted(homophones.PRONOUNS)),
         "playVerbs": "".join(sorted(homophones.PLAY_VERBS)),
+        "standalone": "".join(sorted(homophones.STANDALONE)),
     }
 
 

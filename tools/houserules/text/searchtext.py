@@ -39,6 +39,63 @@ T2S = chinese.T2S
 #: folded to the shorter form, so "停在里面算哪边" finds "算在哪一边" (一 of 一定, 一起 stays: no measure word follows).
 MEASURE_ONE = re.compile("([这那哪每])一(?=[边侧个次层回轮张格间种步只位块面方页章局])")
 
+#: Cantonese as a Hong Kong player types it, read as the written Chinese of the texts (keys in folded form, after
+#: the Traditional → Simplified table: 係咪 is 系咪 here). Words and characters written Chinese does not use, or only
+#: in these phrases: 係 alone (关系) and 點 alone (点数) stay; 落 and 停 only in 落去, 停低.
+CANTONESE = {
+    "系唔系": "是不是",
+    "系咪": "是不是",
+    "可唔可以": "可不可以",
+    "使唔使": "用不用",
+    "会唔会": "会不会",
+    "有冇": "有没有",
+    "得唔得": "行不行",
+    "点算": "怎么办",
+    "点样": "怎样",
+    "点解": "为什么",
+    "点计": "怎么算",
+    "会点": "会怎样",
+    "几多": "多少",
+    "边个": "谁",
+    "边度": "哪里",
+    "乜嘢": "什么",
+    "咩嘢": "什么",
+    "而家": "现在",
+    "呢个": "这个",
+    "呢度": "这里",
+    "呢间": "这间",
+    "呢张": "这张",
+    "𠮶度": "那里",
+    "𠮶啲": "那些",
+    "佢哋": "他们",
+    "我哋": "我们",
+    "你哋": "你们",
+    "咁样": "这样",
+    "落去": "下去",
+    "停低": "停下",
+    "唔": "不",
+    "喺": "在",
+    "嘅": "的",
+    "咗": "了",
+    "嚟": "来",
+    "冇": "没有",
+    "佢": "他",
+    "哋": "们",
+    "啲": "些",
+    "𠮶": "那",
+    "乜": "什么",
+    "咩": "什么",
+    "仲": "还",
+    "攞": "拿",
+    "畀": "给",
+    "俾": "给",
+    "睇": "看",
+    "揾": "找",
+    "咁": "这么",
+    "嘢": "东西",
+}
+_CANTONESE = re.compile("|".join(sorted(CANTONESE, key=len, reverse=True)))
+
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
 TOKEN = re.compile(rf"[{_CJK}]+|[a-z0-9]+")
 _ENGLISH = re.compile(r"[a-z]+")
@@ -159,8 +216,8 @@ def bounded(text: str) -> str:
     """The part of a query that is analysed: its first :data:`MAX_QUERY` characters, less the part of a
     Latin word the bound cuts in two (:data:`_CUT_WORD`).
 
-    >>> len(bounded("塔" * 10_000)), bounded("魔梯"), bounded("x" * (MAX_QUERY - 4) + " room under")[-5:]
-    (300, '魔梯', ' ')
+    >>> len(bounded("塔" * 10_000)), bounded("魔梯"), bounded("x" * (MAX_QUERY - 3) + " room")[-3:]
+    (300, '魔梯', 'xx ')
     """
     head = text[:MAX_QUERY]
     if len(text) > MAX_QUERY and _CUT_WORD.match(text[MAX_QUERY]):
@@ -266,12 +323,14 @@ def is_asking(text: str) -> bool:
 
 
 def fold(text: str) -> str:
-    """The form both index and query are compared in: NFKC, lowercase, simplified, 哪一边 as 哪边 (:data:`MEASURE_ONE`).
+    """The form both index and query are compared in: NFKC, lowercase, simplified, Cantonese as written Chinese
+    (:data:`CANTONESE`), 哪一边 as 哪边 (:data:`MEASURE_ONE`).
 
-    >>> fold("Ｍystic 電梯"), fold("停在哪一邊？一定要嗎")
-    ('mystic 电梯', '停在哪边?一定要吗')
+    >>> fold("Ｍystic 電梯"), fold("停在哪一邊？一定要嗎"), fold("舞廳仲未翻出嚟，我喺Gallery可唔可以跳落去？")
+    ('mystic 电梯', '停在哪边?一定要吗', '舞厅还未翻出来,我在gallery可不可以跳下去?')
     """
-    return MEASURE_ONE.sub(r"\1", unicodedata.normalize("NFKC", text).lower().translate(T2S))
+    folded = unicodedata.normalize("NFKC", text).lower().translate(T2S)
+    return MEASURE_ONE.sub(r"\1", _CANTONESE.sub(lambda match: CANTONESE[match.group()], folded))
 
 
 def exact_key(text: str) -> str:
