@@ -1669,6 +1669,17 @@ def test_a_message_that_asks_two_things_shows_no_third_answer(real_index):
         assert "more" not in real_index.find(told, limit=3).hits[0].record, told
 
 
+def test_a_part_that_says_too_little_alone_is_answered_by_the_first_entry_only(real_index):
+    """ "没过会怎样" read alone is any failed roll (an opposed save both sides fail comes first): after "要过个力量豁免"
+    it asks what failing that save does. A further part that says too little to be read alone (searchtext.vague) is
+    answered by the first hit's own questions or not at all, never by another entry's."""
+    query = "我的HP被打光了然后又被砍了一刀 那个伤害扣哪里 然后是不是要过个力量豁免 没过会怎样"
+    assert [searchtext.vague(part) for part in searchtext.asked_parts(query)] == [False, False, True]
+    hit = real_index.find(query, limit=1).hits[0].record
+    assert hit["id"] == "mausritter:hit-protection-and-damage"
+    assert all(hit.get(key, {}).get("entry", {}).get("id") in (None, hit["id"]) for key in ("also", "more"))
+
+
 def test_a_second_question_joined_by_and_is_a_part_of_its_own(real_index):
     """ "…, what happens to her and how long until…": the "and" before a question word parts the message, so the
     part the first entry leaves is answered below its answer (here by the entry of critical damage)."""

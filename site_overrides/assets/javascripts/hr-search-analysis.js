@@ -275,6 +275,16 @@ var hrAnalysis = (function () {
       return parts.length > 1 ? parts : [];
     }
 
+    /* searchtext.vague: a part of a message that says too little to be read alone (its Chinese terms all of common
+     * one-character words, head.standalone; or at most one English term). */
+    function vague(part) {
+      var terms = Array.from(new Set(querySequence(part)));
+      if (terms.some(function (term) { return /^[\x00-\x7f]*$/.test(term); })) return terms.length <= 1;
+      return terms.every(function (term) {
+        return Array.from(term).every(function (ch) { return STANDALONE.has(ch); });
+      });
+    }
+
     /* searchtext.as_typed: the query inside the quotes around it (searched as typed), or null. */
     function asTyped(text) {
       var t = text.trim();
@@ -533,7 +543,7 @@ var hrAnalysis = (function () {
       asideGlosses: asideGlosses,
       termOf: termOf,
       fold: fold, queryTerms: queryTerms, querySequence: querySequence, exactKey: exactKey, isQuestion: isQuestion,
-      isAsking: isAsking, askedParts: askedParts, asTyped: asTyped, script: script,
+      isAsking: isAsking, askedParts: askedParts, vague: vague, asTyped: asTyped, script: script,
       words: words, joined: joined, soundKey: soundKey, correct: correct, stem: stem, wordForm: wordForm, distance: distance,
       cjkPairs: cjkPairs, correctHomophones: correctHomophones
     };

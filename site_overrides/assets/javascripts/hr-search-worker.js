@@ -282,6 +282,7 @@
     // them seem to answer a part that says little more than the name: "鼠鼠骑士是怎么个玩法？").
     var each = parts.map(function (part) { return rankOne(withoutGameName(part).text); });
     return Promise.all([rankOne(text)].concat(each)).then(function (all) {
+      parts.forEach(function (part, i) { all[i + 1].vague = analysis.vague(part); });
       coverFirst(all[0].hits, all.slice(1));
       partsLead(all[0], all.slice(1));
       byParts(answerFirstSwap(all[0]), all.slice(1));
@@ -402,10 +403,11 @@
         if (!top || best[1] > top.value) top = { value: best[1], entry: entry, question: best[0] };
       });
       if (!top || own >= head.leadShare * top.value) continue;
-      if (mine && mine[1] >= head.furtherOwn * top.value) {
+      // A part that says too little to be read alone (searchtext.vague) is answered by the first hit's own best only.
+      if (mine && (part.vague || mine[1] >= head.furtherOwn * top.value)) {
         if (shown.indexOf(firstDoc[first.entry] + mine[0]) >= 0) continue;
         top = { value: mine[1], entry: first.entry, question: mine[0] };
-      }
+      } else if (part.vague) continue;
       first.more = top.question;
       if (top.entry !== first.entry) first.moreEntry = top.entry;
       return;

@@ -64,6 +64,7 @@ from ..text.searchtext import (
     named_spans,
     query_terms,
     sound_key,
+    vague,
     word_form,
 )
 
@@ -81,6 +82,7 @@ __all__ = [
     "QUOTES",
     "as_typed",
     "asked_parts",
+    "vague",
     "PARTS",
     "COMMA_PARTS",
     "PART_ASKER",

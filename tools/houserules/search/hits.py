@@ -5,6 +5,7 @@ the question below it, and for a reader of Traditional characters the texts in T
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..text import chinese
@@ -65,13 +66,19 @@ def cover_first(
 
 
 def across_hit(
-    postings: Postings | MemoryPostings, first: Hit, records: list[dict[str, Any]], parts: Parts, lang: str
+    postings: Postings | MemoryPostings,
+    first: Hit,
+    records: list[dict[str, Any]],
+    parts: Parts,
+    lang: str,
+    vague: Sequence[bool] = (),
 ) -> None:
     """The first hit of a message that asks several things shows, below its own answer, the question of another of
     the first :data:`ACROSS` entries of its game (``records``: the entries in the order shown, the first hit's first:
     a message asks about one game) that answers the part its entry leaves
     (:func:`~houserules.search.ranking.across`), with that entry's code, id, title and page; and below its two
-    answers, the answer of a further part neither answers (:func:`~houserules.search.ranking.further`)."""
+    answers, the answer of a further part neither answers (:func:`~houserules.search.ranking.further`; ``vague``:
+    which parts say too little to be read alone)."""
     refs = [record["id"] for record in records[:ACROSS] if record["game"] == first.record["game"]]
     docs = [entry_docs(postings, ref) for ref in refs]
     by_part = [[[(part[d], d) for d in entry[1:] if d in part] for entry in docs] for part in parts]
@@ -92,7 +99,7 @@ def across_hit(
     extra_docs = sorted(entry_docs(postings, ref) for ref in extra if ref.partition(":")[0] == game)
     for row, part in zip(by_part, parts, strict=True):
         row += [[(part[d], d) for d in entry[1:] if d in part] for entry in extra_docs]
-    more = further(by_part, {d for d in (first.lead, first.below) if d is not None})
+    more = further(by_part, {d for d in (first.lead, first.below) if d is not None}, vague)
     if more is not None:
         question = postings.stored(more)
         _below(first, question, lang, _other(first, question), "more")

@@ -42,13 +42,9 @@ PRONOUNS = frozenset("这那哪谁啥咋怎几")
 #: ("用什么属性掷" rolls with an attribute; 属性值 is a name it sounds like). The one slip of a word the rest of which was
 #: typed right is corrected only when the other character is not one of these (捕鼠架 → 捕鼠夹).
 PLAY_VERBS = frozenset("掷投抽摸扣打走跑跳拿用放翻加坐进")
-#: One-character words jieba's dictionary has seen at least :data:`STANDALONE_FREQUENCY` times (又, 是, 也, 要, 能…):
-#: a bigram of two of them is two words as typed ("又是怎么决定", never 优势), never corrected. The test suite
-#: reads the dictionary again to keep this list its own.
-STANDALONE = frozenset(
-    "一上下不与个中为之也了于人从他以会但你使便做其内再出到前却去又只可后向和在地多大她好如它对将小就已年并很得想我或所才把新日时是更最月有来没用由的看着等给而能被要见让说走起过还这道那都里高"
-)
-STANDALONE_FREQUENCY = 50_000
+#: Common one-character words (:data:`houserules.text.searchtext.STANDALONE`): a bigram of two is never corrected.
+STANDALONE = searchtext.STANDALONE
+STANDALONE_FREQUENCY = searchtext.STANDALONE_FREQUENCY
 #: How often jieba's dictionary must have seen a two-character word for a query to mean it as typed.
 MIN_WORD_FREQUENCY = 5
 #: A real word in a key's list of the key table (never a candidate: the query keeps it).

@@ -207,7 +207,9 @@ class SearchIndex(QueryReader):
                 hits[0], hits[1] = hits[1], hits[0]
                 shown = [shown[1], shown[0], *shown[2:]]
         if len(parts) > 1 and hits and hits[0].record.get("lead") == "question":  # each part's answer (hits.py)
-            across_hit(self.postings, hits[0], [record for _, record, _ in shown], parts, lang)
+            across_hit(
+                self.postings, hits[0], [r for _, r, _ in shown], parts, lang, list(map(searchtext.vague, asked))
+            )
         hits = hits[:limit]
         if not asks or not best:
             return Found(hits, lang, False if asks else None)

@@ -6,7 +6,7 @@ The site's worker (``hr-search-worker.js``) computes the same from the exported 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -320,7 +320,7 @@ def across(
     return None
 
 
-def further(parts: list[list[list[tuple[float, int]]]], shown: set[int]) -> int | None:
+def further(parts: list[list[list[tuple[float, int]]]], shown: set[int], vague: Sequence[bool] = ()) -> int | None:
     """For a message that asks :data:`FURTHER_PARTS` things or more, the question the first hit shows below its two
     answers (``shown``): ``parts[p][k]`` as for :func:`across`. The first part none of them answers (its best
     question in any hit, ties: the earlier hit, then the lower docnum, scores over theirs by more than
@@ -328,7 +328,9 @@ def further(parts: list[list[list[tuple[float, int]]]], shown: set[int]) -> int 
     at least :data:`FURTHER_OWN` of it, since a part read alone is often vague and the message is about the first
     hit's entry ("…掷到的还是这一层呢" read alone is about placing a room on a floor), and by none when that is
     shown already. None when every part is answered. "魔梯一回合能做几次 进去出来再进去还能再动一次吗 要是掷出来还是同一层呢"
-    showed two answers and left the third part's: the same floor.
+    showed two answers and left the third part's: the same floor. A part that says too little to be read alone
+    (``vague[p]``, :func:`~houserules.text.searchtext.vague`: "没过会怎样") is answered by the first hit's own best only:
+    "…要过个力量豁免 没过会怎样" showed another entry's opposed save.
 
     >>> further([[[(9.0, 3)]], [[(8.0, 4)], [(9.0, 7)]], [[(3.0, 5)], [(7.0, 8)]]], {3, 4})
     8
@@ -336,20 +338,24 @@ def further(parts: list[list[list[tuple[float, int]]]], shown: set[int]) -> int 
     (5, None)
     >>> further([[[(9.0, 3)]], [[(8.0, 4)]], [[(4.0, 3)], [(7.0, 8)]]], {3, 4}) is None  # its own, and shown
     True
+    >>> further([[[(9.0, 3)]], [[(8.0, 4)]], [[(1.0, 5)], [(7.0, 8)]]], {3, 4}, [False, False, True])  # vague: its own
+    5
     """
     if len(parts) < FURTHER_PARTS:
         return None
-    for by_hit in parts:
+    for p, by_hit in enumerate(parts):
         ranked = [(best[0], -k, -best[1]) for k, best in enumerate(map(best_of, by_hit)) if best is not None]
         own = max((score for matched in by_hit for score, docnum in matched if docnum in shown), default=0.0)
         if not ranked or own >= LEAD_SHARE * max(ranked)[0]:
             continue
+        alone = p < len(vague) and vague[p]
         mine = best_of(by_hit[0])
-        if mine is not None and mine[0] >= FURTHER_OWN * max(ranked)[0]:
+        if mine is not None and (alone or mine[0] >= FURTHER_OWN * max(ranked)[0]):
             if mine[1] in shown:
                 continue
             return mine[1]
-        return -max(ranked)[2]
+        if not alone:
+            return -max(ranked)[2]
     return None
 
 

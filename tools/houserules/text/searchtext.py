@@ -311,6 +311,30 @@ def asked_parts(text: str) -> list[str]:
     return parts if len(parts) > 1 else []
 
 
+#: One-character words jieba's dictionary has seen at least :data:`STANDALONE_FREQUENCY` times (又, 是, 也, 没, 过…):
+#: a bigram of two is two words as typed ("又是怎么决定", never 优势), and a part of a message made of them only says
+#: too little to be read alone (:func:`vague`). The test suite reads the dictionary again to keep this list its own.
+STANDALONE = frozenset(
+    "一上下不与个中为之也了于人从他以会但你使便做其内再出到前却去又只可后向和在地多大她好如它对将小就已年并很得想我或所才把新日时是更最月有来没用由的看着等给而能被要见让说走起过还这道那都里高"
+)
+STANDALONE_FREQUENCY = 50_000
+
+
+def vague(part: str) -> bool:
+    """Whether a part of a message says too little to be searched alone ("没过会怎样", "what if I fail"): its Chinese
+    terms are all made of common one-character words (:data:`STANDALONE`), or it has at most one English term. Such a
+    part is about the entry the message is about ("…要过个力量豁免 没过会怎样" asks what failing that save does, not
+    an opposed save).
+
+    >>> vague("没过会怎样"), vague("what if I fail"), vague("红线可以跨吗"), vague("how long is a fight")
+    (True, True, False, False)
+    """
+    terms = set(query_sequence(part))
+    if any(term.isascii() for term in terms):
+        return len(terms) <= 1
+    return all(STANDALONE.issuperset(term) for term in terms)
+
+
 def is_asking(text: str) -> bool:
     """Whether a query is a question a player tells (:data:`ASKING`), so that its answer leads.
 
