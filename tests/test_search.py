@@ -1853,6 +1853,14 @@ def test_written_chinese_that_shares_a_character_with_cantonese_stays(real_index
     assert fold("關係點數") == "关系点数" and fold("係咪要擲點數") == "是不是要掷点数"
 
 
+def test_a_demonstrative_between_two_words_lets_them_read_as_one(real_index):
+    """ "疾跑这个行动" is the scurry action, a topic no source covers (searchtext.FILLER drops 这个, 那种 and 嗯): the
+    results say so, as for "疾跑行动是干嘛的"."""
+    for told in ("疾跑這個行動到底是做什麼的？", "疾跑这个行动是干嘛的", "疾跑行动是干嘛的"):
+        found = real_index.find(told, limit=3)
+        assert found.outside and found.answered is False, told
+
+
 def test_an_english_gloss_inside_a_chinese_word_leaves_the_word_whole(real_index):
     """ "恢复（recover）行动" says the recover action, a topic no source here covers (searchtext.aside_glosses): the
     results say no ruling answers it, as for "恢复行动具体能干嘛"."""

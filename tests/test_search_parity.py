@@ -532,6 +532,8 @@ def test_what_leads_and_whether_a_ruling_answers_alike(site, index):
         "怪物能吃 Larder 的加成吗？另外我上次已经拿过 Gymnasium 的了，这次还能拿吗？换个角色去呢",
         "停在缝隙里面算哪一边",  # 哪一边 folded as 哪边 (searchtext.MEASURE_ONE)
         "舞廳仲未翻出嚟，我喺Gallery可唔可以跳落去？",  # Cantonese read as written Chinese (searchtext.CANTONESE)
+        "疾跑這個行動到底是做什麼的？",  # 這個 dropped, the words around it join (searchtext.FILLER)
+        "我的小鼠走到有老鼠怪的那格 嗯 还能继续往前走吗",
         # a vague third part is answered by the first hit's entry only (searchtext.vague, ranking.further)
         "我的HP被打光了然后又被砍了一刀 那个伤害扣哪里 然后是不是要过个力量豁免 没过会怎样",
         "喺聚落休養一個禮拜要幾多錢？嗰啲狀態會唔會冇咗",

@@ -127,6 +127,7 @@ var hrAnalysis = (function () {
     var TOKEN = new RegExp(head.token, "gu");
     var QUESTION = new RegExp(head.question, "gu");
     var QUESTION_WORDS = new RegExp(head.questionWords, "gu");
+    var FILLER = new RegExp(head.filler || "(?!)", "gu");  // searchtext.FILLER: 这个, 那种, 嗯: dropped, the words around join
     var QUESTION_WORD = new RegExp("^(?:" + head.questionWords + ")$", "u");  // searchtext.is_question_word
     /* searchtext.uncontracted: "dont" as the words of "don't" ("don t"). */
     var CONTRACTED = head.contracted || {};
@@ -230,7 +231,7 @@ var hrAnalysis = (function () {
 
     /* searchtext.query_sequence: the terms of a query in order, repeats kept. */
     function querySequence(text) {
-      var folded = fold(text).replace(QUESTION, " ").replace(QUESTION_WORDS, " ");
+      var folded = fold(text).replace(FILLER, "").replace(QUESTION, " ").replace(QUESTION_WORDS, " ");
       var out = [];
       for (var match of folded.matchAll(TOKEN)) {
         for (var piece of pieces(match[0])) {

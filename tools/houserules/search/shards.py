@@ -128,6 +128,7 @@ def analysis_tables() -> dict[str, Any]:
         "doubled": searchtext.DOUBLED.pattern,
         "token": searchtext.TOKEN.pattern,
         "question": searchtext.QUESTION.pattern,
+        "filler": searchtext.FILLER.pattern,
         "questionWords": _js_pattern(searchtext.QUESTION_WORDS),
         "contracted": searchtext.CONTRACTED,
         "asks": _js_pattern(searchtext.ASKS),

@@ -185,6 +185,10 @@ ASKING = re.compile(
 )
 
 
+#: What a player says between words that adds nothing to them: a demonstrative with its measure word ("疾跑这个行动" is
+#: the scurry action) and a spoken filler (嗯, 呃). A query drops it and its neighbours read on as one run.
+FILLER = re.compile("[这那](?:个|种)|[嗯呃]+")
+
 #: The longest query analysed, in characters (code points): the rest of a longer one is ignored
 #: (the command line says so). Without a bound a 10,000-character query of junk took seconds,
 #: in the terminal and in the browser's worker, which reads the same bound from the index head.
@@ -555,12 +559,12 @@ def tokens(text: str, query: bool) -> Iterator[str]:
     first), a Chinese run in :func:`pieces`. What the index's analyzer, :func:`query_sequence` and
     :func:`index_terms` are made of.
 
-    >>> list(tokens("魔梯会怎样 The Elevators", query=True))
-    ['魔梯', '梯会', 'the', 'elevators']
+    >>> list(tokens("魔梯会怎样 The Elevators", query=True)), list(tokens("疾跑这个行动", query=True))
+    (['魔梯', '梯会', 'the', 'elevators'], ['疾跑', '跑行', '行动'])
     """
     text = fold(text)
     if query:
-        text = QUESTION_WORDS.sub(" ", QUESTION.sub(" ", text))
+        text = QUESTION_WORDS.sub(" ", QUESTION.sub(" ", FILLER.sub("", text)))
     for match in TOKEN.finditer(text):
         yield from pieces(match.group(0), index=not query)
 
