@@ -1855,8 +1855,14 @@ def test_written_chinese_that_shares_a_character_with_cantonese_stays(real_index
 
 def test_a_demonstrative_between_two_words_lets_them_read_as_one(real_index):
     """ "疾跑这个行动" is the scurry action, a topic no source covers (searchtext.FILLER drops 这个, 那种 and 嗯): the
-    results say so, as for "疾跑行动是干嘛的"."""
-    for told in ("疾跑這個行動到底是做什麼的？", "疾跑这个行动是干嘛的", "疾跑行动是干嘛的"):
+    results say so, as for "疾跑行动是干嘛的"; its English gloss names the action again, not the entry that lists it
+    (QueryReader.named with ``outside``)."""
+    for told in (
+        "疾跑這個行動到底是做什麼的？",
+        "疾跑这个行动是干嘛的",
+        "疾跑行动是干嘛的",
+        "疾跑（scurry）这个行动具体怎么用？",
+    ):
         found = real_index.find(told, limit=3)
         assert found.outside and found.answered is False, told
 

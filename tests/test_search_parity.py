@@ -533,6 +533,9 @@ def test_what_leads_and_whether_a_ruling_answers_alike(site, index):
         "停在缝隙里面算哪一边",  # 哪一边 folded as 哪边 (searchtext.MEASURE_ONE)
         "舞廳仲未翻出嚟，我喺Gallery可唔可以跳落去？",  # Cantonese read as written Chinese (searchtext.CANTONESE)
         "疾跑這個行動到底是做什麼的？",  # 這個 dropped, the words around it join (searchtext.FILLER)
+        "疾跑（scurry）这个行动具体怎么用？",  # the gloss names the uncovered action again, not the entry
+        "Quick one for D&D 5e — advantage means roll two d20 and keep the higher one, right?",
+        "Can two explorers standing in the same room swap items with each other?",
         "我的小鼠走到有老鼠怪的那格 嗯 还能继续往前走吗",
         # a vague third part is answered by the first hit's entry only (searchtext.vague, ranking.further)
         "我的HP被打光了然后又被砍了一刀 那个伤害扣哪里 然后是不是要过个力量豁免 没过会怎样",

@@ -605,7 +605,7 @@
       question: analysis.isQuestion(text),
       outside: Array.from(new Set(outside.map(function (span) { return span[2]; }))),
       // querynames.masked: the entries it names outside those names ("the search action" names no search cards).
-      beside: outside.length ? namedDocs(masked(own, outside), byShard, head.names, scoped) : new Set()
+      beside: outside.length ? namedDocs(masked(own, outside), byShard, head.names, scoped, outside) : new Set()
     };
   }
 
@@ -890,7 +890,7 @@
   /* index.SearchIndex.named: the documents of the entries whose title or alias is a run of the
    * query's terms, not inside a longer one (the names that begin with a term are stored with the term, under ^term), or
    * with prefix head.about, of the entries that refer to them (@term). */
-  function namedDocs(sequence, byShard, prefix, scoped) {
+  function namedDocs(sequence, byShard, prefix, scoped, topicSpans) {
     var spans = [];
     sequence.forEach(function (first, start) {
       var shard = byShard.get(shardOf(first)), key = prefix + first;
@@ -904,14 +904,16 @@
         if (docs.length) spans.push({ start: start, end: start + length, docs: docs });
       });
     });
-    // searchtext.longest_spans: a name inside a longer one the query says names nothing.
-    var docs = new Set();
+    // searchtext.longest_spans: a name inside a longer one the query says names nothing; with topics no entry
+    // answers (QueryReader.named's outside), neither does a name that is part of one of them.
+    var docs = new Set(), topics = (topicSpans || []).map(function (span) { return " " + span[2] + " "; });
     spans.forEach(function (span) {
       var inside = spans.some(function (other) {
         return other !== span && other.start <= span.start && span.end <= other.end &&
           (other.end - other.start) > (span.end - span.start);
       });
-      if (inside) return;
+      var name = " " + sequence.slice(span.start, span.end).join(" ") + " ";
+      if (inside || topics.some(function (topic) { return topic.indexOf(name) >= 0; })) return;
       span.docs.forEach(function (doc) { docs.add(doc); });
     });
     return docs;

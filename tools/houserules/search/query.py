@@ -413,7 +413,7 @@ class QueryReader:
             named_game=named if named is not None else self.named_game(sequence),
             question=searchtext.is_question(text),
             outside=tuple(dict.fromkeys(key for _, _, key in outside)),
-            beside=frozenset(self.named(searchtext.masked(own, outside), scoped=scoped)) if outside else frozenset(),
+            beside=frozenset(self.named(searchtext.masked(own, outside), scoped=scoped, outside=outside)),
         )
 
     def outside(self, sequence: list[str], scoped: dict[str, frozenset[int]]) -> list[tuple[int, int, str]]:
@@ -445,17 +445,27 @@ class QueryReader:
         return any(self.common_in(field, term) for field in COMMON_SKIPPED)
 
     def named(
-        self, sequence: list[str], field: str = "names", scoped: dict[str, frozenset[int]] | None = None
+        self,
+        sequence: list[str],
+        field: str = "names",
+        scoped: dict[str, frozenset[int]] | None = None,
+        outside: list[tuple[int, int, str]] | None = None,
     ) -> set[int]:
         """The documents of the entries a query names: a run of its terms is one of their titles or
         aliases, and not inside a longer run that is (``field="about"``: the entries that refer to
         what the query names). A run with terms of games' synonyms (``scoped``, :meth:`expanded`)
-        names those games' entries only."""
+        names those games' entries only. With ``outside`` (the runs of topics no entry answers): none when
+        there are none, and no name that is part of one of them said again elsewhere ("疾跑这个行动 (疾跑)",
+        a gloss of the scurry action, names no entry by its 疾跑)."""
+        if outside is not None and not outside:
+            return set()
         scoped = scoped or {}
         docs: set[int] = set()
         spans = searchtext.named_spans(sequence, lambda k: bool(self._scoped_names(field, k, scoped)))
+        topics = [f" {key} " for _, _, key in outside or ()]
         for _, _, key in searchtext.longest_spans(spans):
-            docs.update(self._scoped_names(field, key, scoped))
+            if not any(f" {key} " in topic for topic in topics):
+                docs.update(self._scoped_names(field, key, scoped))
         return docs
 
     def _scoped_names(self, field: str, key: str, scoped: dict[str, frozenset[int]]) -> frozenset[int]:
