@@ -220,12 +220,11 @@ class SearchIndex(QueryReader):
         return Found(hits, lang, answered(best[0][2], second, self.known_share(rest)))
 
     def said_outside(self, plan: QueryPlan, first: int, lang: str, asked: int | None = None) -> tuple[str, ...]:
-        """What a told question names that no entry answers, as a reader sees it named, when that is what it asks:
-        another game, or a topic no source covers of the game the question's words belong to (``asked``: "my sanity
-        hit the skull before the haunt started" is about Betrayal whichever game's entry its words reach first) or
-        of any game, unless the first hit (``first``: its best document) is an entry the question names too ("the
-        furnace room, then the mystic elevator comes"; a word inside a topic of its own game, "search" of "the search
-        action", does not name it): "地下湖那张房间有什么效果" reached another game's entry first. A reader of Traditional characters (``lang``) sees them named so."""
+        """What a told question names that no entry answers, as a reader sees it named (``lang``), when that is what
+        it asks: another game, or a topic no source covers of the game its words belong to (``asked``: "my sanity hit
+        the skull before the haunt" is Betrayal's whatever comes first) or of any game, unless it names the first hit
+        (``first``) too, outside a topic of its game ("the furnace room, then the mystic elevator"; not the "search"
+        of "the search action", :meth:`QueryPlan.naming`): "地下湖那张房间有什么效果" reached another game first."""
         game = self.games[self.games_of()[first]]
         other = self.games[asked] if asked is not None and self.games[asked] != game else None
         said = [self.outside_names[key] for key in plan.outside]
