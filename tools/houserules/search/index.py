@@ -220,11 +220,10 @@ class SearchIndex(QueryReader):
         return Found(hits, lang, answered(best[0][2], second, self.known_share(rest)))
 
     def said_outside(self, plan: QueryPlan, first: int, lang: str, asked: int | None = None) -> tuple[str, ...]:
-        """What a told question names that no entry answers, as a reader sees it named (``lang``), when that is what
-        it asks: another game, or a topic no source covers of the game its words belong to (``asked``: "my sanity hit
-        the skull before the haunt" is Betrayal's whatever comes first) or of any game, unless it names the first hit
-        (``first``) too, outside a topic of its game ("the furnace room, then the mystic elevator"; not the "search"
-        of "the search action", :meth:`QueryPlan.naming`): "地下湖那张房间有什么效果" reached another game first."""
+        """What a told question names that no entry answers, as a reader sees it named (``lang``), when it asks that:
+        another game, or a topic no source covers of the game its words are about (``asked``) or of any game, unless
+        it names the first hit (``first``) too, outside a topic of its game (:meth:`QueryPlan.naming`: "the furnace
+        room, then the mystic elevator"; not the "search" of "the search action"). DESIGN.md has the cases."""
         game = self.games[self.games_of()[first]]
         other = self.games[asked] if asked is not None and self.games[asked] != game else None
         said = [self.outside_names[key] for key in plan.outside]
