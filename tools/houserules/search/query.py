@@ -417,8 +417,8 @@ class QueryReader:
         )
 
     def outside(self, sequence: list[str], scoped: dict[str, frozenset[int]]) -> list[tuple[int, int, str]]:
-        """The runs of the names of what no entry answers that the query says (:attr:`outside_names`; ``sequence``: its own
-        terms, without what its synonyms mean), each not held by a
+        """The runs ``(start, end, key)`` of the names of what no entry answers that the query says
+        (:attr:`outside_names`; ``sequence``: its own terms, without what its synonyms mean), each not held by a
         name of an entry or a game at least as long (:func:`~houserules.text.querynames.outside_spans`). The
         site's worker does the same (``outsideNames``)."""
         said = searchtext.named_spans(sequence, self.outside_names.__contains__)
