@@ -1067,18 +1067,18 @@ def test_a_correct_chinese_query_is_never_changed(real_index):
 
 
 def test_the_common_one_character_words_are_jiebas_own():
-    """homophones.STANDALONE is what jieba's dictionary says: its one-character words seen that often."""
+    """searchtext.STANDALONE is what jieba's dictionary says: its one-character words seen that often."""
     import importlib.util
-
-    from houserules.search import homophones
 
     spec = importlib.util.find_spec("jieba")
     text = (Path(spec.origin).parent / "dict.txt").read_text(encoding="utf-8")
     seen = {
-        m[1] for m in re.finditer(r"^(\S) (\d+)", text, re.MULTILINE) if int(m[2]) >= homophones.STANDALONE_FREQUENCY
+        m[1] for m in re.finditer(r"^(\S) (\d+)", text, re.MULTILINE) if int(m[2]) >= searchtext.STANDALONE_FREQUENCY
     }
-    assert homophones.STANDALONE == seen and "又" in seen and "是" in seen
+    assert searchtext.STANDALONE == seen and "又" in seen and "是" in seen
 
+
+def test_homophone_keys_use_each_characters_first_reading():
     from houserules.search import homophones
 
     # 豁 reads huō, huò or huá: its first reading, wherever it stands; ü is written v.

@@ -604,8 +604,9 @@
       namedGame: said !== null && said !== undefined ? said : gameNamed(sequence),
       question: analysis.isQuestion(text),
       outside: Array.from(new Set(outside.map(function (span) { return span[2]; }))),
-      // querynames.masked: the entries it names outside those names ("the search action" names no search cards).
-      beside: outside.length ? namedDocs(masked(own, outside), byShard, head.names, scoped, outside) : new Set()
+      // QueryReader.named with outside: the entries it names by a name no part of those ("the search action" names
+      // no search cards).
+      beside: outside.length ? namedDocs(own, byShard, head.names, scoped, outside) : new Set()
     };
   }
 
@@ -626,13 +627,6 @@
     return said.filter(function (span) {
       return !covered.some(function (c) { return c[0] <= span[0] && span[1] <= c[1] && c[1] - c[0] >= span[1] - span[0]; });
     });
-  }
-
-  /* querynames.masked: the sequence with the terms of the spans blanked, so no name is read inside them. */
-  function masked(sequence, spans) {
-    var out = sequence.slice();
-    spans.forEach(function (span) { for (var i = span[0]; i < span[1]; i++) out[i] = ""; });
-    return out;
   }
 
   /* rank.rank, step for step: every document the plan matches, as {doc, entry, score, share}, unordered. A

@@ -22,7 +22,7 @@ from ..data.words.synonyms import (
 )
 from ..text import searchtext
 from ..text.english import common_words, is_common
-from ..text.querynames import longest_spans, masked, name_terms, outside_spans
+from ..text.querynames import longest_spans, name_terms, outside_spans
 from ..text.searchtext import (
     ASKING,
     ASKS,
@@ -46,6 +46,8 @@ from ..text.searchtext import (
     QUOTES,
     SOUND_MIN,
     SOUNDS,
+    STANDALONE,
+    STANDALONE_FREQUENCY,
     STOP_WORDS,
     T2S,
     TOKEN,
@@ -96,6 +98,8 @@ __all__ = [
     "MAX_NAME_TERMS",
     "MAX_QUERY",
     "MEASURE_ONE",
+    "STANDALONE",
+    "STANDALONE_FREQUENCY",
     "CANTONESE",
     "GLOSS",
     "aside_glosses",
@@ -124,7 +128,6 @@ __all__ = [
     "word_form",
     "longest_spans",
     "outside_spans",
-    "masked",
     "name_terms",
     "synonyms_said",
     "said_scopes",

@@ -42,9 +42,6 @@ PRONOUNS = frozenset("这那哪谁啥咋怎几")
 #: ("用什么属性掷" rolls with an attribute; 属性值 is a name it sounds like). The one slip of a word the rest of which was
 #: typed right is corrected only when the other character is not one of these (捕鼠架 → 捕鼠夹).
 PLAY_VERBS = frozenset("掷投抽摸扣打走跑跳拿用放翻加坐进")
-#: Common one-character words (:data:`houserules.text.searchtext.STANDALONE`): a bigram of two is never corrected.
-STANDALONE = searchtext.STANDALONE
-STANDALONE_FREQUENCY = searchtext.STANDALONE_FREQUENCY
 #: How often jieba's dictionary must have seen a two-character word for a query to mean it as typed.
 MIN_WORD_FREQUENCY = 5
 #: A real word in a key's list of the key table (never a candidate: the query keeps it).
@@ -204,7 +201,7 @@ def correct(
         k = key(bigram, reading)
         if k is None or (covered[i] and covered[i + 1]) or known(bigram) or PRONOUNS.intersection(bigram):
             continue
-        if STANDALONE.issuperset(bigram):  # two words as typed (又是), not a word mistyped
+        if searchtext.STANDALONE.issuperset(bigram):  # two common words as typed (又是), not a word mistyped
             continue
         options = candidates(k)
         if WORD_MARK + bigram in options:  # a real word, meant as typed (一刀, not 一道)

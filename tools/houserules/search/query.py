@@ -63,8 +63,8 @@ class QueryPlan:
     it names (an index into the index's games), or None; ``question``: whether it asks (answers come first);
     ``outside``: the names it says of what no entry answers (a topic no source covers, another game), as keys
     of the index's ``outside`` table (:meth:`QueryReader.outside`); ``beside``: when it says one, the documents
-    of the entries it names outside those names (:func:`~houserules.text.querynames.masked`: "the search
-    action" names no search cards).
+    of the entries it names by a name that is no part of those (:meth:`QueryReader.named`: "the search action"
+    names no search cards).
     """
 
     terms: tuple[str, ...]
@@ -413,7 +413,7 @@ class QueryReader:
             named_game=named if named is not None else self.named_game(sequence),
             question=searchtext.is_question(text),
             outside=tuple(dict.fromkeys(key for _, _, key in outside)),
-            beside=frozenset(self.named(searchtext.masked(own, outside), scoped=scoped, outside=outside)),
+            beside=frozenset(self.named(own, scoped=scoped, outside=outside)) if outside else frozenset(),
         )
 
     def outside(self, sequence: list[str], scoped: dict[str, frozenset[int]]) -> list[tuple[int, int, str]]:
@@ -454,11 +454,9 @@ class QueryReader:
         """The documents of the entries a query names: a run of its terms is one of their titles or
         aliases, and not inside a longer run that is (``field="about"``: the entries that refer to
         what the query names). A run with terms of games' synonyms (``scoped``, :meth:`expanded`)
-        names those games' entries only. With ``outside`` (the runs of topics no entry answers): none when
-        there are none, and no name that is part of one of them said again elsewhere ("疾跑这个行动 (疾跑)",
-        a gloss of the scurry action, names no entry by its 疾跑)."""
-        if outside is not None and not outside:
-            return set()
+        names those games' entries only. With ``outside`` (the runs of topics no entry answers), no name that is
+        part of one of them, there or said again elsewhere ("疾跑这个行动 (疾跑)", a gloss of the scurry action,
+        names no entry by its 疾跑)."""
         scoped = scoped or {}
         docs: set[int] = set()
         spans = searchtext.named_spans(sequence, lambda k: bool(self._scoped_names(field, k, scoped)))

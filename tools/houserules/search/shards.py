@@ -152,7 +152,7 @@ def analysis_tables() -> dict[str, Any]:
         "gloss": searchtext.GLOSS.pattern,
         "pronouns": "".join(sorted(homophones.PRONOUNS)),
         "playVerbs": "".join(sorted(homophones.PLAY_VERBS)),
-        "standalone": "".join(sorted(homophones.STANDALONE)),
+        "standalone": "".join(sorted(searchtext.STANDALONE)),
     }
 
 

@@ -47,19 +47,6 @@ def outside_spans(said: list[tuple[int, int, str]], covered: list[tuple[int, int
     ]
 
 
-def masked(sequence: list[str], spans: list[tuple[int, int, str]]) -> list[str]:
-    """``sequence`` with the terms of ``spans`` blanked, so no name is read inside them: "search action", a topic
-    no source covers, does not name the search cards by its "search".
-
-    >>> masked(["the", "search", "action", "card"], [(1, 3, "search action")])
-    ['the', '', '', 'card']
-    """
-    out = list(sequence)
-    for start, end, _ in spans:
-        out[start:end] = [""] * (end - start)
-    return out
-
-
 def name_terms(
     sequence: list[str],
     known: Callable[[str], bool],
